@@ -1,0 +1,16 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod fen;
+pub mod moves;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod zobrist;
+
+pub use fen::{Fen, ParseFenError, START_FEN};
+pub use moves::{Move, ParseMoveError};
+pub use piece::{ByColor, Color, Piece, PieceKind};
+pub use position::{ids, FenError, Position, PositionError, Undo};
+pub use square::{File, ParseSquareError, Rank, Square};

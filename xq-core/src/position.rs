@@ -1,0 +1,873 @@
+//! The board: a padded mailbox of piece ids, piece lists, rank and file occupancy bits,
+//! the Zobrist key and the clocks, with make/unmake.
+
+use crate::fen::{Fen, ParseFenError, START_FEN};
+use crate::moves::Move;
+use crate::piece::{Color, Piece, PieceKind};
+use crate::square::{in_board, Square};
+use crate::zobrist;
+use std::fmt;
+use std::str::FromStr;
+
+/// Piece ids: the low-level identity of each piece on the board.
+///
+/// Every piece on the board has an id that stays with it until it is captured, as in
+/// ElephantEye: Red's pieces have ids 16..32, Black's 32..48; `id & 16` is set for Red and
+/// `id & 32` for Black. Within a side, the offset from [`side_tag`] gives the kind:
+/// 0 general, 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 chariots, 9-10 cannons,
+/// 11-15 soldiers. Id 0 means "empty square". Move generators use ids to walk a side's
+/// pieces without scanning the board.
+pub mod ids {
+    use crate::piece::{Color, Piece, PieceKind};
+
+    /// First id of a side: 16 for Red, 32 for Black.
+    #[inline(always)]
+    pub const fn side_tag(color: Color) -> usize {
+        16 << color as usize
+    }
+    /// Offset of the general within a side's ids.
+    pub const GENERAL: usize = 0;
+    /// Offsets of the advisors.
+    pub const ADVISORS: std::ops::Range<usize> = 1..3;
+    /// Offsets of the elephants.
+    pub const ELEPHANTS: std::ops::Range<usize> = 3..5;
+    /// Offsets of the horses.
+    pub const HORSES: std::ops::Range<usize> = 5..7;
+    /// Offsets of the chariots.
+    pub const CHARIOTS: std::ops::Range<usize> = 7..9;
+    /// Offsets of the cannons.
+    pub const CANNONS: std::ops::Range<usize> = 9..11;
+    /// Offsets of the soldiers.
+    pub const SOLDIERS: std::ops::Range<usize> = 11..16;
+
+    /// First offset of each kind, indexed by [`PieceKind::index`].
+    pub(crate) const KIND_BASE: [usize; 7] = [0, 1, 3, 5, 7, 9, 11];
+
+    const KIND_OF_OFFSET: [PieceKind; 16] = [
+        PieceKind::General,
+        PieceKind::Advisor,
+        PieceKind::Advisor,
+        PieceKind::Elephant,
+        PieceKind::Elephant,
+        PieceKind::Horse,
+        PieceKind::Horse,
+        PieceKind::Chariot,
+        PieceKind::Chariot,
+        PieceKind::Cannon,
+        PieceKind::Cannon,
+        PieceKind::Soldier,
+        PieceKind::Soldier,
+        PieceKind::Soldier,
+        PieceKind::Soldier,
+        PieceKind::Soldier,
+    ];
+
+    /// Dense piece index ([`Piece::index`]) of each id; 14 for "no piece".
+    pub(crate) const PIECE_INDEX: [u8; 48] = {
+        let mut t = [14u8; 48];
+        let mut id = 16;
+        while id < 48 {
+            let color = if id < 32 { 0 } else { 7 };
+            t[id] = (color + KIND_OF_OFFSET[id & 15] as usize) as u8;
+            id += 1;
+        }
+        t
+    };
+
+    /// The kind of the piece with id `id` (16..48).
+    #[inline(always)]
+    pub const fn kind(id: usize) -> PieceKind {
+        KIND_OF_OFFSET[id & 15]
+    }
+    /// The colour of the piece with id `id` (16..48).
+    #[inline(always)]
+    pub const fn color(id: usize) -> Color {
+        if id & 16 != 0 {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+    /// The piece with id `id`, or `None` for 0 or an out-of-range value.
+    #[inline]
+    pub const fn piece(id: usize) -> Option<Piece> {
+        if id >= 16 && id < 48 {
+            Some(Piece::new(color(id), kind(id)))
+        } else {
+            None
+        }
+    }
+    /// Dense piece index ([`Piece::index`]) of id `id`, 14 for none.
+    #[inline(always)]
+    pub const fn piece_index(id: usize) -> usize {
+        PIECE_INDEX[id] as usize
+    }
+}
+
+use ids::side_tag;
+
+/// What [`Position::unmake_move`] needs to take a move back.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Undo {
+    captured: u8,
+    halfmove: u32,
+    key: u64,
+}
+
+impl Undo {
+    /// The piece the move captured, if any.
+    pub fn captured(&self) -> Option<Piece> {
+        ids::piece(self.captured as usize)
+    }
+}
+
+/// A Xiangqi position: placement, side to move, clocks and Zobrist key.
+///
+/// Built from FEN ([`Position::from_fen`]) with full validation, or
+/// [`Position::startpos`]. Moves are applied with [`make_move`](Position::make_move) and
+/// taken back with [`unmake_move`](Position::unmake_move); the key, occupancy and piece
+/// lists are updated incrementally. `xq_core` knows the board but not the rules of
+/// movement: legal move generation is in the `xq-movegen` crate.
+///
+/// ```
+/// use xq_core::{Position, Move, Square, Piece};
+/// let mut pos = Position::startpos();
+/// let key = pos.key();
+/// let m: Move = "h2e2".parse().unwrap();
+/// let undo = pos.make_move(m);
+/// assert_eq!(pos.piece_on(Square::E2), Piece::from_char('C'));
+/// assert_eq!(pos.to_fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+/// pos.unmake_move(m, undo);
+/// assert_eq!(pos.key(), key);
+/// assert_eq!(pos, Position::startpos());
+/// ```
+#[derive(Clone)]
+pub struct Position {
+    board: [u8; 256],
+    sq_of: [u8; 48],
+    rank_bits: [u16; 16],
+    file_bits: [u16; 16],
+    side: Color,
+    key: u64,
+    halfmove: u32,
+    fullmove: u32,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        // Ids are an implementation detail: compare what is on each square.
+        self.side == other.side
+            && self.halfmove == other.halfmove
+            && self.fullmove == other.fullmove
+            && Square::ALL
+                .iter()
+                .all(|&sq| self.piece_on(sq) == other.piece_on(sq))
+    }
+}
+
+impl Eq for Position {}
+
+/// Why a well-formed FEN does not describe a position that can arise in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// A side has no general.
+    MissingGeneral(Color),
+    /// A side has more than one general.
+    TooManyGenerals(Color),
+    /// A general stands outside its own palace.
+    GeneralOutsidePalace {
+        /// Whose general.
+        color: Color,
+        /// Where it stands.
+        square: Square,
+    },
+    /// An advisor, elephant or soldier stands on a square it can never reach.
+    UnreachableSquare {
+        /// The piece.
+        piece: Piece,
+        /// Where it stands.
+        square: Square,
+    },
+    /// More pieces of one kind than a side starts with.
+    TooManyPieces {
+        /// The piece.
+        piece: Piece,
+        /// How many there are.
+        count: usize,
+    },
+    /// The two generals face each other on an open file.
+    GeneralsFacing,
+    /// The side that is not to move is in check (it could be captured at once).
+    OpponentInCheck,
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::MissingGeneral(c) => write!(f, "{c} has no general"),
+            PositionError::TooManyGenerals(c) => write!(f, "{c} has more than one general"),
+            PositionError::GeneralOutsidePalace { color, square } => {
+                write!(f, "the {color} general on {square} is outside its palace")
+            }
+            PositionError::UnreachableSquare { piece, square } => {
+                write!(f, "'{piece}' can never stand on {square}")
+            }
+            PositionError::TooManyPieces { piece, count } => write!(
+                f,
+                "{count} pieces '{piece}', at most {} allowed",
+                piece.kind.max_count()
+            ),
+            PositionError::GeneralsFacing => {
+                f.write_str("the generals face each other on an open file")
+            }
+            PositionError::OpponentInCheck => f.write_str("the side not to move is in check"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A FEN that is malformed or describes an impossible position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// The text is malformed.
+    Parse(ParseFenError),
+    /// The text is well formed but the position is impossible.
+    Position(PositionError),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::Parse(e) => write!(f, "malformed FEN: {e}"),
+            FenError::Position(e) => write!(f, "illegal position: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FenError::Parse(e) => Some(e),
+            FenError::Position(e) => Some(e),
+        }
+    }
+}
+
+impl From<ParseFenError> for FenError {
+    fn from(e: ParseFenError) -> FenError {
+        FenError::Parse(e)
+    }
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
+}
+
+/// Can `piece` ever stand on `sq`? (Generals are checked separately.)
+pub fn reachable(piece: Piece, sq: Square) -> bool {
+    // Look at the square from the piece owner's side of the board.
+    let own = match piece.color {
+        Color::Red => sq,
+        Color::Black => sq.flip_rank(),
+    };
+    let (f, r) = (own.file().index(), own.rank().index());
+    match piece.kind {
+        PieceKind::General => own.in_palace() && r <= 2,
+        PieceKind::Advisor => matches!((f, r), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)),
+        PieceKind::Elephant => matches!(
+            (f, r),
+            (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
+        ),
+        PieceKind::Soldier => r >= 5 || (r >= 3 && f % 2 == 0),
+        PieceKind::Horse | PieceKind::Chariot | PieceKind::Cannon => true,
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start position is valid")
+    }
+
+    /// Parses and validates a FEN.
+    ///
+    /// # Errors
+    /// [`FenError::Parse`] if the text is malformed, [`FenError::Position`] if the
+    /// placement cannot arise in a game.
+    ///
+    /// ```
+    /// use xq_core::{Position, FenError, PositionError, ParseFenError, Color};
+    /// assert!(Position::from_fen("4k4/9/9/9/9/9/9/9/9/3K5 w").is_ok());
+    /// assert_eq!(
+    ///     Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w"),
+    ///     Err(FenError::Position(PositionError::GeneralsFacing))
+    /// );
+    /// assert_eq!(
+    ///     Position::from_fen("4k4/9/9 w"),
+    ///     Err(FenError::Parse(ParseFenError::WrongRankCount(3)))
+    /// );
+    /// ```
+    pub fn from_fen(text: &str) -> Result<Position, FenError> {
+        let fen: Fen = text.parse()?;
+        Ok(Position::try_from(&fen)?)
+    }
+
+    /// The position as a [`Fen`].
+    pub fn to_setup(&self) -> Fen {
+        let mut fen = Fen::empty();
+        for sq in Square::ALL {
+            fen.board[sq.index()] = self.piece_on(sq);
+        }
+        fen.side_to_move = self.side;
+        fen.halfmove_clock = self.halfmove;
+        fen.fullmove_number = self.fullmove;
+        fen
+    }
+
+    /// The FEN text of the position (always the full six-field form).
+    pub fn to_fen(&self) -> String {
+        self.to_setup().to_string()
+    }
+
+    /// The piece on `sq`, if any.
+    #[inline]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        ids::piece(self.board[sq.mailbox()] as usize)
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist key of the position (placement and side to move; the clocks are not
+    /// part of it).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since the last capture.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    /// Sets the plies-since-capture counter (a GUI may send it with a position).
+    pub fn set_halfmove_clock(&mut self, plies: u32) {
+        self.halfmove = plies;
+    }
+
+    /// The move number (starts at 1, increases after each Black move).
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// Where `color`'s general stands.
+    #[inline(always)]
+    pub fn general(&self, color: Color) -> Square {
+        Square::from_mailbox(self.sq_of[side_tag(color)] as usize)
+            .expect("a valid position has both generals")
+    }
+
+    /// Every piece of `color` with its square, in id order (general first).
+    pub fn pieces(&self, color: Color) -> impl Iterator<Item = (Piece, Square)> + '_ {
+        let tag = side_tag(color);
+        (tag..tag + 16).filter_map(move |id| {
+            let sq = Square::from_mailbox(self.sq_of[id] as usize)?;
+            Some((ids::piece(id)?, sq))
+        })
+    }
+
+    /// How many pieces of `piece`'s colour and kind are on the board.
+    pub fn count(&self, piece: Piece) -> usize {
+        self.pieces(piece.color).filter(|(p, _)| *p == piece).count()
+    }
+
+    // ------------------------------------------------------------------ low level
+
+    /// Low level: the piece id on mailbox index `mailbox` (0 if empty; see [`ids`]).
+    #[inline(always)]
+    pub fn id_at(&self, mailbox: usize) -> usize {
+        self.board[mailbox] as usize
+    }
+
+    /// Low level: the mailbox index of piece id `id`, or 0 if it is not on the board.
+    #[inline(always)]
+    pub fn square_of_id(&self, id: usize) -> usize {
+        self.sq_of[id] as usize
+    }
+
+    /// Low level: occupancy of mailbox row `row` (rank + 3), bit `f` for file `f`.
+    #[inline(always)]
+    pub fn rank_occupancy(&self, row: usize) -> u16 {
+        self.rank_bits[row]
+    }
+
+    /// Low level: occupancy of mailbox column `col` (file + 3), bit `r` for rank `r`.
+    #[inline(always)]
+    pub fn file_occupancy(&self, col: usize) -> u16 {
+        self.file_bits[col]
+    }
+
+    // ------------------------------------------------------------------ attacks
+
+    /// Is `color`'s general attacked with the board as it stands? The enemy general
+    /// counts as attacking along an open file (the flying-general rule).
+    #[inline]
+    pub fn is_general_attacked(&self, color: Color) -> bool {
+        let k = self.sq_of[side_tag(color)] as usize;
+        self.is_attacked_as_general(k, color)
+    }
+
+    /// Is `color`'s general in check in the position?
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b").unwrap();
+    /// assert!(pos.is_check());
+    /// ```
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.is_general_attacked(self.side)
+    }
+
+    /// Would a general of `color` standing on mailbox square `k` be attacked by the other
+    /// side, with the board as it stands? (The piece on `k` is never an attacker.)
+    #[inline]
+    pub fn is_attacked_as_general(&self, k: usize, color: Color) -> bool {
+        self.attacked_impl::<false>(k, color, 0, 0)
+    }
+
+    /// Would `color`'s general be attacked after its own side moved the piece on mailbox
+    /// square `from` to `to` (capturing whatever stands there)? Nothing is changed: the
+    /// move is applied virtually, which is how move generators test legality cheaply.
+    /// The general itself may be the piece that moves.
+    #[inline]
+    pub fn general_attacked_after(&self, color: Color, from: usize, to: usize) -> bool {
+        let mut k = self.sq_of[side_tag(color)] as usize;
+        if k == from {
+            k = to;
+        }
+        self.attacked_impl::<true>(k, color, from, to)
+    }
+
+    /// The attack test behind [`is_attacked_as_general`](Position::is_attacked_as_general)
+    /// and [`general_attacked_after`](Position::general_attacked_after). With `VIRTUAL`,
+    /// `from` counts as empty and `to` as holding a piece of `color`.
+    #[inline(always)]
+    fn attacked_impl<const VIRTUAL: bool>(
+        &self,
+        k: usize,
+        color: Color,
+        from: usize,
+        to: usize,
+    ) -> bool {
+        let them = side_tag(!color);
+        let b = &self.board;
+        let is = |sq: usize, off: std::ops::Range<usize>| -> bool {
+            let id = b[sq] as usize;
+            (!VIRTUAL || sq != to) && id >= them + off.start && id < them + off.end
+        };
+        let empty = |sq: usize| -> bool {
+            if VIRTUAL {
+                sq == from || (sq != to && b[sq] == 0)
+            } else {
+                b[sq] == 0
+            }
+        };
+        let (row, col) = (k >> 4, k & 15);
+
+        // Soldiers: in front (from our point of view) and beside.
+        let front = if color == Color::Red { k + 16 } else { k - 16 };
+        if is(front, ids::SOLDIERS) || is(k - 1, ids::SOLDIERS) || is(k + 1, ids::SOLDIERS) {
+            return true;
+        }
+
+        // Horses: the leg is the square diagonally next to the general.
+        for (leg, a, c) in [
+            (k - 17, k - 33, k - 18),
+            (k - 15, k - 31, k - 14),
+            (k + 15, k + 31, k + 14),
+            (k + 17, k + 33, k + 18),
+        ] {
+            if empty(leg) && (is(a, ids::HORSES) || is(c, ids::HORSES)) {
+                return true;
+            }
+        }
+
+        // Occupancy of the general's file and rank after the (virtual) move.
+        let mut fb = self.file_bits[col];
+        let mut rb = self.rank_bits[row];
+        if VIRTUAL {
+            if from & 15 == col {
+                fb &= !(1 << ((from >> 4) - 3));
+            }
+            if to & 15 == col {
+                fb |= 1 << ((to >> 4) - 3);
+            }
+            if from >> 4 == row {
+                rb &= !(1 << ((from & 15) - 3));
+            }
+            if to >> 4 == row {
+                rb |= 1 << ((to & 15) - 3);
+            }
+        }
+
+        // File: chariot or general first, cannon second.
+        let r = row - 3;
+        let above = fb & (!0u16 << (r + 1));
+        if above != 0 {
+            let sq = ((above.trailing_zeros() as usize + 3) << 4) | col;
+            if is(sq, ids::CHARIOTS) || is(sq, 0..1) {
+                return true;
+            }
+            let rest = above & (above - 1);
+            if rest != 0 && is(((rest.trailing_zeros() as usize + 3) << 4) | col, ids::CANNONS) {
+                return true;
+            }
+        }
+        let below = fb & ((1u16 << r) - 1);
+        if below != 0 {
+            let first = 15 - below.leading_zeros() as usize;
+            let sq = ((first + 3) << 4) | col;
+            if is(sq, ids::CHARIOTS) || is(sq, 0..1) {
+                return true;
+            }
+            let rest = below & !(1u16 << first);
+            if rest != 0 && is(((18 - rest.leading_zeros() as usize) << 4) | col, ids::CANNONS) {
+                return true;
+            }
+        }
+
+        // Rank: chariot first, cannon second.
+        let f = col - 3;
+        let right = rb & (!0u16 << (f + 1));
+        if right != 0 {
+            if is((row << 4) | (right.trailing_zeros() as usize + 3), ids::CHARIOTS) {
+                return true;
+            }
+            let rest = right & (right - 1);
+            if rest != 0 && is((row << 4) | (rest.trailing_zeros() as usize + 3), ids::CANNONS) {
+                return true;
+            }
+        }
+        let left = rb & ((1u16 << f) - 1);
+        if left != 0 {
+            let first = 15 - left.leading_zeros() as usize;
+            if is((row << 4) | (first + 3), ids::CHARIOTS) {
+                return true;
+            }
+            let rest = left & !(1u16 << first);
+            if rest != 0 && is((row << 4) | (18 - rest.leading_zeros() as usize), ids::CANNONS) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Do the two generals stand on one file with nothing between them?
+    pub fn generals_facing(&self) -> bool {
+        let (r, b) = (
+            self.sq_of[side_tag(Color::Red)] as usize,
+            self.sq_of[side_tag(Color::Black)] as usize,
+        );
+        if r & 15 != b & 15 {
+            return false;
+        }
+        let fb = self.file_bits[r & 15];
+        let (lo, hi) = ((r >> 4) - 3, (b >> 4) - 3);
+        let (lo, hi) = (lo.min(hi), lo.max(hi));
+        fb & (((1u16 << hi) - 1) & !((2u16 << lo) - 1)) == 0
+    }
+
+    // ------------------------------------------------------------------ make/unmake
+
+    #[inline(always)]
+    fn toggle_bits(&mut self, sq: usize) {
+        let (row, col) = (sq >> 4, sq & 15);
+        self.rank_bits[row] ^= 1 << (col - 3);
+        self.file_bits[col] ^= 1 << (row - 3);
+    }
+
+    /// Plays `m` for the side to move and returns what is needed to take it back.
+    ///
+    /// This is the fast, unchecked form: the move must be pseudo-legal (a piece of the
+    /// side to move on `m.from()`, no own piece on `m.to()`). Legality is the job of
+    /// `xq_movegen`; `xq_movegen::try_play` checks it first.
+    ///
+    /// # Panics
+    /// In debug builds, if `m.from()` does not hold a piece of the side to move or
+    /// `m.to()` holds one of its own pieces or a general.
+    #[inline]
+    pub fn make_move(&mut self, m: Move) -> Undo {
+        let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+        let id = self.board[from] as usize;
+        let cap = self.board[to] as usize;
+        debug_assert!(id & side_tag(self.side) != 0, "no piece of the side to move on {m}");
+        debug_assert!(cap & side_tag(self.side) == 0, "{m} captures an own piece");
+        let undo = Undo {
+            captured: cap as u8,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        let pi = ids::piece_index(id);
+        self.key ^= zobrist::raw(pi, from) ^ zobrist::raw(pi, to) ^ zobrist::side_to_move();
+        self.board[from] = 0;
+        self.board[to] = id as u8;
+        self.sq_of[id] = to as u8;
+        self.toggle_bits(from);
+        if cap != 0 {
+            self.key ^= zobrist::raw(ids::piece_index(cap), to);
+            self.sq_of[cap] = 0;
+            self.halfmove = 0;
+        } else {
+            self.toggle_bits(to);
+            self.halfmove += 1;
+        }
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        undo
+    }
+
+    /// Takes back `m`, which must be the last move made, with the record
+    /// [`make_move`](Position::make_move) returned.
+    #[inline]
+    pub fn unmake_move(&mut self, m: Move, undo: Undo) {
+        let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+        let id = self.board[to] as usize;
+        let cap = undo.captured as usize;
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.board[from] = id as u8;
+        self.sq_of[id] = from as u8;
+        self.board[to] = cap as u8;
+        self.toggle_bits(from);
+        if cap != 0 {
+            self.sq_of[cap] = to as u8;
+        } else {
+            self.toggle_bits(to);
+        }
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// Passes the move to the other side without moving (for null-move pruning). The
+    /// halfmove clock is kept.
+    #[inline]
+    pub fn make_null(&mut self) -> Undo {
+        let undo = Undo {
+            captured: 0,
+            halfmove: self.halfmove,
+            key: self.key,
+        };
+        self.key ^= zobrist::side_to_move();
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+        undo
+    }
+
+    /// Takes back a null move.
+    #[inline]
+    pub fn unmake_null(&mut self, undo: Undo) {
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.halfmove = undo.halfmove;
+        self.key = undo.key;
+    }
+
+    /// The Zobrist key computed from scratch (equal to [`key`](Position::key) unless
+    /// something is broken).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black {
+            zobrist::side_to_move()
+        } else {
+            0
+        };
+        for sq in Square::ALL {
+            if let Some(p) = self.piece_on(sq) {
+                key ^= zobrist::piece_square(p, sq);
+            }
+        }
+        key
+    }
+
+    /// Checks every incremental structure (key, piece lists, occupancy bits) against a
+    /// recomputation from the board.
+    ///
+    /// # Errors
+    /// A description of the first inconsistency found.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        if self.key != self.compute_key() {
+            return Err(format!("incremental key {:016x} != recomputed", self.key));
+        }
+        for i in 0..256 {
+            let id = self.board[i] as usize;
+            if id != 0 {
+                if !in_board(i) {
+                    return Err(format!("piece id {id} off the board at {i}"));
+                }
+                if self.sq_of[id] as usize != i {
+                    return Err(format!("piece list of id {id} disagrees with the board"));
+                }
+            }
+        }
+        for id in 16..48 {
+            let sq = self.sq_of[id] as usize;
+            if sq != 0 && self.board[sq] as usize != id {
+                return Err(format!("id {id} listed on {sq} but not there"));
+            }
+        }
+        for sq in Square::ALL {
+            let m = sq.mailbox();
+            let occupied = self.board[m] != 0;
+            let (row, col) = (m >> 4, m & 15);
+            if (self.rank_bits[row] >> (col - 3)) & 1 != occupied as u16
+                || (self.file_bits[col] >> (row - 3)) & 1 != occupied as u16
+            {
+                return Err(format!("occupancy bits wrong on {sq}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The same position with the colours swapped: every piece changes colour and moves
+    /// to the square mirrored across the river, and the other side is to move. The game
+    /// is the same game, so any evaluation seen from the side to move is unchanged.
+    pub fn color_flipped(&self) -> Position {
+        let mut fen = Fen::empty();
+        for sq in Square::ALL {
+            if let Some(p) = self.piece_on(sq) {
+                fen.set(sq.flip_rank(), Some(Piece::new(!p.color, p.kind)));
+            }
+        }
+        fen.side_to_move = !self.side;
+        fen.halfmove_clock = self.halfmove;
+        fen.fullmove_number = self.fullmove;
+        Position::try_from(&fen).expect("a colour-flipped valid position is valid")
+    }
+}
+
+impl TryFrom<&Fen> for Position {
+    type Error = PositionError;
+
+    fn try_from(fen: &Fen) -> Result<Position, PositionError> {
+        let mut counts = [[0usize; 7]; 2];
+        for sq in Square::ALL {
+            if let Some(p) = fen.board[sq.index()] {
+                counts[p.color.index()][p.kind.index()] += 1;
+            }
+        }
+        for color in Color::ALL {
+            let c = &counts[color.index()];
+            if c[0] == 0 {
+                return Err(PositionError::MissingGeneral(color));
+            }
+            if c[0] > 1 {
+                return Err(PositionError::TooManyGenerals(color));
+            }
+            for kind in PieceKind::ALL {
+                if c[kind.index()] > kind.max_count() {
+                    return Err(PositionError::TooManyPieces {
+                        piece: Piece::new(color, kind),
+                        count: c[kind.index()],
+                    });
+                }
+            }
+        }
+        for sq in Square::ALL {
+            if let Some(p) = fen.board[sq.index()] {
+                if !reachable(p, sq) {
+                    return Err(if p.kind == PieceKind::General {
+                        PositionError::GeneralOutsidePalace {
+                            color: p.color,
+                            square: sq,
+                        }
+                    } else {
+                        PositionError::UnreachableSquare {
+                            piece: p,
+                            square: sq,
+                        }
+                    });
+                }
+            }
+        }
+
+        let mut pos = Position {
+            board: [0; 256],
+            sq_of: [0; 48],
+            rank_bits: [0; 16],
+            file_bits: [0; 16],
+            side: fen.side_to_move,
+            key: 0,
+            halfmove: fen.halfmove_clock,
+            fullmove: fen.fullmove_number,
+        };
+        let mut next = [[0usize; 7]; 2];
+        for sq in Square::ALL {
+            if let Some(p) = fen.board[sq.index()] {
+                let n = &mut next[p.color.index()][p.kind.index()];
+                let id = side_tag(p.color) + ids::KIND_BASE[p.kind.index()] + *n;
+                *n += 1;
+                let m = sq.mailbox();
+                pos.board[m] = id as u8;
+                pos.sq_of[id] = m as u8;
+                pos.toggle_bits(m);
+            }
+        }
+        pos.key = pos.compute_key();
+        if pos.generals_facing() {
+            return Err(PositionError::GeneralsFacing);
+        }
+        if pos.is_general_attacked(!pos.side) {
+            return Err(PositionError::OpponentInCheck);
+        }
+        Ok(pos)
+    }
+}
+
+impl TryFrom<Fen> for Position {
+    type Error = PositionError;
+    fn try_from(fen: Fen) -> Result<Position, PositionError> {
+        Position::try_from(&fen)
+    }
+}
+
+impl FromStr for Position {
+    type Err = FenError;
+    fn from_str(s: &str) -> Result<Position, FenError> {
+        Position::from_fen(s)
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
+impl fmt::Display for Position {
+    /// Writes the FEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position(\"{}\")", self.to_fen())
+    }
+}

@@ -1,0 +1,479 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+use arrayvec::ArrayVec;
+use std::fmt;
+use xq_core::ids::{self, side_tag};
+use xq_core::square::{in_board, in_palace};
+use xq_core::{Color, Move, PieceKind, Position, Undo};
+
+/// More than the most moves any Xiangqi position has (the known maximum is well under 128).
+pub const MAX_MOVES: usize = 128;
+
+/// A list of moves on the stack.
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Generator selectors: all moves, captures only, quiets only.
+const ALL: u8 = 0;
+const CAPTURES: u8 = 1;
+const QUIETS: u8 = 2;
+
+const ORTHO: [usize; 4] = [16, 1, 0usize.wrapping_sub(1), 0usize.wrapping_sub(16)];
+const DIAG: [usize; 4] = [
+    17,
+    15,
+    0usize.wrapping_sub(15),
+    0usize.wrapping_sub(17),
+];
+
+#[inline(always)]
+fn add(sq: usize, d: usize) -> usize {
+    sq.wrapping_add(d) & 255
+}
+
+/// Pushes the pseudo-legal moves of the side to move selected by `KIND`.
+#[inline(always)]
+fn generate_pseudo<const KIND: u8>(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let own = side_tag(us);
+    let them = side_tag(!us);
+    // May the generator land on `to`? Own pieces never; then by kind.
+    let ok = |to: usize| -> bool {
+        let id = pos.id_at(to);
+        match KIND {
+            ALL => id & own == 0,
+            CAPTURES => id & them != 0,
+            _ => id == 0,
+        }
+    };
+    // A position has fewer pseudo-legal moves than MAX_MOVES, so `push` never overflows.
+    let mut push = |from: usize, to: usize| list.push(Move::from_mailbox(from, to));
+
+    // General.
+    let k = pos.square_of_id(own);
+    for d in ORTHO {
+        let to = add(k, d);
+        if in_palace(to) && ok(to) {
+            push(k, to);
+        }
+    }
+    // Advisors.
+    for id in own + ids::ADVISORS.start..own + ids::ADVISORS.end {
+        let from = pos.square_of_id(id);
+        if from == 0 {
+            continue;
+        }
+        for d in DIAG {
+            let to = add(from, d);
+            if in_palace(to) && ok(to) {
+                push(from, to);
+            }
+        }
+    }
+    // Elephants: two diagonal steps, the eye empty, never across the river.
+    for id in own + ids::ELEPHANTS.start..own + ids::ELEPHANTS.end {
+        let from = pos.square_of_id(id);
+        if from == 0 {
+            continue;
+        }
+        for d in DIAG {
+            let eye = add(from, d);
+            let to = add(eye, d);
+            let home = if us == Color::Red { to < 0x80 } else { to >= 0x80 };
+            if in_board(to) && home && pos.id_at(eye) == 0 && ok(to) {
+                push(from, to);
+            }
+        }
+    }
+    // Horses: one orthogonal step (the leg must be empty), then one diagonal outward.
+    for id in own + ids::HORSES.start..own + ids::HORSES.end {
+        let from = pos.square_of_id(id);
+        if from == 0 {
+            continue;
+        }
+        for (leg_d, a, b) in HORSE_STEPS {
+            let leg = add(from, leg_d);
+            if pos.id_at(leg) != 0 {
+                continue;
+            }
+            for to in [add(from, a), add(from, b)] {
+                if in_board(to) && ok(to) {
+                    push(from, to);
+                }
+            }
+        }
+    }
+    // Chariots.
+    for id in own + ids::CHARIOTS.start..own + ids::CHARIOTS.end {
+        let from = pos.square_of_id(id);
+        if from == 0 {
+            continue;
+        }
+        for d in ORTHO {
+            let mut to = add(from, d);
+            while in_board(to) {
+                let target = pos.id_at(to);
+                if target == 0 {
+                    if KIND != CAPTURES {
+                        push(from, to);
+                    }
+                } else {
+                    if KIND != QUIETS && target & them != 0 {
+                        push(from, to);
+                    }
+                    break;
+                }
+                to = add(to, d);
+            }
+        }
+    }
+    // Cannons: slide to move, jump exactly one screen to capture.
+    for id in own + ids::CANNONS.start..own + ids::CANNONS.end {
+        let from = pos.square_of_id(id);
+        if from == 0 {
+            continue;
+        }
+        for d in ORTHO {
+            let mut to = add(from, d);
+            while in_board(to) && pos.id_at(to) == 0 {
+                if KIND != CAPTURES {
+                    push(from, to);
+                }
+                to = add(to, d);
+            }
+            if KIND == QUIETS || !in_board(to) {
+                continue;
+            }
+            to = add(to, d);
+            while in_board(to) {
+                let target = pos.id_at(to);
+                if target != 0 {
+                    if target & them != 0 {
+                        push(from, to);
+                    }
+                    break;
+                }
+                to = add(to, d);
+            }
+        }
+    }
+    // Soldiers: forward, and sideways once across the river.
+    let (forward, crossed_from) = if us == Color::Red {
+        (16usize, 0x80usize)
+    } else {
+        (0usize.wrapping_sub(16), 0)
+    };
+    for id in own + ids::SOLDIERS.start..own + ids::SOLDIERS.end {
+        let from = pos.square_of_id(id);
+        if from == 0 {
+            continue;
+        }
+        let to = add(from, forward);
+        if in_board(to) && ok(to) {
+            push(from, to);
+        }
+        let crossed = if us == Color::Red {
+            from >= crossed_from
+        } else {
+            from < 0x80
+        };
+        if crossed {
+            for to in [from - 1, from + 1] {
+                if in_board(to) && ok(to) {
+                    push(from, to);
+                }
+            }
+        }
+    }
+}
+
+/// (leg offset, destination a, destination b) for the horse's four legs.
+const HORSE_STEPS: [(usize, usize, usize); 4] = [
+    (16, 33, 31),
+    (1, 18, 0usize.wrapping_sub(14)),
+    (0usize.wrapping_sub(1), 14, 0usize.wrapping_sub(18)),
+    (0usize.wrapping_sub(16), 0usize.wrapping_sub(31), 0usize.wrapping_sub(33)),
+];
+
+// ---------------------------------------------------------------------- legality
+
+/// Cheap legality test of a pseudo-legal move of the side to move.
+///
+/// When the side is not in check, a move by any piece but the general can only expose the
+/// general if it leaves or enters the general's file or rank (a chariot line, a cannon
+/// screen, the flying general) or leaves a square diagonally next to it (a horse's leg).
+/// Every other move is legal without looking further; the rest get the full test.
+#[inline(always)]
+fn legal_fast(pos: &Position, m: Move, k: usize, in_check: bool) -> bool {
+    let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+    if !in_check && from != k {
+        let (kr, kc) = (k >> 4, k & 15);
+        let near = matches!(from.wrapping_sub(k).wrapping_add(17) & 255, 0 | 2 | 32 | 34);
+        if from >> 4 != kr && from & 15 != kc && to >> 4 != kr && to & 15 != kc && !near {
+            return true;
+        }
+    }
+    !pos.general_attacked_after(pos.side_to_move(), from, to)
+}
+
+#[inline(always)]
+fn generate_legal_kind<const KIND: u8>(pos: &Position, list: &mut MoveList) {
+    generate_pseudo::<KIND>(pos, list);
+    let k = pos.square_of_id(side_tag(pos.side_to_move()));
+    let check = pos.is_check();
+    list.retain(|m| legal_fast(pos, *m, k, check));
+}
+
+/// All legal moves of the side to move.
+///
+/// ```
+/// use xq_core::Position;
+/// let pos = Position::startpos();
+/// let moves = xq_movegen::legal_moves(&pos);
+/// assert_eq!(moves.len(), 44);
+/// assert!(moves.contains(&"h2e2".parse().unwrap()));
+/// ```
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_legal_kind::<ALL>(pos, &mut list);
+    list
+}
+
+/// Legal captures only.
+///
+/// ```
+/// use xq_core::Position;
+/// let pos = Position::startpos();
+/// let caps: Vec<String> = xq_movegen::legal_captures(&pos).iter().map(|m| m.to_string()).collect();
+/// assert_eq!(caps, ["b2b9", "h2h9"]);
+/// ```
+pub fn legal_captures(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_legal_kind::<CAPTURES>(pos, &mut list);
+    list
+}
+
+/// Legal non-captures only.
+///
+/// ```
+/// use xq_core::Position;
+/// assert_eq!(xq_movegen::legal_quiets(&Position::startpos()).len(), 42);
+/// ```
+pub fn legal_quiets(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_legal_kind::<QUIETS>(pos, &mut list);
+    list
+}
+
+/// The moves that get the side to move out of check: all its legal moves when it is in
+/// check, none otherwise.
+///
+/// ```
+/// use xq_core::Position;
+/// // Black's general on e9 is checked by the chariot on e1; it can step aside.
+/// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4R4/3K5 b").unwrap();
+/// let mut ev: Vec<String> = xq_movegen::evasions(&pos).iter().map(|m| m.to_string()).collect();
+/// ev.sort();
+/// assert_eq!(ev, ["e9f9"]); // e9d9 would face Red's general on d0
+/// assert!(xq_movegen::evasions(&Position::startpos()).is_empty());
+/// ```
+pub fn evasions(pos: &Position) -> MoveList {
+    if pos.is_check() {
+        legal_moves(pos)
+    } else {
+        MoveList::new()
+    }
+}
+
+/// Pseudo-legal moves (the rules of movement, ignoring whether the general is left
+/// attacked). Mostly useful for testing; engines want [`legal_moves`].
+pub fn pseudo_legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_pseudo::<ALL>(pos, &mut list);
+    list
+}
+
+/// The number of legal moves (what perft counts at its last ply).
+#[inline]
+pub fn count_legal(pos: &Position) -> usize {
+    let mut list = MoveList::new();
+    generate_pseudo::<ALL>(pos, &mut list);
+    let k = pos.square_of_id(side_tag(pos.side_to_move()));
+    let check = pos.is_check();
+    list.iter().filter(|m| legal_fast(pos, **m, k, check)).count()
+}
+
+/// Is the side to move in check?
+#[inline]
+pub fn in_check(pos: &Position) -> bool {
+    pos.is_check()
+}
+
+/// Does the legal move `m` put the opponent in check?
+///
+/// ```
+/// use xq_core::Position;
+/// let pos = Position::startpos();
+/// assert!(xq_movegen::gives_check(&pos, "h2h9".parse().unwrap()) == false);
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w").unwrap();
+/// assert!(xq_movegen::gives_check(&pos, "i0i9".parse().unwrap()));
+/// assert!(xq_movegen::gives_check(&pos, "e0e1".parse().unwrap()) == false);
+/// ```
+pub fn gives_check(pos: &Position, m: Move) -> bool {
+    let mut p = pos.clone();
+    p.make_move(m);
+    p.is_check()
+}
+
+/// Is `m` a legal move in `pos`? Works for any move at all (a move from a hash table or
+/// a killer slot, or typed by a user), checking every rule.
+///
+/// ```
+/// use xq_core::Position;
+/// let pos = Position::startpos();
+/// assert!(xq_movegen::is_legal(&pos, "h2e2".parse().unwrap()));
+/// assert!(xq_movegen::is_legal(&pos, "b0c2".parse().unwrap()));
+/// assert!(!xq_movegen::is_legal(&pos, "b0d1".parse().unwrap())); // the horse's leg c0 is blocked
+/// assert!(!xq_movegen::is_legal(&pos, "e3e5".parse().unwrap()));
+/// ```
+pub fn is_legal(pos: &Position, m: Move) -> bool {
+    is_pseudo_legal(pos, m) && !pos.general_attacked_after(pos.side_to_move(), m.from_mailbox_index(), m.to_mailbox_index())
+}
+
+/// Does `m` follow the rules of movement for the piece on its origin square (ignoring
+/// whether the mover's general is left attacked)?
+pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+    let id = pos.id_at(from);
+    if id & side_tag(us) == 0 || pos.id_at(to) & side_tag(us) != 0 {
+        return false;
+    }
+    let (dr, df) = ((to >> 4) as isize - (from >> 4) as isize, (to & 15) as isize - (from & 15) as isize);
+    match ids::kind(id) {
+        PieceKind::General => in_palace(to) && dr.abs() + df.abs() == 1,
+        PieceKind::Advisor => in_palace(to) && dr.abs() == 1 && df.abs() == 1,
+        PieceKind::Elephant => {
+            let home = if us == Color::Red { to < 0x80 } else { to >= 0x80 };
+            home && dr.abs() == 2 && df.abs() == 2 && pos.id_at((from + to) / 2) == 0
+        }
+        PieceKind::Horse => {
+            let leg = match (dr.abs(), df.abs()) {
+                (2, 1) => from as isize + dr / 2 * 16,
+                (1, 2) => from as isize + df / 2,
+                _ => return false,
+            };
+            pos.id_at(leg as usize) == 0
+        }
+        PieceKind::Chariot | PieceKind::Cannon => {
+            if dr != 0 && df != 0 {
+                return false;
+            }
+            let step = if dr != 0 { 16 * dr.signum() } else { df.signum() };
+            let mut between = 0;
+            let mut sq = from as isize + step;
+            while sq != to as isize {
+                between += (pos.id_at(sq as usize) != 0) as u32;
+                sq += step;
+            }
+            if ids::kind(id) == PieceKind::Chariot {
+                between == 0
+            } else if pos.id_at(to) == 0 {
+                between == 0
+            } else {
+                between == 1
+            }
+        }
+        PieceKind::Soldier => {
+            let forward = if us == Color::Red { 1 } else { -1 };
+            let crossed = if us == Color::Red { from >= 0x80 } else { from < 0x80 };
+            (dr == forward && df == 0) || (crossed && dr == 0 && df.abs() == 1)
+        }
+    }
+}
+
+/// How a game ends when the side to move has no legal move. In Xiangqi both are losses
+/// for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// No legal move and in check: the side to move is mated.
+    Checkmate,
+    /// No legal move and not in check: the side to move has lost too (unlike chess).
+    Stalemate,
+}
+
+/// `Some(outcome)` when the side to move has no legal move, `None` otherwise.
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::{outcome, Outcome};
+/// let mate = Position::from_fen("R3k4/1R7/9/9/9/9/9/9/9/3K5 b").unwrap();
+/// assert_eq!(outcome(&mate), Some(Outcome::Checkmate));
+/// assert_eq!(outcome(&Position::startpos()), None);
+/// ```
+pub fn outcome(pos: &Position) -> Option<Outcome> {
+    if count_legal(pos) > 0 {
+        None
+    } else if pos.is_check() {
+        Some(Outcome::Checkmate)
+    } else {
+        Some(Outcome::Stalemate)
+    }
+}
+
+/// Why a move could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMoveError {
+    /// There is no piece of the side to move on the origin square.
+    NoPieceToMove(Move),
+    /// The piece cannot move that way.
+    BadMovement(Move),
+    /// The move would leave the mover's general attacked (or facing the other general).
+    LeavesGeneralAttacked(Move),
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMoveError::NoPieceToMove(m) => {
+                write!(f, "illegal move {m}: no piece of the side to move on {}", m.from())
+            }
+            IllegalMoveError::BadMovement(m) => {
+                write!(f, "illegal move {m}: the piece on {} cannot move there", m.from())
+            }
+            IllegalMoveError::LeavesGeneralAttacked(m) => {
+                write!(f, "illegal move {m}: it leaves the general in check")
+            }
+        }
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+/// Plays `m` if it is legal.
+///
+/// # Errors
+/// An [`IllegalMoveError`] saying why the move is not legal; the position is unchanged.
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::{try_play, IllegalMoveError};
+/// let mut pos = Position::startpos();
+/// assert!(try_play(&mut pos, "h2e2".parse().unwrap()).is_ok());
+/// let m = "e2e9".parse().unwrap();
+/// assert_eq!(try_play(&mut pos, m), Err(IllegalMoveError::NoPieceToMove(m)));
+/// ```
+pub fn try_play(pos: &mut Position, m: Move) -> Result<Undo, IllegalMoveError> {
+    let us = pos.side_to_move();
+    if pos.id_at(m.from_mailbox_index()) & side_tag(us) == 0 {
+        return Err(IllegalMoveError::NoPieceToMove(m));
+    }
+    if !is_pseudo_legal(pos, m) {
+        return Err(IllegalMoveError::BadMovement(m));
+    }
+    if pos.general_attacked_after(us, m.from_mailbox_index(), m.to_mailbox_index()) {
+        return Err(IllegalMoveError::LeavesGeneralAttacked(m));
+    }
+    Ok(pos.make_move(m))
+}
