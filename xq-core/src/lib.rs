@@ -4,6 +4,7 @@
 
 pub mod fen;
 pub mod moves;
+pub mod notation;
 pub mod piece;
 pub mod position;
 pub mod square;
@@ -11,6 +12,7 @@ pub mod zobrist;
 
 pub use fen::{Fen, ParseFenError, START_FEN};
 pub use moves::{Move, ParseMoveError};
+pub use notation::{line_to_notation, move_to_notation, NotationError, NotationStyle};
 pub use piece::{ByColor, Color, Piece, PieceKind};
 pub use position::{ids, FenError, Position, PositionError, Undo};
 pub use square::{File, ParseSquareError, Rank, Square};
