@@ -1,0 +1,153 @@
+//! `xq analyze`: search one position and explain the result.
+
+use crate::board::diagram;
+use crate::PositionArgs;
+use anyhow::{Context, Result};
+use serde_json::json;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use xq_core::notation::{line_to_notation, NotationStyle};
+use xq_core::{Move, Position};
+use xq_search::{Info, Limits, Score, Searcher};
+
+/// Analyse a position.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Search to this depth.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search for this many milliseconds (the default is 3000 when no limit is given).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Search about this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_name = "MB")]
+    hash: usize,
+    /// Report the best N moves, each with its own line.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    multipv: usize,
+    /// Draw the board with Chinese piece characters.
+    #[arg(long)]
+    unicode: bool,
+    /// Write lines in WXF notation (C2=5 H8+7) instead of Chinese (炮二平五 马8进7).
+    #[arg(long)]
+    wxf: bool,
+    /// One JSON object per line: one per iteration, then the result.
+    #[arg(long)]
+    json: bool,
+}
+
+fn score_json(s: Score) -> serde_json::Value {
+    match s {
+        Score::Cp(v) => json!({ "cp": v }),
+        Score::Mate(n) => json!({ "mate": n }),
+    }
+}
+
+fn notation(pos: &Position, line: &[Move], style: NotationStyle) -> Vec<String> {
+    line_to_notation(pos, line, style).unwrap_or_default()
+}
+
+/// Runs the analysis; returns the exit code.
+pub fn run(args: &AnalyzeArgs) -> Result<i32> {
+    let game = args.position.game().context("bad position")?;
+    let pos = game.position().clone();
+    let mut limits = match (args.depth, args.movetime, args.nodes) {
+        (Some(d), _, _) => Limits::depth(d.max(1)),
+        (_, Some(ms), _) => Limits::movetime(Duration::from_millis(ms)),
+        (_, _, Some(n)) => Limits::nodes(n),
+        _ => Limits::movetime(Duration::from_millis(3000)),
+    };
+    limits.depth = limits.depth.or(None);
+    let style = if args.wxf { NotationStyle::Wxf } else { NotationStyle::Chinese };
+
+    if !args.json {
+        outln!("{}", diagram(&pos, args.unicode));
+        crate::outln!(
+            "{:>5} {:>10} {:>11} {:>8} {:>8} {:>5}  pv",
+            "depth", "score", "nodes", "knps", "time", "hash"
+        );
+    }
+    let mut searcher = Searcher::new(args.hash);
+    searcher.set_multipv(args.multipv);
+    let stop = AtomicBool::new(false);
+    let json = args.json;
+    let report = |info: &Info| {
+        let words = notation(&pos, &info.pv, style);
+        if json {
+            let mut obj = json!({
+                "type": "info",
+                "depth": info.depth,
+                "seldepth": info.seldepth,
+                "multipv": info.multipv,
+                "score": score_json(info.score),
+                "nodes": info.nodes,
+                "nps": info.nps(),
+                "time_ms": info.time.as_millis() as u64,
+                "hashfull": info.hashfull,
+                "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            });
+            obj["pv_notation"] = json!(words);
+            crate::outln!("{obj}");
+        } else {
+            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+            let multi = if info.multipv > 1 || args.multipv > 1 {
+                format!("#{} ", info.multipv)
+            } else {
+                String::new()
+            };
+            crate::outln!(
+                "{:>2}/{:<2} {:>10} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
+                info.depth,
+                info.seldepth,
+                info.score.to_string(),
+                info.nodes,
+                info.nps() / 1000,
+                info.time.as_secs_f64(),
+                info.hashfull,
+                pv.join(" "),
+                words.join(" ")
+            );
+        }
+    };
+    let result = searcher.search(&game, &limits, &stop, report);
+    let best = result.best_move;
+    if json {
+        let obj = json!({
+            "type": "bestmove",
+            "bestmove": best.map(|m| m.to_string()),
+            "ponder": result.ponder.map(|m| m.to_string()),
+            "score": score_json(result.score),
+            "depth": result.depth,
+            "seldepth": result.seldepth,
+            "nodes": result.nodes,
+            "time_ms": result.time.as_millis() as u64,
+            "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "pv_notation": notation(&pos, &result.pv, style),
+        });
+        crate::outln!("{obj}");
+    } else {
+        match best {
+            Some(m) => crate::outln!(
+                "bestmove {m} ({}) score {} depth {} nodes {} time {:.2}s{}",
+                notation(&pos, &[m], style).join(""),
+                result.score,
+                result.depth,
+                result.nodes,
+                result.time.as_secs_f64(),
+                result.ponder.map(|p| format!(" ponder {p}")).unwrap_or_default()
+            ),
+            None => crate::outln!(
+                "no legal move: {} has lost ({})",
+                if pos.side_to_move() == xq_core::Color::Red { "Red" } else { "Black" },
+                if pos.is_check() { "checkmate" } else { "stalemate" }
+            ),
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,45 @@
+//! `xq bench`: the project's functional fingerprint and speed check.
+
+use anyhow::Result;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+use xq_search::{Game, Limits, Searcher};
+
+/// The bench positions: openings, middlegames, endgames and tactics.
+pub const POSITIONS: &str = include_str!("bench.fens");
+
+/// Search a fixed list of positions to a fixed depth.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Depth of each search.
+    #[arg(default_value_t = 9)]
+    depth: u32,
+    /// Transposition table size in MiB (cleared between positions).
+    #[arg(long, default_value_t = 16, value_name = "MB")]
+    hash: usize,
+}
+
+/// Runs the bench; returns the exit code.
+pub fn run(args: &BenchArgs) -> Result<i32> {
+    let mut nodes = 0u64;
+    let start = Instant::now();
+    let stop = AtomicBool::new(false);
+    for (i, fen) in POSITIONS.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let game = Game::from_fen_moves(fen, &[] as &[&str])?;
+        let mut searcher = Searcher::new(args.hash);
+        let r = searcher.search(&game, &Limits::depth(args.depth), &stop, |_| {});
+        nodes += r.nodes;
+        eprintln!(
+            "{:>2} {:>10} nodes  {:<5} {:<10}  {}",
+            i + 1,
+            r.nodes,
+            r.best_move.map(|m| m.to_string()).unwrap_or("-".into()),
+            r.score.to_string(),
+            fen
+        );
+    }
+    let elapsed = start.elapsed();
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+    crate::outln!("{nodes} nodes {nps} nps");
+    Ok(0)
+}

@@ -1,0 +1,208 @@
+//! A game: a start position and the moves played since, with what the repetition rules
+//! need (the key of every position and whether the move leading to it gave check).
+
+use std::fmt;
+use xq_core::{FenError, Move, ParseMoveError, Position};
+use xq_movegen::{try_play, IllegalMoveError};
+
+/// A game record that knows the Xiangqi repetition rules' inputs.
+///
+/// ```
+/// use xq_search::Game;
+/// let mut game = Game::startpos();
+/// game.play_text("h2e2 h9g7").unwrap();
+/// assert_eq!(game.moves().len(), 2);
+/// assert_eq!(game.position().to_fen(),
+///     "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+}
+
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The FEN is malformed or illegal.
+    Fen(FenError),
+    /// A move's text is malformed; `index` counts moves from 0.
+    BadMoveText {
+        /// Which move.
+        index: usize,
+        /// The text.
+        text: String,
+        /// What is wrong.
+        error: ParseMoveError,
+    },
+    /// A move is not legal where it is played; `index` counts moves from 0.
+    IllegalMove {
+        /// Which move.
+        index: usize,
+        /// Why it is illegal.
+        error: IllegalMoveError,
+    },
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Fen(e) => e.fmt(f),
+            GameError::BadMoveText { index, text, error } => {
+                write!(f, "move {} '{text}': {error}", index + 1)
+            }
+            GameError::IllegalMove { index, error } => write!(f, "move {}: {error}", index + 1),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl Game {
+    /// A game from `pos`, no moves played.
+    pub fn new(pos: Position) -> Game {
+        Game {
+            keys: vec![pos.key()],
+            checks: vec![pos.is_check()],
+            start: pos.clone(),
+            pos,
+            moves: Vec::new(),
+        }
+    }
+
+    /// A game from the standard start.
+    pub fn startpos() -> Game {
+        Game::new(Position::startpos())
+    }
+
+    /// A game from a FEN and a list of ICCS moves.
+    ///
+    /// # Errors
+    /// [`GameError`] naming the bad FEN or the first bad move.
+    pub fn from_fen_moves<S: AsRef<str>>(fen: &str, moves: &[S]) -> Result<Game, GameError> {
+        let mut game = Game::new(Position::from_fen(fen).map_err(GameError::Fen)?);
+        game.play_all(moves)?;
+        Ok(game)
+    }
+
+    /// Plays a list of ICCS moves.
+    ///
+    /// # Errors
+    /// [`GameError`] for the first bad move; the moves before it stay played.
+    pub fn play_all<S: AsRef<str>>(&mut self, moves: &[S]) -> Result<(), GameError> {
+        let base = self.moves.len();
+        for (i, text) in moves.iter().enumerate() {
+            let text = text.as_ref();
+            let m: Move = text.parse().map_err(|error| GameError::BadMoveText {
+                index: base + i,
+                text: text.to_string(),
+                error,
+            })?;
+            self.play(m).map_err(|error| GameError::IllegalMove {
+                index: base + i,
+                error,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Plays moves given as one space-separated string.
+    ///
+    /// # Errors
+    /// As [`Game::play_all`].
+    pub fn play_text(&mut self, moves: &str) -> Result<(), GameError> {
+        let v: Vec<&str> = moves.split_whitespace().collect();
+        self.play_all(&v)
+    }
+
+    /// Plays one move if it is legal.
+    ///
+    /// # Errors
+    /// Why the move is illegal; the game is unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        try_play(&mut self.pos, m)?;
+        self.moves.push(m);
+        self.keys.push(self.pos.key());
+        self.checks.push(self.pos.is_check());
+        Ok(())
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The moves played.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The key of every position of the game, the start first and the current last.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
+    /// For every position of the game, whether its side to move is in check (that is,
+    /// whether the move leading to it gave check).
+    pub fn checks(&self) -> &[bool] {
+        &self.checks
+    }
+}
+
+/// The verdict of the repetition rules on a position that repeats an earlier one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// Neither side (or both) checked with every move of the cycle: a draw.
+    Draw,
+    /// The side to move checked with every one of its moves in the cycle and the other
+    /// side did not: the side to move loses.
+    SideToMoveLoses,
+    /// The other side checked perpetually: the side to move wins.
+    SideToMoveWins,
+}
+
+/// Looks for an earlier occurrence of the last position in `keys` among the positions
+/// since the last capture (`reversible` plies back) and judges it. `checks[i]` says
+/// whether the move leading to position `i` gave check.
+///
+/// ```
+/// use xq_search::game::{judge_repetition, Repetition};
+/// // A, B, C, D, A: both sides just shuffled.
+/// assert_eq!(judge_repetition(&[1, 2, 3, 4, 1], &[false; 5], 4), Some(Repetition::Draw));
+/// // The side that just moved checked with each of its moves: it loses, so the side
+/// // to move wins.
+/// let checks = [false, false, true, false, true];
+/// assert_eq!(judge_repetition(&[1, 2, 3, 4, 1], &checks, 4), Some(Repetition::SideToMoveWins));
+/// assert_eq!(judge_repetition(&[1, 2, 3, 4, 5], &checks, 4), None);
+/// ```
+pub fn judge_repetition(keys: &[u64], checks: &[bool], reversible: usize) -> Option<Repetition> {
+    let n = keys.len().checked_sub(1)?;
+    let key = keys[n];
+    let oldest = n.saturating_sub(reversible);
+    let mut i = n.checked_sub(4)?;
+    loop {
+        if i < oldest {
+            return None;
+        }
+        if keys[i] == key {
+            // Moves by the side that just moved lead to n, n-2, ...; by the side to
+            // move to n-1, n-3, ...
+            let them = (i + 1..=n).rev().step_by(2).all(|j| checks[j]);
+            let us = (i + 1..n).rev().step_by(2).all(|j| checks[j]);
+            return Some(match (us, them) {
+                (true, false) => Repetition::SideToMoveLoses,
+                (false, true) => Repetition::SideToMoveWins,
+                _ => Repetition::Draw,
+            });
+        }
+        i = i.checked_sub(2)?;
+    }
+}

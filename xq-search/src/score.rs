@@ -1,0 +1,104 @@
+//! Search values and the scores reported to users.
+//!
+//! Inside the search a value is an `i32` in centipawns from the side to move's point of
+//! view. Mates are encoded relative to the root: [`mate_in`]`(ply)` is the value of
+//! delivering mate `ply` plies from the root, [`mated_in`]`(ply)` of being mated there.
+//! The transposition table stores mate values relative to the node instead (see
+//! [`to_tt`] and [`from_tt`]), because the same position can be reached at different
+//! distances from the root.
+
+use std::fmt;
+
+/// The deepest the search ever goes (plies from the root).
+pub const MAX_PLY: usize = 128;
+/// Value of mate at the root.
+pub const MATE: i32 = 30_000;
+/// Larger than any value the search returns.
+pub const INFINITE: i32 = 31_000;
+/// Values at or beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// The value of giving mate `ply` plies from the root.
+#[inline]
+pub const fn mate_in(ply: usize) -> i32 {
+    MATE - ply as i32
+}
+
+/// The value of being mated `ply` plies from the root.
+#[inline]
+pub const fn mated_in(ply: usize) -> i32 {
+    -MATE + ply as i32
+}
+
+/// Is `v` a mate value (for either side)?
+#[inline]
+pub const fn is_mate(v: i32) -> bool {
+    v >= MATE_BOUND || v <= -MATE_BOUND
+}
+
+/// Converts a root-relative value found `ply` plies from the root into the node-relative
+/// form the transposition table keeps: a mate in 5 plies from the root found at ply 2
+/// is a mate in 3 plies from that node, wherever it is reached again.
+#[inline]
+pub const fn to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v + ply as i32
+    } else if v <= -MATE_BOUND {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+/// The inverse of [`to_tt`] for an entry probed `ply` plies from the root.
+#[inline]
+pub const fn from_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_BOUND {
+        v - ply as i32
+    } else if v <= -MATE_BOUND {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// A score as engines report it: centipawns, or mate in a number of moves.
+///
+/// ```
+/// use xq_search::{Score, score};
+/// assert_eq!(Score::from_value(score::mate_in(1)), Score::Mate(1));
+/// assert_eq!(Score::from_value(score::mate_in(5)), Score::Mate(3));
+/// assert_eq!(Score::from_value(score::mated_in(4)), Score::Mate(-2));
+/// assert_eq!(Score::from_value(35), Score::Cp(35));
+/// assert_eq!(Score::Mate(-2).to_string(), "mate -2");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate in this many moves (the side to move mates when positive, is mated when
+    /// negative; `Mate(0)` when the side to move is mated already).
+    Mate(i32),
+}
+
+impl Score {
+    /// The reported form of a root-relative search value.
+    pub fn from_value(v: i32) -> Score {
+        if v >= MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v <= -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// UCI style: `cp 35` or `mate -2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}

@@ -1,0 +1,826 @@
+//! Iterative deepening principal variation search.
+
+use crate::game::{judge_repetition, Game, Repetition};
+use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
+use crate::tt::{Bound, TranspositionTable};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use xq_core::{ids, Move, Position};
+use xq_eval::{has_non_pawn_material, ordering_value, Eval};
+use xq_movegen::{legal_captures, legal_moves, MoveList};
+
+/// Plies without a capture after which the game is drawn (the 60-move rule).
+pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
+
+/// When to stop searching. Every limit that is set applies; with none the search runs
+/// until stopped (or to [`MAX_PLY`]).
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration to complete.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Do not start a new iteration after this much time (time management's soft limit;
+    /// may be stretched or cut by the search's stability, see [`Limits::hard_time`]).
+    pub soft_time: Option<Duration>,
+    /// Stop as soon as this much time has passed.
+    pub hard_time: Option<Duration>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<u32>,
+    /// Search only these root moves (UCI `searchmoves`); empty means all.
+    pub root_moves: Vec<Move>,
+    /// Never play these root moves (UCCI `banmoves`).
+    pub banned_moves: Vec<Move>,
+}
+
+impl Limits {
+    /// A fixed-depth limit.
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+    /// A node limit.
+    pub fn nodes(n: u64) -> Limits {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+    /// A fixed time per move.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            soft_time: Some(t),
+            hard_time: Some(t),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Switches for the search's selective parts. [`SearchConfig::default`] is the engine;
+/// [`SearchConfig::plain`] turns everything off that changes the value a search returns,
+/// which leaves plain alpha-beta (Knuth and Moore: the same value as minimax).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Use transposition-table scores to cut off (the table's moves are always used
+    /// for ordering).
+    pub tt_cutoffs: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Late move reductions.
+    pub lmr: bool,
+    /// Check and single-reply extensions.
+    pub extensions: bool,
+    /// Reverse futility pruning (static null move) near the leaves.
+    pub futility: bool,
+    /// Quiescence search at the horizon (off: the static evaluation).
+    pub quiescence: bool,
+    /// Aspiration windows around the last iteration's score.
+    pub aspiration: bool,
+    /// Mate-distance pruning.
+    pub mate_distance: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            tt_cutoffs: true,
+            null_move: true,
+            lmr: true,
+            extensions: true,
+            futility: true,
+            quiescence: true,
+            aspiration: true,
+            mate_distance: true,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Plain fixed-depth alpha-beta: no pruning, reductions, extensions, table cutoffs
+    /// or quiescence.
+    pub fn plain() -> SearchConfig {
+        SearchConfig {
+            tt_cutoffs: false,
+            null_move: false,
+            lmr: false,
+            extensions: false,
+            futility: false,
+            quiescence: false,
+            aspiration: false,
+            mate_distance: false,
+        }
+    }
+}
+
+/// What one completed iteration found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// Which line this is (1 for the best; see [`Searcher::set_multipv`]).
+    pub multipv: usize,
+    /// The score from the side to move's point of view.
+    pub score: Score,
+    /// The raw search value behind `score`.
+    pub value: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition table use, permille.
+    pub hashfull: u32,
+    /// The principal variation, a legal line from the root.
+    pub pv: Vec<Move>,
+}
+
+impl Info {
+    /// Nodes per second so far.
+    pub fn nps(&self) -> u64 {
+        let ms = self.time.as_millis().max(1) as u64;
+        self.nodes * 1000 / ms
+    }
+}
+
+/// The search's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the side to move has no legal move (or every
+    /// legal move is banned).
+    pub best_move: Option<Move>,
+    /// The expected reply, when known.
+    pub ponder: Option<Move>,
+    /// The score of the best move.
+    pub score: Score,
+    /// The raw value behind `score`.
+    pub value: i32,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
+
+/// A search thread's state: the shared table, its own ordering tables and counters.
+///
+/// ```
+/// use xq_search::{Game, Limits, Searcher, Score};
+/// use std::sync::atomic::AtomicBool;
+/// // Red mates at once with the chariot: a8a9.
+/// let game = Game::from_fen_moves("3k5/R8/9/9/9/9/9/9/4R4/4K4 w", &[] as &[&str]).unwrap();
+/// let mut searcher = Searcher::new(16);
+/// let result = searcher.search(&game, &Limits::depth(3), &AtomicBool::new(false), |_| {});
+/// assert_eq!(result.score, Score::Mate(1));
+/// assert_eq!(result.best_move.unwrap().to_string(), "a8a9");
+/// ```
+#[derive(Debug)]
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    config: SearchConfig,
+    multipv: usize,
+    // Per-search state.
+    pos: Position,
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    root_index: usize,
+    evals: Vec<Eval>,
+    pv: Vec<Pv>,
+    killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    history: Box<[[i32; 256]; 14]>,
+    nodes: u64,
+    seldepth: usize,
+    rep_hits: u64,
+    stopped: bool,
+    start: Instant,
+    limits: Limits,
+    excluded: Vec<Move>,
+    lmr: Box<[[u8; 64]; 64]>,
+}
+
+impl Searcher {
+    /// A searcher with its own table of `hash_mib` MiB.
+    pub fn new(hash_mib: usize) -> Searcher {
+        Searcher::with_table(Arc::new(TranspositionTable::new(hash_mib)))
+    }
+
+    /// A searcher sharing `tt` (for parallel search).
+    pub fn with_table(tt: Arc<TranspositionTable>) -> Searcher {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
+            }
+        }
+        Searcher {
+            tt,
+            config: SearchConfig::default(),
+            multipv: 1,
+            pos: Position::startpos(),
+            keys: Vec::new(),
+            checks: Vec::new(),
+            root_index: 0,
+            evals: vec![Eval::default(); MAX_PLY + 2],
+            pv: vec![Pv::new(); MAX_PLY + 2],
+            killers: [[None; 2]; MAX_PLY + 2],
+            history: Box::new([[0; 256]; 14]),
+            nodes: 0,
+            seldepth: 0,
+            rep_hits: 0,
+            stopped: false,
+            start: Instant::now(),
+            limits: Limits::default(),
+            excluded: Vec::new(),
+            lmr,
+        }
+    }
+
+    /// The shared transposition table.
+    pub fn table(&self) -> &Arc<TranspositionTable> {
+        &self.tt
+    }
+
+    /// Replaces the transposition table (a new size).
+    pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+    }
+
+    /// Sets the selective-search switches.
+    pub fn set_config(&mut self, config: SearchConfig) {
+        self.config = config;
+    }
+
+    /// Reports the best `n` root moves, each with its own score and line.
+    pub fn set_multipv(&mut self, n: usize) {
+        self.multipv = n.max(1);
+    }
+
+    /// Forgets what earlier searches learnt (history and killers; the table is cleared
+    /// by its owner, e.g. with `Arc::get_mut`). Call at a new game.
+    pub fn new_game(&mut self) {
+        self.history.iter_mut().for_each(|h| h.fill(0));
+        self.killers = [[None; 2]; MAX_PLY + 2];
+        if let Some(tt) = Arc::get_mut(&mut self.tt) {
+            tt.clear();
+        }
+    }
+
+    /// Searches the current position of `game` within `limits` until done or `stop`
+    /// becomes true, calling `report` after every completed iteration (once per line
+    /// with MultiPV).
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        mut report: impl FnMut(&Info),
+    ) -> SearchResult {
+        self.search_with(game, limits, stop, 0, &mut report)
+    }
+
+    /// As [`Searcher::search`], for a helper thread of a parallel search: `thread`
+    /// (0 for the main thread) staggers the iteration depths.
+    pub fn search_with(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        thread: usize,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.start = Instant::now();
+        self.limits = limits.clone();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.stopped = false;
+        self.pos = game.position().clone();
+        // Only positions since the last capture can repeat.
+        let keep = (self.pos.halfmove_clock() as usize + 1).min(game.keys().len());
+        let from = game.keys().len() - keep;
+        self.keys = game.keys()[from..].to_vec();
+        self.checks = game.checks()[from..].to_vec();
+        self.root_index = self.keys.len() - 1;
+        self.evals[0] = Eval::new(&self.pos);
+        if thread == 0 {
+            self.tt.new_search();
+        }
+        for h in self.history.iter_mut() {
+            for v in h.iter_mut() {
+                *v /= 2;
+            }
+        }
+
+        let mut root: Vec<Move> = legal_moves(&self.pos)
+            .into_iter()
+            .filter(|m| limits.root_moves.is_empty() || limits.root_moves.contains(m))
+            .filter(|m| !limits.banned_moves.contains(m))
+            .collect();
+        let mut result = SearchResult {
+            best_move: root.first().copied(),
+            ponder: None,
+            score: Score::Cp(0),
+            value: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: root.first().copied().into_iter().collect(),
+        };
+        if root.is_empty() {
+            let v = if legal_moves(&self.pos).is_empty() { mated_in(0) } else { 0 };
+            result.value = v;
+            result.score = Score::from_value(v);
+            return result;
+        }
+        // Put the table's move first.
+        if let Some(m) = self.tt.probe(self.pos.key(), 0).and_then(|e| e.mv) {
+            if let Some(i) = root.iter().position(|&r| r == m) {
+                root[..=i].rotate_right(1);
+            }
+        }
+
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 4).min(MAX_PLY as u32 - 4);
+        let lines = self.multipv.min(root.len());
+        let mut prev_value = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            let d = if thread > 0 && depth > 2 {
+                depth + (thread as u32 % 2)
+            } else {
+                depth
+            };
+            self.excluded.clear();
+            let mut infos = Vec::new();
+            for line in 0..lines {
+                self.seldepth = 0;
+                let value = self.aspiration(d as i32, prev_value, line, stop);
+                if self.stopped && (depth > 1 || line > 0 || self.pv[0].is_empty()) {
+                    // An unfinished iteration: keep what it proved at the root.
+                    if line == 0 && !self.pv[0].is_empty() && value > -INFINITE && depth > 1 {
+                        let pv: Vec<Move> = self.pv[0].to_vec();
+                        if value > result.value - 30 || pv[0] == result.pv[0] {
+                            result.best_move = Some(pv[0]);
+                            result.pv = pv;
+                        }
+                    }
+                    break;
+                }
+                let pv: Vec<Move> = self.pv[0].to_vec();
+                if pv.is_empty() {
+                    break;
+                }
+                self.excluded.push(pv[0]);
+                let info = Info {
+                    depth: d,
+                    seldepth: self.seldepth as u32,
+                    multipv: line + 1,
+                    score: Score::from_value(value),
+                    value,
+                    nodes: self.nodes,
+                    time: self.start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv,
+                };
+                if line == 0 {
+                    prev_value = value;
+                    result.best_move = Some(info.pv[0]);
+                    result.pv = info.pv.clone();
+                    result.value = value;
+                    result.score = info.score;
+                    result.depth = d;
+                    result.seldepth = info.seldepth;
+                }
+                infos.push(info);
+                if self.stopped {
+                    break;
+                }
+            }
+            if !infos.is_empty() && (!self.stopped || infos.len() == lines) {
+                infos.sort_by(|a, b| b.value.cmp(&a.value));
+                for (i, info) in infos.iter_mut().enumerate() {
+                    info.multipv = i + 1;
+                    report(info);
+                }
+            }
+            if self.stopped || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if let (Some(n), Score::Mate(m)) = (limits.mate, result.score) {
+                if m > 0 && m as u32 <= n {
+                    break;
+                }
+            }
+            // A forced mate found by a full-width iteration will not get shorter once
+            // the search is deeper than the mate.
+            if is_mate(result.value) && depth as i32 > 2 * (score::MATE - result.value.abs()) + 4
+                && limits.depth.is_none()
+            {
+                break;
+            }
+            if let Some(soft) = limits.soft_time {
+                if self.start.elapsed() >= soft {
+                    break;
+                }
+            }
+            if limits.nodes.is_some_and(|n| self.nodes >= n) {
+                break;
+            }
+            depth += 1;
+        }
+        result.ponder = result.pv.get(1).copied();
+        result.nodes = self.nodes;
+        result.time = self.start.elapsed();
+        result
+    }
+
+    /// One iteration at the root with an aspiration window around `prev`.
+    fn aspiration(&mut self, depth: i32, prev: i32, line: usize, stop: &AtomicBool) -> i32 {
+        let _ = line;
+        let mut delta = 35;
+        let (mut alpha, mut beta) = if self.config.aspiration && depth >= 5 && !is_mate(prev) {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITE, INFINITE)
+        };
+        loop {
+            let v = self.negamax(alpha, beta, depth, 0, stop);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha && alpha > -INFINITE {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITE);
+            } else if v >= beta && beta < INFINITE {
+                beta = (v + delta).min(INFINITE);
+            } else {
+                return v;
+            }
+            delta += delta / 2 + 10;
+            if delta > 1000 {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    #[inline]
+    fn check_stop(&mut self, stop: &AtomicBool) {
+        if self.nodes & 1023 == 0 {
+            if stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+            if let Some(hard) = self.limits.hard_time {
+                if self.start.elapsed() >= hard {
+                    self.stopped = true;
+                }
+            }
+        }
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            self.stopped = true;
+        }
+    }
+
+    /// The index in `keys` of the current node.
+    #[inline]
+    fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
+        self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
+        let undo = self.pos.make_move(m);
+        self.keys.push(self.pos.key());
+        self.checks.push(self.pos.is_check());
+        undo
+    }
+
+    #[inline]
+    fn pop(&mut self, m: Move, undo: xq_core::Undo) {
+        self.pos.unmake_move(m, undo);
+        self.keys.pop();
+        self.checks.pop();
+    }
+
+    /// The value of a repeated or 60-move-rule position, if the current node is one.
+    fn rule_value(&mut self, ply: usize) -> Option<i32> {
+        if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
+            self.rep_hits += 1;
+            return Some(0);
+        }
+        let reversible = self.pos.halfmove_clock() as usize;
+        let r = judge_repetition(&self.keys, &self.checks, reversible)?;
+        self.rep_hits += 1;
+        Some(match r {
+            Repetition::Draw => 0,
+            // Perpetual check loses like being mated there (as Pikafish scores it): a
+            // defender prefers a longer real mate to losing by rule sooner.
+            Repetition::SideToMoveWins => mate_in(ply),
+            Repetition::SideToMoveLoses => mated_in(ply),
+        })
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let pv = &mut head[ply];
+        pv.clear();
+        pv.push(m);
+        pv.try_extend_from_slice(&tail[0]).ok();
+    }
+
+    fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, stop: &AtomicBool) -> i32 {
+        self.pv[ply].clear();
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, stop);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.check_stop(stop);
+        if self.stopped {
+            return 0;
+        }
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        let in_check = self.checks[self.keys.len() - 1];
+
+        if !root {
+            if let Some(v) = self.rule_value(ply) {
+                return v;
+            }
+            if self.config.mate_distance {
+                alpha = alpha.max(mated_in(ply));
+                beta = beta.min(mate_in(ply + 1));
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if ply >= MAX_PLY - 2 {
+                return self.evals[ply].score(self.pos.side_to_move());
+            }
+        }
+
+        let key = self.pos.key();
+        let entry = self.tt.probe(key, ply);
+        let tt_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry {
+            if self.config.tt_cutoffs && !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return e.score;
+                }
+            }
+        }
+
+        let static_eval = self.evals[ply].score(self.pos.side_to_move());
+        let us = self.pos.side_to_move();
+        if !pv_node && !in_check && !root {
+            // Reverse futility: far above beta near the leaves, a quiet move will not
+            // bring the score back down.
+            if self.config.futility && depth <= 3 && !is_mate(beta) && static_eval - 110 * depth >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still beats beta, a real move surely does.
+            if self.config.null_move
+                && depth >= 3
+                && static_eval >= beta
+                && !is_mate(beta)
+                && has_non_pawn_material(&self.pos, us)
+                && self.keys.len() >= 1
+            {
+                let r = 3 + depth / 5;
+                self.evals[ply + 1] = self.evals[ply];
+                let undo = self.pos.make_null();
+                self.keys.push(self.pos.key());
+                self.checks.push(false);
+                let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
+                self.keys.pop();
+                self.checks.pop();
+                self.pos.unmake_null(undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if is_mate(v) { beta } else { v };
+                }
+            }
+        }
+
+        let mut moves = legal_moves(&self.pos);
+        if root {
+            let limits = &self.limits;
+            let excluded = &self.excluded;
+            moves.retain(|m| {
+                (limits.root_moves.is_empty() || limits.root_moves.contains(m))
+                    && !limits.banned_moves.contains(m)
+                    && !excluded.contains(m)
+            });
+            if moves.is_empty() {
+                return -INFINITE;
+            }
+        } else if moves.is_empty() {
+            // No legal move loses, in check or not.
+            return mated_in(ply);
+        }
+        let mut ext = 0;
+        if self.config.extensions && (in_check || moves.len() == 1) && ply < MAX_PLY / 2 {
+            ext = 1;
+        }
+
+        let mut scores = self.score_moves(&moves, tt_move, ply);
+        let rep_before = self.rep_hits;
+        let alpha0 = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+
+        for i in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, i);
+            let capture = self.pos.id_at(m.to_mailbox_index()) != 0;
+            let undo = self.push(m, ply);
+            let gives_check = self.checks[self.keys.len() - 1];
+            let new_depth = depth - 1 + ext;
+            let mut v;
+            if i == 0 {
+                v = -self.negamax(-beta, -alpha, new_depth, ply + 1, stop);
+            } else {
+                let mut r = 0;
+                if self.config.lmr && depth >= 3 && i >= 3 && !capture && !in_check && !gives_check {
+                    r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if self.killers[ply].contains(&Some(m)) {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, stop);
+                if v > alpha && r > 0 {
+                    v = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, stop);
+                }
+                if v > alpha && v < beta {
+                    v = -self.negamax(-beta, -alpha, new_depth, ply + 1, stop);
+                }
+            }
+            self.pop(m, undo);
+            if self.stopped {
+                return if root { best.max(alpha0) } else { 0 };
+            }
+            if v > best {
+                best = v;
+                best_move = Some(m);
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        if !capture {
+                            self.reward(m, depth, ply, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture && quiets_tried.len() < 64 {
+                quiets_tried.push(m);
+            }
+        }
+
+        let bound = if self.rep_hits != rep_before {
+            // The value depends on the path (a repetition below): keep only the move.
+            Bound::None
+        } else if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !(root && !self.excluded.is_empty()) {
+            self.tt.store(key, best_move, best, static_eval, depth, bound, ply);
+        }
+        best
+    }
+
+    fn reward(&mut self, m: Move, depth: i32, ply: usize, tried: &[Move]) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let pi = ids::piece_index(self.pos.id_at(m.from_mailbox_index()));
+        let h = &mut self.history[pi][m.to_mailbox_index()];
+        *h += bonus - *h * bonus / 16384;
+        for &q in tried {
+            let pi = ids::piece_index(self.pos.id_at(q.from_mailbox_index()));
+            let h = &mut self.history[pi][q.to_mailbox_index()];
+            *h -= bonus + *h * bonus / 16384;
+        }
+    }
+
+    fn score_moves(&self, moves: &MoveList, tt_move: Option<Move>, ply: usize) -> arrayvec::ArrayVec<i32, { xq_movegen::MAX_MOVES }> {
+        moves
+            .iter()
+            .map(|&m| {
+                if Some(m) == tt_move {
+                    return 1 << 30;
+                }
+                let victim = self.pos.id_at(m.to_mailbox_index());
+                let attacker = self.pos.id_at(m.from_mailbox_index());
+                if victim != 0 {
+                    (1 << 24) + ordering_value(ids::kind(victim)) * 16 - ordering_value(ids::kind(attacker)) / 16
+                } else if self.killers[ply][0] == Some(m) {
+                    1 << 22
+                } else if self.killers[ply][1] == Some(m) {
+                    (1 << 22) - 1
+                } else {
+                    self.history[ids::piece_index(attacker)][m.to_mailbox_index()]
+                }
+            })
+            .collect()
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, stop: &AtomicBool) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.check_stop(stop);
+        if self.stopped {
+            return 0;
+        }
+        let side = self.pos.side_to_move();
+        let stand = self.evals[ply].score(side);
+        if !self.config.quiescence || ply >= MAX_PLY - 2 {
+            return stand;
+        }
+        let in_check = self.checks[self.keys.len() - 1];
+        let mut best;
+        let mut moves;
+        if in_check {
+            moves = legal_moves(&self.pos);
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+            best = -INFINITE;
+        } else {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+            moves = legal_captures(&self.pos);
+        }
+        let mut scores = self.score_moves(&moves, None, ply);
+        for i in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, i);
+            if !in_check {
+                // Delta pruning: even winning the victim cannot reach alpha.
+                let victim = ids::kind(self.pos.id_at(m.to_mailbox_index()));
+                if stand + ordering_value(victim) + 200 < alpha && !is_mate(alpha) {
+                    continue;
+                }
+            }
+            let undo = self.push(m, ply);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, stop);
+            self.pop(m, undo);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    self.update_pv(ply, m);
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Selection sort step: moves the best-scored remaining move to `i` and returns it.
+#[inline]
+fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    moves[i]
+}

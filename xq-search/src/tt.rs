@@ -1,0 +1,285 @@
+//! The transposition table: a shared, lockless hash of search results.
+//!
+//! Each entry is two 64-bit words, `key ^ data` and `data`, written with relaxed atomic
+//! stores (the scheme of Hyatt and Mann): a reader recomputes `word0 ^ word1` and accepts
+//! the entry only if it equals the full 64-bit key, so an entry torn by two threads
+//! writing at once is simply a miss. Entries sit in buckets of four (one 64-byte cache
+//! line); the bucket is chosen from the key by a multiply-shift, and within it a new
+//! result replaces the same position, else the entry that is shallowest and oldest
+//! (depth minus eight times its age in searches).
+//!
+//! Mate scores are stored relative to the node (see [`crate::score::to_tt`]).
+
+use crate::score::{from_tt, to_tt};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use xq_core::Move;
+
+/// What a stored score means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Only the move is usable (the score depended on the path, e.g. a repetition).
+    None = 0,
+    /// The true value is at most the score (no move beat alpha).
+    Upper = 1,
+    /// The true value is at least the score (a move reached beta).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+impl Bound {
+    fn from_bits(b: u64) -> Bound {
+        match b & 3 {
+            1 => Bound::Upper,
+            2 => Bound::Lower,
+            3 => Bound::Exact,
+            _ => Bound::None,
+        }
+    }
+}
+
+/// A probed entry, with the score already converted to root-relative form.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    /// The best (or refutation) move found, if any.
+    pub mv: Option<Move>,
+    /// The score, meaningful according to `bound`.
+    pub score: i32,
+    /// The static evaluation of the position.
+    pub eval: i32,
+    /// The depth the score was searched to.
+    pub depth: i32,
+    /// What the score means.
+    pub bound: Bound,
+}
+
+#[derive(Debug, Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Bucket([Slot; 4]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+// data layout: bits 0-15 move, 16-31 score (i16), 32-47 eval (i16), 48-55 depth (u8,
+// offset so that -1..=254 fit), 56-57 bound, 58-63 generation.
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, gen: u8) -> u64 {
+    let m = mv.map_or(0, |m| m.to_u16()) as u64;
+    let s = (score.clamp(-32767, 32767) as i16 as u16) as u64;
+    let e = (eval.clamp(-32767, 32767) as i16 as u16) as u64;
+    let d = (depth + 1).clamp(0, 255) as u64;
+    m | s << 16 | e << 32 | d << 48 | (bound as u64) << 56 | ((gen & 63) as u64) << 58
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32 - 1
+}
+
+fn gen_of(data: u64) -> u8 {
+    (data >> 58) as u8
+}
+
+/// The transposition table. It is `Sync`: share it between search threads with an `Arc`.
+///
+/// ```
+/// use xq_search::tt::{TranspositionTable, Bound};
+/// use xq_search::score;
+/// let tt = TranspositionTable::new(1);
+/// let m = "h2e2".parse().unwrap();
+/// // A mate in 3 plies from a node 2 plies below the root...
+/// tt.store(0xabcd, Some(m), score::mate_in(5), 0, 4, Bound::Exact, 2);
+/// // ...probed 4 plies below the root is a mate 7 plies from the root.
+/// let e = tt.probe(0xabcd, 4).unwrap();
+/// assert_eq!(e.score, score::mate_in(7));
+/// assert_eq!(e.mv, Some(m));
+/// assert_eq!((e.depth, e.bound), (4, Bound::Exact));
+/// ```
+#[derive(Debug)]
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mib` mebibytes (at least one bucket).
+    pub fn new(mib: usize) -> TranspositionTable {
+        let n = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, Bucket::default);
+        TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Size in MiB.
+    pub fn size_mib(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            *b = Bucket::default();
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store((g + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Hints the processor to fetch the bucket of `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        let b = self.bucket(key);
+        // A plain read: cheap, and it pulls the line in.
+        let _ = b.0[0].data.load(Ordering::Relaxed);
+    }
+
+    /// The entry for `key`, probed `ply` plies from the root.
+    #[inline]
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        for slot in &self.bucket(key).0 {
+            let data = slot.data.load(Ordering::Relaxed);
+            let k = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if k == key && data != 0 {
+                return Some(TtEntry {
+                    mv: Move::from_u16(data as u16),
+                    score: from_tt((data >> 16) as u16 as i16 as i32, ply),
+                    eval: (data >> 32) as u16 as i16 as i32,
+                    depth: depth_of(data),
+                    bound: Bound::from_bits(data >> 56),
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key` found `ply` plies from the root.
+    ///
+    /// With no move, an existing entry's move for the same position is kept.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let gen = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut worst = i32::MAX;
+        for slot in &bucket.0 {
+            let data = slot.data.load(Ordering::Relaxed);
+            let k = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
+            if k == key && data != 0 {
+                // Same position: keep a deeper exact result from this search.
+                if bound != Bound::Exact
+                    && gen_of(data) == gen
+                    && depth_of(data) > depth + 2
+                    && Bound::from_bits(data >> 56) == Bound::Exact
+                {
+                    return;
+                }
+                let mv = mv.or_else(|| Move::from_u16(data as u16));
+                let d = pack(mv, to_tt(score, ply), eval, depth, bound, gen);
+                slot.data.store(d, Ordering::Relaxed);
+                slot.key_xor_data.store(key ^ d, Ordering::Relaxed);
+                return;
+            }
+            let age = (gen.wrapping_sub(gen_of(data)) & 63) as i32;
+            let worth = if data == 0 { i32::MIN } else { depth_of(data) - 8 * age };
+            if worth < worst {
+                worst = worth;
+                victim = slot;
+            }
+        }
+        let d = pack(mv, to_tt(score, ply), eval, depth, bound, gen);
+        victim.data.store(d, Ordering::Relaxed);
+        victim.key_xor_data.store(key ^ d, Ordering::Relaxed);
+    }
+
+    /// How full the table is, in permille, from a sample of entries written during the
+    /// current search.
+    pub fn hashfull(&self) -> u32 {
+        let gen = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for s in &b.0 {
+                let d = s.data.load(Ordering::Relaxed);
+                if d != 0 && gen_of(d) == gen {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::{mate_in, mated_in};
+
+    #[test]
+    fn round_trip_and_mates() {
+        let tt = TranspositionTable::new(1);
+        let m: Move = "b0c2".parse().unwrap();
+        tt.store(42, Some(m), -123, 17, 9, Bound::Lower, 3);
+        let e = tt.probe(42, 7).unwrap();
+        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (Some(m), -123, 17, 9, Bound::Lower));
+        // Being mated 6 plies from the root, found at ply 2 (4 plies below the node),
+        // seen again at ply 3: mated 7 plies from the root.
+        tt.store(43, None, mated_in(6), 0, 3, Bound::Upper, 2);
+        assert_eq!(tt.probe(43, 3).unwrap().score, mated_in(7));
+        tt.store(44, None, mate_in(1), 0, 0, Bound::Exact, 0);
+        assert_eq!(tt.probe(44, 10).unwrap().score, mate_in(11));
+        assert_eq!(tt.probe(45, 0), None);
+    }
+
+    #[test]
+    fn keeps_the_move_and_replaces_old_entries() {
+        let mut tt = TranspositionTable::new(1);
+        let m: Move = "h2e2".parse().unwrap();
+        tt.store(7, Some(m), 10, 0, 5, Bound::Exact, 0);
+        tt.store(7, None, 20, 0, 6, Bound::Upper, 0);
+        let e = tt.probe(7, 0).unwrap();
+        assert_eq!((e.mv, e.score, e.bound), (Some(m), 20, Bound::Upper));
+        assert!(tt.hashfull() <= 1000);
+        tt.clear();
+        assert_eq!(tt.probe(7, 0), None);
+        // Fill one bucket with five keys: the shallowest entry goes.
+        let tt = TranspositionTable::new(1);
+        let n = tt.buckets.len() as u128;
+        let same: Vec<u64> = (1u64..)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .filter(|k| ((*k as u128 * n) >> 64) == 0)
+            .take(5)
+            .collect();
+        for (i, k) in same.iter().take(4).enumerate() {
+            tt.store(*k, None, 0, 0, 10 + i as i32, Bound::Exact, 0);
+        }
+        tt.store(same[4], None, 0, 0, 1, Bound::Exact, 0);
+        assert!(tt.probe(same[0], 0).is_none(), "the shallowest entry is replaced");
+        assert!(tt.probe(same[4], 0).is_some());
+    }
+}
