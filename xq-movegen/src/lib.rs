@@ -377,9 +377,8 @@ pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
                 between += (pos.id_at(sq as usize) != 0) as u32;
                 sq += step;
             }
-            if ids::kind(id) == PieceKind::Chariot {
-                between == 0
-            } else if pos.id_at(to) == 0 {
+            // A chariot never jumps; a cannon jumps exactly one screen, and only to capture.
+            if ids::kind(id) == PieceKind::Chariot || pos.id_at(to) == 0 {
                 between == 0
             } else {
                 between == 1
