@@ -165,7 +165,10 @@ impl fmt::Display for ParseFenError {
                 write!(f, "rank {rank} describes {width} files, expected 9")
             }
             ParseFenError::UnexpectedChar { ch, index } => {
-                write!(f, "unexpected character '{ch}' at index {index} of the board")
+                write!(
+                    f,
+                    "unexpected character '{ch}' at index {index} of the board"
+                )
             }
             ParseFenError::MissingSide => {
                 f.write_str("the side to move is missing (expected 'w', 'r' or 'b')")
@@ -331,15 +334,15 @@ mod tests {
         );
         assert_eq!(
             err("4k4/9/9/9/9/9/9/9/9/4X4 w"),
-            ParseFenError::UnexpectedChar { ch: 'X', index: 20 }
-        );
-        assert_eq!(
-            err(" 4k4/9/9/9/9/9/9/9/9/4X4 w"),
             ParseFenError::UnexpectedChar { ch: 'X', index: 21 }
         );
         assert_eq!(
+            err(" 4k4/9/9/9/9/9/9/9/9/4X4 w"),
+            ParseFenError::UnexpectedChar { ch: 'X', index: 22 }
+        );
+        assert_eq!(
             err("4k4/9/9/9/9/9/9/9/9/40K4 w"),
-            ParseFenError::UnexpectedChar { ch: '0', index: 20 }
+            ParseFenError::UnexpectedChar { ch: '0', index: 21 }
         );
         assert_eq!(err("4k4/9/9/9/9/9/9/9/9/4K4"), ParseFenError::MissingSide);
         assert_eq!(

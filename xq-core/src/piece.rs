@@ -301,8 +301,14 @@ mod tests {
         }
         assert_eq!(Piece::from_index(14), None);
         assert_eq!(Piece::from_char('x'), None);
-        assert_eq!(Piece::from_char('H'), Some(Piece::new(Color::Red, PieceKind::Horse)));
-        assert_eq!(Piece::from_char('E'), Some(Piece::new(Color::Red, PieceKind::Elephant)));
+        assert_eq!(
+            Piece::from_char('H'),
+            Some(Piece::new(Color::Red, PieceKind::Horse))
+        );
+        assert_eq!(
+            Piece::from_char('E'),
+            Some(Piece::new(Color::Red, PieceKind::Elephant))
+        );
         assert_eq!(Color::from_char('x'), None);
     }
 }

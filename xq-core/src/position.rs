@@ -386,7 +386,9 @@ impl Position {
 
     /// How many pieces of `piece`'s colour and kind are on the board.
     pub fn count(&self, piece: Piece) -> usize {
-        self.pieces(piece.color).filter(|(p, _)| *p == piece).count()
+        self.pieces(piece.color)
+            .filter(|(p, _)| *p == piece)
+            .count()
     }
 
     // ------------------------------------------------------------------ low level
@@ -528,7 +530,12 @@ impl Position {
                 return true;
             }
             let rest = above & (above - 1);
-            if rest != 0 && is(((rest.trailing_zeros() as usize + 3) << 4) | col, ids::CANNONS) {
+            if rest != 0
+                && is(
+                    ((rest.trailing_zeros() as usize + 3) << 4) | col,
+                    ids::CANNONS,
+                )
+            {
                 return true;
             }
         }
@@ -540,7 +547,12 @@ impl Position {
                 return true;
             }
             let rest = below & !(1u16 << first);
-            if rest != 0 && is(((18 - rest.leading_zeros() as usize) << 4) | col, ids::CANNONS) {
+            if rest != 0
+                && is(
+                    ((18 - rest.leading_zeros() as usize) << 4) | col,
+                    ids::CANNONS,
+                )
+            {
                 return true;
             }
         }
@@ -549,11 +561,19 @@ impl Position {
         let f = col - 3;
         let right = rb & (!0u16 << (f + 1));
         if right != 0 {
-            if is((row << 4) | (right.trailing_zeros() as usize + 3), ids::CHARIOTS) {
+            if is(
+                (row << 4) | (right.trailing_zeros() as usize + 3),
+                ids::CHARIOTS,
+            ) {
                 return true;
             }
             let rest = right & (right - 1);
-            if rest != 0 && is((row << 4) | (rest.trailing_zeros() as usize + 3), ids::CANNONS) {
+            if rest != 0
+                && is(
+                    (row << 4) | (rest.trailing_zeros() as usize + 3),
+                    ids::CANNONS,
+                )
+            {
                 return true;
             }
         }
@@ -564,7 +584,12 @@ impl Position {
                 return true;
             }
             let rest = left & !(1u16 << first);
-            if rest != 0 && is((row << 4) | (18 - rest.leading_zeros() as usize), ids::CANNONS) {
+            if rest != 0
+                && is(
+                    (row << 4) | (18 - rest.leading_zeros() as usize),
+                    ids::CANNONS,
+                )
+            {
                 return true;
             }
         }
@@ -609,7 +634,10 @@ impl Position {
         let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
         let id = self.board[from] as usize;
         let cap = self.board[to] as usize;
-        debug_assert!(id & side_tag(self.side) != 0, "no piece of the side to move on {m}");
+        debug_assert!(
+            id & side_tag(self.side) != 0,
+            "no piece of the side to move on {m}"
+        );
         debug_assert!(cap & side_tag(self.side) == 0, "{m} captures an own piece");
         let undo = Undo {
             captured: cap as u8,

@@ -271,7 +271,10 @@ impl Square {
     #[inline]
     pub const fn from_index(index: usize) -> Option<Square> {
         if index < 90 {
-            Some(Square::new(File((index % 9) as u8), Rank((index / 9) as u8)))
+            Some(Square::new(
+                File((index % 9) as u8),
+                Rank((index / 9) as u8),
+            ))
         } else {
             None
         }
@@ -422,6 +425,9 @@ mod tests {
         assert_eq!("e".parse::<Square>(), Err(ParseSquareError::WrongLength(1)));
         assert_eq!("j0".parse::<Square>(), Err(ParseSquareError::BadFile('j')));
         assert_eq!("ex".parse::<Square>(), Err(ParseSquareError::BadRank('x')));
-        assert_eq!("e10".parse::<Square>(), Err(ParseSquareError::WrongLength(3)));
+        assert_eq!(
+            "e10".parse::<Square>(),
+            Err(ParseSquareError::WrongLength(3))
+        );
     }
 }

@@ -18,7 +18,7 @@ use xq_core::{Color, Move, PieceKind, Position};
 /// use xq_eval::Eval;
 /// let mut pos = Position::startpos();
 /// let e = Eval::new(&pos);
-/// assert_eq!(e.score(pos.side_to_move()), 0); // the start is symmetric
+/// assert_eq!(e.red_score(), 0); // the start is symmetric
 /// let m: Move = "h2e2".parse().unwrap();
 /// let child = e.after(&pos, m);
 /// pos.make_move(m);
@@ -169,4 +169,3 @@ pub fn has_non_pawn_material(pos: &Position, color: Color) -> bool {
 pub fn ordering_value(kind: PieceKind) -> i32 {
     [10000, 120, 120, 400, 900, 420, 80][kind.index()]
 }
-

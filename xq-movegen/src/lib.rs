@@ -20,12 +20,7 @@ const CAPTURES: u8 = 1;
 const QUIETS: u8 = 2;
 
 const ORTHO: [usize; 4] = [16, 1, 0usize.wrapping_sub(1), 0usize.wrapping_sub(16)];
-const DIAG: [usize; 4] = [
-    17,
-    15,
-    0usize.wrapping_sub(15),
-    0usize.wrapping_sub(17),
-];
+const DIAG: [usize; 4] = [17, 15, 0usize.wrapping_sub(15), 0usize.wrapping_sub(17)];
 
 #[inline(always)]
 fn add(sq: usize, d: usize) -> usize {
@@ -80,7 +75,11 @@ fn generate_pseudo<const KIND: u8>(pos: &Position, list: &mut MoveList) {
         for d in DIAG {
             let eye = add(from, d);
             let to = add(eye, d);
-            let home = if us == Color::Red { to < 0x80 } else { to >= 0x80 };
+            let home = if us == Color::Red {
+                to < 0x80
+            } else {
+                to >= 0x80
+            };
             if in_board(to) && home && pos.id_at(eye) == 0 && ok(to) {
                 push(from, to);
             }
@@ -193,7 +192,11 @@ const HORSE_STEPS: [(usize, usize, usize); 4] = [
     (16, 33, 31),
     (1, 18, 0usize.wrapping_sub(14)),
     (0usize.wrapping_sub(1), 14, 0usize.wrapping_sub(18)),
-    (0usize.wrapping_sub(16), 0usize.wrapping_sub(31), 0usize.wrapping_sub(33)),
+    (
+        0usize.wrapping_sub(16),
+        0usize.wrapping_sub(31),
+        0usize.wrapping_sub(33),
+    ),
 ];
 
 // ---------------------------------------------------------------------- legality
@@ -294,6 +297,50 @@ pub fn pseudo_legal_moves(pos: &Position) -> MoveList {
     list
 }
 
+/// Pseudo-legal captures only (see [`pseudo_legal_moves`]).
+pub fn pseudo_legal_captures(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate_pseudo::<CAPTURES>(pos, &mut list);
+    list
+}
+
+/// A cheap legality test for pseudo-legal moves of one position, for searches that
+/// generate pseudo-legal moves and test each only when it is about to be tried (most
+/// nodes are cut off after a move or two).
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::{pseudo_legal_moves, legal_moves, LegalityFilter};
+/// // Red's cannon on e2 is pinned against its general by Black's chariot on e9... no,
+/// // by the generals: moving it off the file would let the generals face each other.
+/// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4C4/4K4 w").unwrap();
+/// let filter = LegalityFilter::new(&pos);
+/// let legal: Vec<_> = pseudo_legal_moves(&pos).into_iter().filter(|&m| filter.is_legal(&pos, m)).collect();
+/// assert_eq!(legal.len(), legal_moves(&pos).len());
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct LegalityFilter {
+    general: usize,
+    in_check: bool,
+}
+
+impl LegalityFilter {
+    /// The filter for the side to move in `pos`.
+    #[inline]
+    pub fn new(pos: &Position) -> LegalityFilter {
+        LegalityFilter {
+            general: pos.square_of_id(side_tag(pos.side_to_move())),
+            in_check: pos.is_check(),
+        }
+    }
+
+    /// Is the pseudo-legal move `m` legal? (For any other move use [`is_legal`].)
+    #[inline]
+    pub fn is_legal(&self, pos: &Position, m: Move) -> bool {
+        legal_fast(pos, m, self.general, self.in_check)
+    }
+}
+
 /// The number of legal moves (what perft counts at its last ply).
 #[inline]
 pub fn count_legal(pos: &Position) -> usize {
@@ -301,7 +348,9 @@ pub fn count_legal(pos: &Position) -> usize {
     generate_pseudo::<ALL>(pos, &mut list);
     let k = pos.square_of_id(side_tag(pos.side_to_move()));
     let check = pos.is_check();
-    list.iter().filter(|m| legal_fast(pos, **m, k, check)).count()
+    list.iter()
+        .filter(|m| legal_fast(pos, **m, k, check))
+        .count()
 }
 
 /// Is the side to move in check?
@@ -338,7 +387,12 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 /// assert!(!xq_movegen::is_legal(&pos, "e3e5".parse().unwrap()));
 /// ```
 pub fn is_legal(pos: &Position, m: Move) -> bool {
-    is_pseudo_legal(pos, m) && !pos.general_attacked_after(pos.side_to_move(), m.from_mailbox_index(), m.to_mailbox_index())
+    is_pseudo_legal(pos, m)
+        && !pos.general_attacked_after(
+            pos.side_to_move(),
+            m.from_mailbox_index(),
+            m.to_mailbox_index(),
+        )
 }
 
 /// Does `m` follow the rules of movement for the piece on its origin square (ignoring
@@ -350,12 +404,19 @@ pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
     if id & side_tag(us) == 0 || pos.id_at(to) & side_tag(us) != 0 {
         return false;
     }
-    let (dr, df) = ((to >> 4) as isize - (from >> 4) as isize, (to & 15) as isize - (from & 15) as isize);
+    let (dr, df) = (
+        (to >> 4) as isize - (from >> 4) as isize,
+        (to & 15) as isize - (from & 15) as isize,
+    );
     match ids::kind(id) {
         PieceKind::General => in_palace(to) && dr.abs() + df.abs() == 1,
         PieceKind::Advisor => in_palace(to) && dr.abs() == 1 && df.abs() == 1,
         PieceKind::Elephant => {
-            let home = if us == Color::Red { to < 0x80 } else { to >= 0x80 };
+            let home = if us == Color::Red {
+                to < 0x80
+            } else {
+                to >= 0x80
+            };
             home && dr.abs() == 2 && df.abs() == 2 && pos.id_at((from + to) / 2) == 0
         }
         PieceKind::Horse => {
@@ -370,7 +431,11 @@ pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
             if dr != 0 && df != 0 {
                 return false;
             }
-            let step = if dr != 0 { 16 * dr.signum() } else { df.signum() };
+            let step = if dr != 0 {
+                16 * dr.signum()
+            } else {
+                df.signum()
+            };
             let mut between = 0;
             let mut sq = from as isize + step;
             while sq != to as isize {
@@ -386,7 +451,11 @@ pub fn is_pseudo_legal(pos: &Position, m: Move) -> bool {
         }
         PieceKind::Soldier => {
             let forward = if us == Color::Red { 1 } else { -1 };
-            let crossed = if us == Color::Red { from >= 0x80 } else { from < 0x80 };
+            let crossed = if us == Color::Red {
+                from >= 0x80
+            } else {
+                from < 0x80
+            };
             (dr == forward && df == 0) || (crossed && dr == 0 && df.abs() == 1)
         }
     }
@@ -436,10 +505,18 @@ impl fmt::Display for IllegalMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             IllegalMoveError::NoPieceToMove(m) => {
-                write!(f, "illegal move {m}: no piece of the side to move on {}", m.from())
+                write!(
+                    f,
+                    "illegal move {m}: no piece of the side to move on {}",
+                    m.from()
+                )
             }
             IllegalMoveError::BadMovement(m) => {
-                write!(f, "illegal move {m}: the piece on {} cannot move there", m.from())
+                write!(
+                    f,
+                    "illegal move {m}: the piece on {} cannot move there",
+                    m.from()
+                )
             }
             IllegalMoveError::LeavesGeneralAttacked(m) => {
                 write!(f, "illegal move {m}: it leaves the general in check")

@@ -47,7 +47,10 @@ impl fmt::Display for SuiteError {
         match self {
             SuiteError::NoCounts { line } => write!(f, "line {line}: no ';D<depth> <nodes>' field"),
             SuiteError::BadField { line, field } => {
-                write!(f, "line {line}: bad field '{field}', expected 'D<depth> <nodes>'")
+                write!(
+                    f,
+                    "line {line}: bad field '{field}', expected 'D<depth> <nodes>'"
+                )
             }
             SuiteError::BadFen { line, error } => write!(f, "line {line}: {error}"),
         }
@@ -216,7 +219,13 @@ pub fn run_suite(
         let pos = match Position::from_fen(&entry.fen) {
             Ok(p) => p,
             Err(e) => {
-                writeln!(out, "FAIL {:>3}/{}  line {}: {e}", i + 1, entries.len(), entry.line)?;
+                writeln!(
+                    out,
+                    "FAIL {:>3}/{}  line {}: {e}",
+                    i + 1,
+                    entries.len(),
+                    entry.line
+                )?;
                 report.failed += 1;
                 continue;
             }
@@ -227,7 +236,9 @@ pub fn run_suite(
         let start = Instant::now();
         let mut failed_at = Vec::new();
         for &(depth, expected) in &entry.counts {
-            if opts.max_depth.is_some_and(|d| depth > d) || opts.max_nodes.is_some_and(|n| expected > n) {
+            if opts.max_depth.is_some_and(|d| depth > d)
+                || opts.max_nodes.is_some_and(|n| expected > n)
+            {
                 report.skipped += 1;
                 continue;
             }
@@ -280,7 +291,8 @@ pub fn run_suite(
             }
             if let Some(&depth) = failed_at.first() {
                 writeln!(out, "     divide at depth {depth}:")?;
-                for (m, n) in divide_with_progress(&mut pos.clone(), depth, opts.threads, |_, _| {}) {
+                for (m, n) in divide_with_progress(&mut pos.clone(), depth, opts.threads, |_, _| {})
+                {
                     writeln!(out, "     {m}: {n}")?;
                 }
             }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xq_core::{ids, Move, Position};
 use xq_eval::{has_non_pawn_material, ordering_value, Eval};
-use xq_movegen::{legal_captures, legal_moves, MoveList};
+use xq_movegen::{
+    legal_moves, pseudo_legal_captures, pseudo_legal_moves, LegalityFilter, MoveList,
+};
 
 /// Plies without a capture after which the game is drawn (the 60-move rule).
 pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
@@ -337,7 +339,11 @@ impl Searcher {
             pv: root.first().copied().into_iter().collect(),
         };
         if root.is_empty() {
-            let v = if legal_moves(&self.pos).is_empty() { mated_in(0) } else { 0 };
+            let v = if legal_moves(&self.pos).is_empty() {
+                mated_in(0)
+            } else {
+                0
+            };
             result.value = v;
             result.score = Score::from_value(v);
             return result;
@@ -349,7 +355,10 @@ impl Searcher {
             }
         }
 
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 4).min(MAX_PLY as u32 - 4);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .min(MAX_PLY as u32 - 4);
         let lines = self.multipv.min(root.len());
         let mut prev_value = 0;
         let mut depth = 1;
@@ -363,7 +372,7 @@ impl Searcher {
             let mut infos = Vec::new();
             for line in 0..lines {
                 self.seldepth = 0;
-                let value = self.aspiration(d as i32, prev_value, line, stop);
+                let value = self.aspiration(d as i32, prev_value, stop);
                 if self.stopped && (depth > 1 || line > 0 || self.pv[0].is_empty()) {
                     // An unfinished iteration: keep what it proved at the root.
                     if line == 0 && !self.pv[0].is_empty() && value > -INFINITE && depth > 1 {
@@ -406,7 +415,7 @@ impl Searcher {
                 }
             }
             if !infos.is_empty() && (!self.stopped || infos.len() == lines) {
-                infos.sort_by(|a, b| b.value.cmp(&a.value));
+                infos.sort_by_key(|i| std::cmp::Reverse(i.value));
                 for (i, info) in infos.iter_mut().enumerate() {
                     info.multipv = i + 1;
                     report(info);
@@ -422,7 +431,8 @@ impl Searcher {
             }
             // A forced mate found by a full-width iteration will not get shorter once
             // the search is deeper than the mate.
-            if is_mate(result.value) && depth as i32 > 2 * (score::MATE - result.value.abs()) + 4
+            if is_mate(result.value)
+                && depth as i32 > 2 * (score::MATE - result.value.abs()) + 4
                 && limits.depth.is_none()
             {
                 break;
@@ -444,8 +454,7 @@ impl Searcher {
     }
 
     /// One iteration at the root with an aspiration window around `prev`.
-    fn aspiration(&mut self, depth: i32, prev: i32, line: usize, stop: &AtomicBool) -> i32 {
-        let _ = line;
+    fn aspiration(&mut self, depth: i32, prev: i32, stop: &AtomicBool) -> i32 {
         let mut delta = 35;
         let (mut alpha, mut beta) = if self.config.aspiration && depth >= 5 && !is_mate(prev) {
             (prev - delta, prev + delta)
@@ -533,7 +542,14 @@ impl Searcher {
         pv.try_extend_from_slice(&tail[0]).ok();
     }
 
-    fn negamax(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, stop: &AtomicBool) -> i32 {
+    fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        stop: &AtomicBool,
+    ) -> i32 {
         self.pv[ply].clear();
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, stop);
@@ -586,7 +602,11 @@ impl Searcher {
         if !pv_node && !in_check && !root {
             // Reverse futility: far above beta near the leaves, a quiet move will not
             // bring the score back down.
-            if self.config.futility && depth <= 3 && !is_mate(beta) && static_eval - 110 * depth >= beta {
+            if self.config.futility
+                && depth <= 3
+                && !is_mate(beta)
+                && static_eval - 110 * depth >= beta
+            {
                 return static_eval;
             }
             // Null move: if passing still beats beta, a real move surely does.
@@ -595,7 +615,6 @@ impl Searcher {
                 && static_eval >= beta
                 && !is_mate(beta)
                 && has_non_pawn_material(&self.pos, us)
-                && self.keys.len() >= 1
             {
                 let r = 3 + depth / 5;
                 self.evals[ply + 1] = self.evals[ply];
@@ -615,7 +634,15 @@ impl Searcher {
             }
         }
 
-        let mut moves = legal_moves(&self.pos);
+        // Outside the root and check, moves are generated pseudo-legal and tested for
+        // legality only when their turn comes: most nodes cut off after one or two.
+        let lazy = !root && !in_check;
+        let mut moves = if lazy {
+            pseudo_legal_moves(&self.pos)
+        } else {
+            legal_moves(&self.pos)
+        };
+        let filter = LegalityFilter::new(&self.pos);
         if root {
             let limits = &self.limits;
             let excluded = &self.excluded;
@@ -632,7 +659,8 @@ impl Searcher {
             return mated_in(ply);
         }
         let mut ext = 0;
-        if self.config.extensions && (in_check || moves.len() == 1) && ply < MAX_PLY / 2 {
+        if self.config.extensions && (in_check || (!lazy && moves.len() == 1)) && ply < MAX_PLY / 2
+        {
             ext = 1;
         }
 
@@ -643,8 +671,14 @@ impl Searcher {
         let mut best_move = None;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
 
-        for i in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, i);
+        let mut legal = 0;
+        for n in 0..moves.len() {
+            let m = pick(&mut moves, &mut scores, n);
+            if lazy && !filter.is_legal(&self.pos, m) {
+                continue;
+            }
+            let i = legal;
+            legal += 1;
             let capture = self.pos.id_at(m.to_mailbox_index()) != 0;
             let undo = self.push(m, ply);
             let gives_check = self.checks[self.keys.len() - 1];
@@ -654,7 +688,8 @@ impl Searcher {
                 v = -self.negamax(-beta, -alpha, new_depth, ply + 1, stop);
             } else {
                 let mut r = 0;
-                if self.config.lmr && depth >= 3 && i >= 3 && !capture && !in_check && !gives_check {
+                if self.config.lmr && depth >= 3 && i >= 3 && !capture && !in_check && !gives_check
+                {
                     r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
                     if pv_node {
                         r -= 1;
@@ -695,6 +730,10 @@ impl Searcher {
             }
         }
 
+        if legal == 0 {
+            // Every pseudo-legal move was illegal: no legal move loses.
+            return mated_in(ply);
+        }
         let bound = if self.rep_hits != rep_before {
             // The value depends on the path (a repetition below): keep only the move.
             Bound::None
@@ -705,8 +744,10 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        if !(root && !self.excluded.is_empty()) {
-            self.tt.store(key, best_move, best, static_eval, depth, bound, ply);
+        // MultiPV lines after the first search a restricted root: not the position's value.
+        if !root || self.excluded.is_empty() {
+            self.tt
+                .store(key, best_move, best, static_eval, depth, bound, ply);
         }
         best
     }
@@ -728,7 +769,12 @@ impl Searcher {
         }
     }
 
-    fn score_moves(&self, moves: &MoveList, tt_move: Option<Move>, ply: usize) -> arrayvec::ArrayVec<i32, { xq_movegen::MAX_MOVES }> {
+    fn score_moves(
+        &self,
+        moves: &MoveList,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> arrayvec::ArrayVec<i32, { xq_movegen::MAX_MOVES }> {
         moves
             .iter()
             .map(|&m| {
@@ -738,7 +784,8 @@ impl Searcher {
                 let victim = self.pos.id_at(m.to_mailbox_index());
                 let attacker = self.pos.id_at(m.from_mailbox_index());
                 if victim != 0 {
-                    (1 << 24) + ordering_value(ids::kind(victim)) * 16 - ordering_value(ids::kind(attacker)) / 16
+                    (1 << 24) + ordering_value(ids::kind(victim)) * 16
+                        - ordering_value(ids::kind(attacker)) / 16
                 } else if self.killers[ply][0] == Some(m) {
                     1 << 22
                 } else if self.killers[ply][1] == Some(m) {
@@ -778,8 +825,9 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
             best = stand;
-            moves = legal_captures(&self.pos);
+            moves = pseudo_legal_captures(&self.pos);
         }
+        let filter = LegalityFilter::new(&self.pos);
         let mut scores = self.score_moves(&moves, None, ply);
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
@@ -787,6 +835,9 @@ impl Searcher {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 let victim = ids::kind(self.pos.id_at(m.to_mailbox_index()));
                 if stand + ordering_value(victim) + 200 < alpha && !is_mate(alpha) {
+                    continue;
+                }
+                if !filter.is_legal(&self.pos, m) {
                     continue;
                 }
             }

@@ -206,7 +206,11 @@ impl TranspositionTable {
                 return;
             }
             let age = (gen.wrapping_sub(gen_of(data)) & 63) as i32;
-            let worth = if data == 0 { i32::MIN } else { depth_of(data) - 8 * age };
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                depth_of(data) - 8 * age
+            };
             if worth < worst {
                 worst = worth;
                 victim = slot;
@@ -246,7 +250,10 @@ mod tests {
         let m: Move = "b0c2".parse().unwrap();
         tt.store(42, Some(m), -123, 17, 9, Bound::Lower, 3);
         let e = tt.probe(42, 7).unwrap();
-        assert_eq!((e.mv, e.score, e.eval, e.depth, e.bound), (Some(m), -123, 17, 9, Bound::Lower));
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound),
+            (Some(m), -123, 17, 9, Bound::Lower)
+        );
         // Being mated 6 plies from the root, found at ply 2 (4 plies below the node),
         // seen again at ply 3: mated 7 plies from the root.
         tt.store(43, None, mated_in(6), 0, 3, Bound::Upper, 2);
@@ -279,7 +286,10 @@ mod tests {
             tt.store(*k, None, 0, 0, 10 + i as i32, Bound::Exact, 0);
         }
         tt.store(same[4], None, 0, 0, 1, Bound::Exact, 0);
-        assert!(tt.probe(same[0], 0).is_none(), "the shallowest entry is replaced");
+        assert!(
+            tt.probe(same[0], 0).is_none(),
+            "the shallowest entry is replaced"
+        );
         assert!(tt.probe(same[4], 0).is_some());
     }
 }

@@ -31,7 +31,12 @@ fn cases() -> Vec<Case> {
                     bm = ms.split_whitespace().map(|m| m.parse().unwrap()).collect();
                 }
             }
-            Case { line: i + 1, fen, mate, bm }
+            Case {
+                line: i + 1,
+                fen,
+                mate,
+                bm,
+            }
         })
         .collect()
 }
@@ -47,7 +52,10 @@ fn check(c: &Case) -> Option<String> {
     let depth = 2 * c.mate as u32 + 8;
     let r = search(&game, depth);
     if r.score != Score::Mate(c.mate) {
-        return Some(format!("line {}: expected mate {}, got {} ({:?})", c.line, c.mate, r.score, r.pv));
+        return Some(format!(
+            "line {}: expected mate {}, got {} ({:?})",
+            c.line, c.mate, r.score, r.pv
+        ));
     }
     let best = r.best_move.unwrap();
     if c.bm.contains(&best) {
@@ -62,7 +70,10 @@ fn check(c: &Case) -> Option<String> {
     }
     let r2 = search(&after, depth);
     (r2.score != Score::Mate(-(c.mate - 1))).then(|| {
-        format!("line {}: {best} is not in bm and leaves {}", c.line, r2.score)
+        format!(
+            "line {}: {best} is not in bm and leaves {}",
+            c.line, r2.score
+        )
     })
 }
 
@@ -111,8 +122,15 @@ fn proven_mate_lengths() {
         let c = cases().into_iter().find(|c| c.line == line).unwrap();
         assert_eq!(c.mate, n);
         let mut pos = xq_core::Position::from_fen(&c.fen).unwrap();
-        assert!(mates_within(&mut pos, n as u32), "line {line}: no mate in {n}");
-        assert!(!mates_within(&mut pos, n as u32 - 1), "line {line}: mate in {}", n - 1);
+        assert!(
+            mates_within(&mut pos, n as u32),
+            "line {line}: no mate in {n}"
+        );
+        assert!(
+            !mates_within(&mut pos, n as u32 - 1),
+            "line {line}: mate in {}",
+            n - 1
+        );
     }
 }
 
@@ -123,7 +141,11 @@ fn short_mate_lengths_proven() {
         let mut pos = xq_core::Position::from_fen(&c.fen).unwrap();
         let n = c.mate as u32;
         assert!(mates_within(&mut pos, n), "line {}: no mate in {n}", c.line);
-        assert!(n == 1 || !mates_within(&mut pos, n - 1), "line {}: shorter mate", c.line);
+        assert!(
+            n == 1 || !mates_within(&mut pos, n - 1),
+            "line {}: shorter mate",
+            c.line
+        );
     }
 }
 

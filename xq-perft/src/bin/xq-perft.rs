@@ -23,8 +23,11 @@ fn run() -> Result<bool, String> {
     let mut opts = RunOptions::default();
     while let Some(a) = args.next() {
         let mut value = |name: &str| -> Result<u64, String> {
-            let v = args.next().ok_or(format!("{name} needs a value\n{USAGE}"))?;
-            v.parse().map_err(|_| format!("{name}: '{v}' is not a number"))
+            let v = args
+                .next()
+                .ok_or(format!("{name} needs a value\n{USAGE}"))?;
+            v.parse()
+                .map_err(|_| format!("{name}: '{v}' is not a number"))
         };
         match a.as_str() {
             "--max-depth" => opts.max_depth = Some(value("--max-depth")? as u32),
@@ -41,6 +44,7 @@ fn run() -> Result<bool, String> {
     let file = file.ok_or(USAGE.to_string())?;
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
     let suite = parse_suite(&text).map_err(|e| format!("{file}: {e}"))?;
-    let report = run_suite(&suite, &opts, &mut std::io::stdout().lock()).map_err(|e| e.to_string())?;
+    let report =
+        run_suite(&suite, &opts, &mut std::io::stdout().lock()).map_err(|e| e.to_string())?;
     Ok(report.ok())
 }
