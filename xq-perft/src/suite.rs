@@ -195,11 +195,12 @@ pub fn format_nps(nodes: u64, elapsed: Duration) -> String {
 ///
 /// ```
 /// use xq_perft::suite::{parse_suite, run_suite, RunOptions};
-/// let suite = parse_suite("4k4/9/9/9/9/9/9/9/9/3K5 w ;D1 3 ;D2 9").unwrap();
+/// // The general on d0 can only step to d1: e0 would face the general on e9.
+/// let suite = parse_suite("4k4/9/9/9/9/9/9/9/9/3K5 w ;D1 1 ;D2 2").unwrap();
 /// let mut out = Vec::new();
 /// let report = run_suite(&suite, &RunOptions { progress: false, ..Default::default() }, &mut out).unwrap();
 /// assert!(report.ok());
-/// assert_eq!(report.nodes, 12);
+/// assert_eq!(report.nodes, 3);
 /// ```
 pub fn run_suite(
     entries: &[SuiteEntry],
