@@ -17,7 +17,10 @@ pub(crate) use outln;
 mod analyze;
 mod bench;
 mod board;
+mod engine;
 mod perft;
+mod ucci;
+mod uci;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -65,6 +68,10 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Show the static evaluation of a position and its parts.
     Eval(EvalArgs),
+    /// Run as a UCI engine (standard input and output).
+    Uci,
+    /// Run as a UCCI engine (standard input and output).
+    Ucci,
 }
 
 #[derive(clap::Args, Debug)]
@@ -76,10 +83,9 @@ struct EvalArgs {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => {
-            eprintln!("xq: the engine protocols (UCI/UCCI) are not implemented yet; try `xq --help`");
-            std::process::exit(2);
-        }
+        None => Ok(engine::run_auto()),
+        Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
+        Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
@@ -92,6 +98,11 @@ fn main() {
             std::process::exit(2);
         }
     }
+}
+
+fn run_protocol(proto: &mut dyn engine::Protocol) -> i32 {
+    engine::run(proto, &mut std::io::stdin().lock());
+    0
 }
 
 fn eval(args: &EvalArgs) -> Result<i32> {

@@ -1,0 +1,660 @@
+//! The protocol-independent engine core behind `xq uci` and `xq ucci`.
+//!
+//! The main thread reads commands; a search runs on its own thread (with helper threads
+//! for Lazy SMP), so that `isready` and `stop` are answered while it thinks. The search
+//! thread prints the info lines and the final best move through an [`Output`], which is
+//! where the protocols differ.
+//!
+//! Infinite and ponder searches are *held*: when such a search ends by itself, its thread
+//! waits until `stop` (or `ponderhit`) before printing the best move.
+//!
+//! Pondering: a ponder search is started without any time limit (depth and node limits
+//! still apply), and the time budget the clock would give is remembered. On `ponderhit`
+//! the clock starts: the soft limit becomes a deadline checked after every completed
+//! iteration (no new iteration after it), and a timer thread sets the stop flag at the
+//! hard deadline. The search itself is not restarted, so nothing it learnt is lost.
+
+use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use xq_core::{Move, Position};
+use xq_search::tt::TranspositionTable;
+use xq_search::{Game, Info, Limits, SearchResult, Searcher};
+
+/// Default transposition table size, MiB.
+pub const DEFAULT_HASH: usize = 64;
+/// Largest transposition table, MiB.
+pub const MAX_HASH: usize = 2048;
+/// Most search threads.
+pub const MAX_THREADS: usize = 16;
+/// Most MultiPV lines.
+pub const MAX_MULTIPV: usize = 16;
+/// Default time kept back from every move for communication delays, ms.
+pub const DEFAULT_OVERHEAD: u64 = 30;
+/// Largest move overhead, ms.
+pub const MAX_OVERHEAD: u64 = 5000;
+
+/// Where the search thread's reports go; each protocol formats them its own way.
+pub trait Output: Send + Sync {
+    /// A completed iteration (one line of MultiPV).
+    fn info(&self, info: &Info);
+    /// The final answer for `game`'s current position (`best_move` is `None` when there
+    /// is no legal, unbanned move).
+    fn bestmove(&self, result: &SearchResult, game: &Game);
+}
+
+/// The engine's settings, as set by `setoption`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size, MiB.
+    pub hash_mib: usize,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// The GUI may ask the engine to ponder (only announced; pondering is driven by `go
+    /// ponder`).
+    pub ponder: bool,
+    /// Time kept back from every move, ms.
+    pub move_overhead: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mib: DEFAULT_HASH,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead: DEFAULT_OVERHEAD,
+        }
+    }
+}
+
+/// The side to move's clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left.
+    pub time: Duration,
+    /// Increment per move.
+    pub inc: Duration,
+    /// Moves until the next time control, if the control is not sudden death.
+    pub movestogo: Option<u32>,
+}
+
+/// What `go` asks for, protocol-independently.
+#[derive(Clone, Debug, Default)]
+pub struct GoRequest {
+    /// Depth, nodes, mate, root move restrictions; the time fields are filled in from
+    /// `clock` and `movetime`.
+    pub limits: Limits,
+    /// The side to move's clock, if given.
+    pub clock: Option<Clock>,
+    /// A fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// Search until `stop`; do not answer before it.
+    pub infinite: bool,
+    /// Ponder: search without a clock until `ponderhit` (then the clock runs) or `stop`.
+    pub ponder: bool,
+}
+
+/// The time management: a soft limit (do not start a new iteration after it) and a
+/// hard limit (abort) for one move, from the clock, keeping `overhead` back.
+///
+/// The soft limit is the time left shared over the moves to go (30 when unknown) plus
+/// three quarters of the increment; the hard limit is four times that, but never more
+/// than 80% of the time left minus the overhead. Both are at least a millisecond, so a
+/// move is always produced.
+pub fn clock_budget(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
+    let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(30).min(100);
+    let avail = clock.time.saturating_sub(overhead);
+    let soft = avail / mtg + clock.inc * 3 / 4;
+    let cap = (clock.time * 4 / 5).saturating_sub(overhead);
+    let hard = soft
+        .saturating_mul(4)
+        .min(cap)
+        .max(Duration::from_millis(2));
+    let soft = soft.min(hard).max(Duration::from_millis(1));
+    (soft, hard)
+}
+
+/// The soft and hard time limits a request implies, if any.
+pub fn time_budget(req: &GoRequest, overhead: Duration) -> Option<(Duration, Duration)> {
+    let from_clock = req.clock.as_ref().map(|c| clock_budget(c, overhead));
+    let from_movetime = req.movetime.map(|t| {
+        let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+        (t, t)
+    });
+    match (from_clock, from_movetime) {
+        (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.min(b.1))),
+        (a, b) => a.or(b),
+    }
+}
+
+#[derive(Debug, Default)]
+struct ControlState {
+    /// An infinite or ponder search must not answer yet.
+    hold: bool,
+    /// After `ponderhit`: no new iteration after this.
+    soft_deadline: Option<Instant>,
+    /// The search thread has printed its answer.
+    done: bool,
+}
+
+/// What the main thread and a running search share.
+#[derive(Debug, Default)]
+struct Control {
+    stop: AtomicBool,
+    /// Print nothing more (after `quit`).
+    quiet: AtomicBool,
+    state: Mutex<ControlState>,
+    cv: Condvar,
+}
+
+impl Control {
+    fn lock(&self) -> MutexGuard<'_, ControlState> {
+        // A poisoned lock only means a panicking thread; the state is still usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[derive(Debug)]
+struct Running {
+    ctl: Arc<Control>,
+    handle: JoinHandle<Vec<Searcher>>,
+    ponder: bool,
+    /// The clock's budget, to start at `ponderhit`.
+    budget: Option<(Duration, Duration)>,
+}
+
+/// The engine: the game, the options, the searchers and the running search.
+pub struct Engine {
+    game: Game,
+    banned: Vec<Move>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    tt_mib: usize,
+    searchers: Vec<Searcher>,
+    pending_new_game: bool,
+    running: Option<Running>,
+    output: Arc<dyn Output>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("fen", &self.game.position().to_fen())
+            .field("options", &self.options)
+            .field("searching", &self.running.is_some())
+            .finish()
+    }
+}
+
+impl Engine {
+    /// An engine at the start position with default options.
+    pub fn new(output: Arc<dyn Output>) -> Engine {
+        let options = Options::default();
+        let tt = Arc::new(TranspositionTable::new(options.hash_mib));
+        let mut engine = Engine {
+            game: Game::startpos(),
+            banned: Vec::new(),
+            tt_mib: options.hash_mib,
+            options,
+            tt,
+            searchers: Vec::new(),
+            pending_new_game: false,
+            running: None,
+            output,
+        };
+        engine.sync();
+        engine
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes the options; they take effect now if the engine is idle, else at the next
+    /// `go`.
+    pub fn set_options(&mut self, options: Options) {
+        self.options = Options {
+            hash_mib: options.hash_mib.clamp(1, MAX_HASH),
+            threads: options.threads.clamp(1, MAX_THREADS),
+            multipv: options.multipv.clamp(1, MAX_MULTIPV),
+            ponder: options.ponder,
+            move_overhead: options.move_overhead.min(MAX_OVERHEAD),
+        };
+        self.sync();
+    }
+
+    /// The shared transposition table (for `probe`).
+    pub fn table(&self) -> &Arc<TranspositionTable> {
+        &self.tt
+    }
+
+    /// Sets the game (a new `position`); clears the banned moves.
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.banned.clear();
+    }
+
+    /// Forbids these moves in the current position (UCCI `banmoves`).
+    pub fn set_banned(&mut self, moves: Vec<Move>) {
+        self.banned = moves;
+    }
+
+    /// Forgets everything learnt (a new game): clears the table and the searchers'
+    /// history, now or when the running search has ended.
+    pub fn new_game(&mut self) {
+        self.pending_new_game = true;
+        self.sync();
+    }
+
+    /// Joins a search thread that has finished by itself.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+        {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) {
+        if let Some(r) = self.running.take() {
+            match r.handle.join() {
+                Ok(searchers) => self.searchers = searchers,
+                // Cannot happen unless the search has a bug; start afresh.
+                Err(_) => {
+                    self.searchers.clear();
+                    self.pending_new_game = true;
+                }
+            }
+        }
+        self.sync();
+    }
+
+    /// Applies the options and a pending new game, if no search is running.
+    fn sync(&mut self) {
+        if self.running.is_some() {
+            return;
+        }
+        if self.pending_new_game || self.tt_mib != self.options.hash_mib {
+            // Release the old table before allocating the new one.
+            let fresh = Arc::new(TranspositionTable::new(1));
+            for s in &mut self.searchers {
+                s.set_table(fresh.clone());
+            }
+            self.tt = fresh;
+            self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+            self.tt_mib = self.options.hash_mib;
+            for s in &mut self.searchers {
+                s.set_table(self.tt.clone());
+            }
+        }
+        if self.pending_new_game {
+            for s in &mut self.searchers {
+                s.new_game();
+            }
+            self.pending_new_game = false;
+        }
+        self.searchers.truncate(self.options.threads);
+        while self.searchers.len() < self.options.threads {
+            self.searchers.push(Searcher::with_table(self.tt.clone()));
+        }
+        for (i, s) in self.searchers.iter_mut().enumerate() {
+            s.set_multipv(if i == 0 { self.options.multipv } else { 1 });
+        }
+    }
+
+    /// Starts a search of the current position. A search already running is stopped
+    /// first (and answers).
+    pub fn go(&mut self, req: GoRequest) {
+        self.stop();
+        let overhead = Duration::from_millis(self.options.move_overhead);
+        let budget = time_budget(&req, overhead);
+        let mut limits = req.limits.clone();
+        limits.banned_moves.extend(self.banned.iter().copied());
+        if let (Some((soft, hard)), false) = (budget, req.ponder) {
+            limits.soft_time = Some(soft);
+            limits.hard_time = Some(hard);
+        }
+        let ctl = Arc::new(Control::default());
+        ctl.lock().hold = req.infinite || req.ponder;
+        let mut searchers = std::mem::take(&mut self.searchers);
+        if searchers.is_empty() {
+            searchers.push(Searcher::with_table(self.tt.clone()));
+        }
+        let game = self.game.clone();
+        let output = self.output.clone();
+        let thread_ctl = ctl.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || search_thread(searchers, game, limits, thread_ctl, output));
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    ctl,
+                    handle,
+                    ponder: req.ponder,
+                    budget,
+                });
+            }
+            Err(_) => {
+                // The searchers went with the failed closure; rebuild them.
+                self.pending_new_game = true;
+                self.sync();
+            }
+        }
+    }
+
+    /// Stops the search (if any) and waits for its answer to be printed.
+    pub fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.ctl.stop.store(true, Ordering::SeqCst);
+            r.ctl.lock().hold = false;
+            r.ctl.cv.notify_all();
+        }
+        self.join();
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal one
+    /// with the clock's budget from now. Returns false when not pondering.
+    pub fn ponderhit(&mut self) -> bool {
+        self.reap();
+        let Some(r) = self.running.as_mut().filter(|r| r.ponder) else {
+            return false;
+        };
+        r.ponder = false;
+        let now = Instant::now();
+        let budget = r.budget;
+        {
+            let mut st = r.ctl.lock();
+            st.hold = false;
+            st.soft_deadline = budget.map(|(soft, _)| now + soft);
+        }
+        r.ctl.cv.notify_all();
+        // Without a clock (e.g. `go ponder depth 8`) the search ends by its own limits.
+        if let Some((_, hard)) = budget {
+            let ctl = r.ctl.clone();
+            let deadline = now + hard;
+            let timer = std::thread::Builder::new()
+                .name("timer".into())
+                .spawn(move || timer_thread(ctl, deadline));
+            if timer.is_err() {
+                // No timer: stop at once rather than risk the clock.
+                r.ctl.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        true
+    }
+
+    /// Stops everything and prints nothing more.
+    pub fn quit(&mut self) {
+        if let Some(r) = &self.running {
+            r.ctl.quiet.store(true, Ordering::SeqCst);
+        }
+        self.stop();
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.quit();
+    }
+}
+
+fn timer_thread(ctl: Arc<Control>, deadline: Instant) {
+    let mut st = ctl.lock();
+    loop {
+        if st.done {
+            return;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            ctl.stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        st = match ctl.cv.wait_timeout(st, deadline - now) {
+            Ok((g, _)) => g,
+            Err(e) => e.into_inner().0,
+        };
+    }
+}
+
+fn search_thread(
+    mut searchers: Vec<Searcher>,
+    game: Game,
+    limits: Limits,
+    ctl: Arc<Control>,
+    output: Arc<dyn Output>,
+) -> Vec<Searcher> {
+    let result = {
+        let (main, helpers) = match searchers.split_first_mut() {
+            Some(x) => x,
+            None => unreachable!("go always passes a searcher"),
+        };
+        let stop = &ctl.stop;
+        let game = &game;
+        std::thread::scope(|s| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                let limits = limits.clone();
+                s.spawn(move || {
+                    h.search_with(game, &limits, stop, i + 1, &mut |_| {});
+                });
+            }
+            let mut report = |info: &Info| {
+                if !ctl.quiet.load(Ordering::Relaxed) {
+                    output.info(info);
+                }
+                let deadline = ctl.lock().soft_deadline;
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            };
+            let result = main.search_with(game, &limits, stop, 0, &mut report);
+            stop.store(true, Ordering::SeqCst);
+            result
+        })
+    };
+    let mut st = ctl.lock();
+    while st.hold {
+        st = match ctl.cv.wait(st) {
+            Ok(g) => g,
+            Err(e) => e.into_inner(),
+        };
+    }
+    if !ctl.quiet.load(Ordering::SeqCst) {
+        output.bestmove(&result, &game);
+    }
+    st.done = true;
+    drop(st);
+    ctl.cv.notify_all();
+    searchers
+}
+
+/// The expected reply to `best` if it is legal after it.
+pub fn legal_ponder(pos: &Position, best: Move, ponder: Option<Move>) -> Option<Move> {
+    let p = ponder?;
+    let mut after = pos.clone();
+    xq_movegen::try_play(&mut after, best).ok()?;
+    xq_movegen::is_legal(&after, p).then_some(p)
+}
+
+/// Parses `[startpos | fen <fen fields>] [moves m1 m2 ...]` into a game.
+pub fn parse_position(words: &[&str]) -> Result<Game, String> {
+    let moves_at = words.iter().position(|w| *w == "moves");
+    let (setup, moves) = match moves_at {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (words, &[][..]),
+    };
+    let fen = match setup.split_first() {
+        Some((&"startpos", rest)) => {
+            if !rest.is_empty() {
+                return Err(format!("unexpected '{}' after startpos", rest.join(" ")));
+            }
+            xq_core::START_FEN.to_string()
+        }
+        Some((&"fen", rest)) => {
+            if rest.is_empty() {
+                return Err("missing FEN".into());
+            }
+            rest.join(" ")
+        }
+        _ => return Err("expected 'startpos' or 'fen'".into()),
+    };
+    Game::from_fen_moves(&fen, moves).map_err(|e| e.to_string())
+}
+
+/// Parses moves that must be legal in `pos`; returns the good ones and complaints
+/// about the others.
+pub fn parse_legal_moves(pos: &Position, words: &[&str]) -> (Vec<Move>, Vec<String>) {
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    for w in words {
+        match w.parse::<Move>() {
+            Ok(m) if xq_movegen::is_legal(pos, m) => good.push(m),
+            Ok(_) => bad.push(format!("illegal move {w}")),
+            Err(e) => bad.push(format!("bad move '{w}': {e}")),
+        }
+    }
+    (good, bad)
+}
+
+/// What a protocol handler wants after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// Exit.
+    Quit,
+}
+
+/// A protocol: handles one command line at a time.
+pub trait Protocol {
+    /// Handles one line (trimmed, non-empty).
+    fn handle(&mut self, line: &str) -> Flow;
+    /// Standard input ended: stop quietly.
+    fn eof(&mut self);
+}
+
+/// Reads one line of standard input (lossily decoded); `None` at the end.
+pub fn read_line(input: &mut impl BufRead) -> Option<String> {
+    let mut buf = Vec::new();
+    match input.read_until(b'\n', &mut buf) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(String::from_utf8_lossy(&buf).into_owned()),
+    }
+}
+
+/// Runs `proto` over standard input until `quit` or the end of input.
+pub fn run(proto: &mut dyn Protocol, input: &mut impl BufRead) {
+    while let Some(line) = read_line(input) {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        if proto.handle(line) == Flow::Quit {
+            return;
+        }
+    }
+    proto.eof();
+}
+
+/// Plain `xq`: waits for `uci` or `ucci` and hands over to that protocol.
+pub fn run_auto() -> i32 {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    while let Some(line) = read_line(&mut input) {
+        let line = line.trim();
+        match line.split_whitespace().next() {
+            None => {}
+            Some("uci") => {
+                let mut p = crate::uci::Uci::new();
+                p.handle(line);
+                run(&mut p, &mut input);
+                return 0;
+            }
+            Some("ucci") => {
+                let mut p = crate::ucci::Ucci::new();
+                p.handle(line);
+                run(&mut p, &mut input);
+                return 0;
+            }
+            Some("isready") => crate::outln!("readyok"),
+            Some("quit") => return 0,
+            Some(_) => crate::outln!("info string send 'uci' or 'ucci' first; ignoring: {line}"),
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn budget_is_safe() {
+        let o = ms(30);
+        for time in [0, 1, 10, 29, 30, 31, 50, 100, 1000, 10_000, 600_000] {
+            for inc in [0, 100, 1000, 10_000] {
+                for mtg in [None, Some(0), Some(1), Some(2), Some(40)] {
+                    let c = Clock {
+                        time: ms(time),
+                        inc: ms(inc),
+                        movestogo: mtg,
+                    };
+                    let (soft, hard) = clock_budget(&c, o);
+                    assert!(soft <= hard, "{c:?}");
+                    assert!(soft >= ms(1));
+                    assert!(hard <= ms(time * 4 / 5).max(ms(2)), "{c:?}: {hard:?}");
+                }
+            }
+        }
+        let (soft, hard) = clock_budget(
+            &Clock {
+                time: ms(10_000),
+                inc: ms(100),
+                movestogo: None,
+            },
+            o,
+        );
+        assert_eq!(soft, ms(9970) / 30 + ms(75));
+        assert_eq!(hard, soft * 4);
+    }
+
+    #[test]
+    fn movetime_keeps_overhead_back() {
+        let req = GoRequest {
+            movetime: Some(ms(1000)),
+            ..GoRequest::default()
+        };
+        assert_eq!(time_budget(&req, ms(30)), Some((ms(970), ms(970))));
+        assert_eq!(time_budget(&GoRequest::default(), ms(30)), None);
+    }
+
+    #[test]
+    fn positions_parse() {
+        assert!(parse_position(&["startpos"]).is_ok());
+        let g = parse_position(&["startpos", "moves", "h2e2", "h9g7"]).unwrap();
+        assert_eq!(g.moves().len(), 2);
+        assert!(parse_position(&["startpos", "moves", "h2e2", "h2e2"]).is_err());
+        assert!(parse_position(&["fen"]).is_err());
+        assert!(parse_position(&["fen", "xyz"]).is_err());
+        assert!(parse_position(&[]).is_err());
+        assert!(parse_position(&["fen", "R3k4/1R7/9/9/9/9/9/9/9/3K5", "b"]).is_ok());
+    }
+}

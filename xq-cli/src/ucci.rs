@@ -1,0 +1,312 @@
+//! The UCCI protocol (ElephantEye's "Universal Chinese Chess Protocol" 3.0).
+//!
+//! Differences from UCI handled here: `setoption <name> [<value>]` without keywords,
+//! `banmoves`, `go [ponder|draw] depth N|infinite / nodes N / time T [increment I |
+//! movestogo M] [opptime ...]` with times in seconds unless `usemillisec` is on,
+//! `go depth 0` -> `nobestmove`, `probe` -> `pophash`, `quit` -> `bye`.
+//! Draw offers (`go draw`, `ponderhit draw`) are accepted syntactically and ignored.
+
+use crate::engine::{
+    legal_ponder, parse_legal_moves, parse_position, Clock, Engine, Flow, GoRequest, Options,
+    Output, Protocol, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH, MAX_OVERHEAD, MAX_THREADS,
+};
+
+use std::sync::Arc;
+use std::time::Duration;
+use xq_search::tt::Bound;
+use xq_search::{Game, Info, Limits, SearchResult};
+
+/// UCCI output formatting.
+#[derive(Debug)]
+struct UcciOutput;
+
+impl Output for UcciOutput {
+    fn info(&self, info: &Info) {
+        // UCCI has no MultiPV: report the best line only.
+        if info.multipv != 1 {
+            return;
+        }
+        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+        outln!(
+            "info depth {} score {} pv {}",
+            info.depth,
+            info.value,
+            pv.join(" ")
+        );
+        outln!("info time {} nodes {}", info.time.as_millis(), info.nodes);
+    }
+
+    fn bestmove(&self, result: &SearchResult, game: &Game) {
+        match result.best_move {
+            Some(m) => match legal_ponder(game.position(), m, result.ponder) {
+                Some(p) => outln!("bestmove {m} ponder {p}"),
+                None => outln!("bestmove {m}"),
+            },
+            None => outln!("nobestmove"),
+        }
+    }
+}
+
+/// The UCCI command handler.
+#[derive(Debug)]
+pub struct Ucci {
+    engine: Engine,
+    use_millisec: bool,
+}
+
+impl Default for Ucci {
+    fn default() -> Self {
+        Ucci::new()
+    }
+}
+
+fn parse_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
+    match v.map(|s| s.to_ascii_lowercase()).as_deref() {
+        // `setoption ponder` alone switches it on.
+        None | Some("true") | Some("on") | Some("1") => Ok(true),
+        Some("false") | Some("off") | Some("0") => Ok(false),
+        Some(v) => Err(format!("bad value '{v}' for {name} (true or false)")),
+    }
+}
+
+fn parse_spin(name: &str, v: Option<&str>, max: u64) -> Result<u64, String> {
+    let v = v.ok_or_else(|| format!("missing value for {name}"))?;
+    let n: u64 = v
+        .parse()
+        .map_err(|_| format!("bad value '{v}' for {name}"))?;
+    if n > max {
+        return Err(format!("{name} must be at most {max}, not {n}"));
+    }
+    Ok(n)
+}
+
+impl Ucci {
+    /// A fresh engine.
+    pub fn new() -> Ucci {
+        Ucci {
+            engine: Engine::new(Arc::new(UcciOutput)),
+            use_millisec: false,
+        }
+    }
+
+    fn handshake(&self) {
+        outln!("id name xq {}", env!("CARGO_PKG_VERSION"));
+        outln!("id copyright 2024 The xq developers, MIT OR Apache-2.0");
+        outln!("id author The xq developers");
+        outln!("option usemillisec type check default false");
+        outln!("option hashsize type spin min 0 max {MAX_HASH} default {DEFAULT_HASH}");
+        outln!("option threads type spin min 0 max {MAX_THREADS} default 1");
+        outln!("option ponder type check default false");
+        outln!("option newgame type button");
+        outln!("option moveoverhead type spin min 0 max {MAX_OVERHEAD} default {DEFAULT_OVERHEAD}");
+        outln!("ucciok");
+    }
+
+    fn setoption(&mut self, words: &[&str]) -> Result<(), String> {
+        let Some((name, rest)) = words.split_first() else {
+            return Err("missing option name".into());
+        };
+        let value = rest.first().copied();
+        let mut o: Options = self.engine.options().clone();
+        match name.to_ascii_lowercase().as_str() {
+            "usemillisec" => {
+                self.use_millisec = parse_bool(name, value)?;
+                return Ok(());
+            }
+            "hashsize" => {
+                let n = parse_spin(name, value, MAX_HASH as u64)? as usize;
+                o.hash_mib = if n == 0 { DEFAULT_HASH } else { n };
+            }
+            "threads" => {
+                let n = parse_spin(name, value, MAX_THREADS as u64)? as usize;
+                o.threads = n.max(1);
+            }
+            "ponder" => o.ponder = parse_bool(name, value)?,
+            "moveoverhead" => o.move_overhead = parse_spin(name, value, MAX_OVERHEAD)?,
+            "newgame" | "clearhash" => {
+                self.engine.new_game();
+                return Ok(());
+            }
+            // Options of other engines (usebook, style, ...): ignored, as UCCI asks.
+            _ => return Ok(()),
+        }
+        self.engine.set_options(o);
+        Ok(())
+    }
+
+    /// A time in the GUI's unit (seconds, or milliseconds with `usemillisec`).
+    fn time(&self, name: &str, word: Option<&&str>) -> Result<Duration, String> {
+        let w = word.ok_or_else(|| format!("missing value for {name}"))?;
+        let v: f64 = w
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| format!("bad value '{w}' for {name}"))?;
+        let ms = if self.use_millisec { v } else { v * 1000.0 };
+        Ok(Duration::from_millis(ms.clamp(0.0, 1e12) as u64))
+    }
+
+    fn go(&mut self, words: &[&str]) -> Result<(), String> {
+        let mut req = GoRequest::default();
+        let mut limits = Limits::default();
+        let (mut time, mut inc, mut mtg) = (None, None, None);
+        let mut depth_zero = false;
+        let mut problems = Vec::new();
+        let mut i = 0;
+        while i < words.len() {
+            let w = words[i];
+            let arg = words.get(i + 1);
+            let r: Result<bool, String> = match w {
+                "ponder" => {
+                    req.ponder = true;
+                    Ok(false)
+                }
+                "draw" => Ok(false),
+                "depth" => match arg.copied() {
+                    Some("infinite") => {
+                        req.infinite = true;
+                        Ok(true)
+                    }
+                    _ => parse_spin(w, arg.copied(), u32::MAX as u64).map(|d| {
+                        depth_zero = d == 0;
+                        limits.depth = Some(d.max(1) as u32);
+                        true
+                    }),
+                },
+                "nodes" => parse_spin(w, arg.copied(), u64::MAX).map(|n| {
+                    limits.nodes = Some(n.max(1));
+                    true
+                }),
+                "time" => self.time(w, arg).map(|t| {
+                    time = Some(t);
+                    true
+                }),
+                "increment" => self.time(w, arg).map(|t| {
+                    inc = Some(t);
+                    true
+                }),
+                "movestogo" => parse_spin(w, arg.copied(), u32::MAX as u64).map(|n| {
+                    mtg = Some(n as u32);
+                    true
+                }),
+                "opptime" | "oppincrement" | "oppmovestogo" => Ok(true),
+                _ => Err(format!("unknown go parameter '{w}'")),
+            };
+            match r {
+                Ok(takes_value) => i += 1 + usize::from(takes_value),
+                Err(e) => {
+                    problems.push(e);
+                    i += 1;
+                }
+            }
+        }
+        if depth_zero {
+            // Static evaluation only: there is no searched move.
+            self.engine.stop();
+            outln!("nobestmove");
+        } else {
+            if let Some(time) = time {
+                req.clock = Some(Clock {
+                    time,
+                    inc: inc.unwrap_or_default(),
+                    // `go time T` alone: T is for this move.
+                    movestogo: if inc.is_none() {
+                        Some(mtg.unwrap_or(1))
+                    } else {
+                        mtg
+                    },
+                });
+            }
+            req.limits = limits;
+            self.engine.go(req);
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
+        }
+    }
+
+    fn banmoves(&mut self, words: &[&str]) -> Result<(), String> {
+        let (good, bad) = parse_legal_moves(self.engine.game().position(), words);
+        self.engine.set_banned(good);
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(bad.join("; "))
+        }
+    }
+
+    fn probe(&self, words: &[&str]) -> Result<(), String> {
+        let game;
+        let pos = if words.is_empty() {
+            self.engine.game().position()
+        } else {
+            game = parse_position(words)?;
+            game.position()
+        };
+        let mut out = String::from("pophash");
+        if let Some(e) = self.engine.table().probe(pos.key(), 0) {
+            if let Some(m) = e.mv.filter(|&m| xq_movegen::is_legal(pos, m)) {
+                out.push_str(&format!(" bestmove {m}"));
+            }
+            if matches!(e.bound, Bound::Lower | Bound::Exact) {
+                out.push_str(&format!(" lowerbound {} depth {}", e.score, e.depth.max(0)));
+            }
+            if matches!(e.bound, Bound::Upper | Bound::Exact) {
+                out.push_str(&format!(" upperbound {} depth {}", e.score, e.depth.max(0)));
+            }
+        }
+        outln!("{out}");
+        Ok(())
+    }
+}
+
+impl Protocol for Ucci {
+    fn handle(&mut self, line: &str) -> Flow {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = words.split_first() else {
+            return Flow::Continue;
+        };
+        let r: Result<(), String> = match cmd {
+            "ucci" => {
+                self.handshake();
+                Ok(())
+            }
+            "isready" => {
+                outln!("readyok");
+                Ok(())
+            }
+            "setoption" => self.setoption(args),
+            "position" => parse_position(args).map(|g| self.engine.set_game(g)),
+            "banmoves" => self.banmoves(args),
+            "go" => self.go(args),
+            "stop" => {
+                self.engine.stop();
+                Ok(())
+            }
+            "ponderhit" => {
+                if self.engine.ponderhit() {
+                    Ok(())
+                } else {
+                    Err("ponderhit while not pondering".into())
+                }
+            }
+            "probe" => self.probe(args),
+            "quit" => {
+                self.engine.quit();
+                outln!("bye");
+                return Flow::Quit;
+            }
+            _ => Err("unknown command".into()),
+        };
+        if let Err(e) = r {
+            outln!("info string {cmd}: {e} (in: {line})");
+        }
+        Flow::Continue
+    }
+
+    fn eof(&mut self) {
+        self.engine.quit();
+    }
+}

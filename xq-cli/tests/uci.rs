@@ -1,0 +1,535 @@
+//! The UCI engine loop, driven through pipes as a GUI would.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+use xq_core::{Move, Position};
+use xq_search::Game;
+
+const T: Duration = Duration::from_secs(20);
+const MATE_IN_ONE: &str = "3k5/R8/9/9/9/9/9/9/4R4/4K4 w";
+/// The mating moves in MATE_IN_ONE (a8a9, or e1e9: the general cannot take on e9 because
+/// it would then face Red's general).
+const MATES: [&str; 2] = ["a8a9", "e1e9"];
+const MATED: &str = "R3k4/1R7/9/9/9/9/9/9/9/3K5 b";
+
+/// The engine as a child process; lines are read by a thread so reads can time out.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    rx: Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start xq");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, rx }
+    }
+
+    fn uci() -> Engine {
+        let mut e = Engine::start(&["uci"]);
+        e.send("uci");
+        e.until("uciok", T);
+        e
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to engine");
+        stdin.flush().unwrap();
+    }
+
+    /// The next line, or `None` after `timeout` (or at the end of output).
+    fn line(&mut self, timeout: Duration) -> Option<String> {
+        self.rx.recv_timeout(timeout).ok()
+    }
+
+    /// Lines up to and including the first starting with `prefix`; panics after `timeout`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut lines = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.line(left) {
+                Some(l) => {
+                    let done = l.starts_with(prefix);
+                    lines.push(l);
+                    if done {
+                        return lines;
+                    }
+                }
+                None => panic!("no '{prefix}' within {timeout:?}; got {lines:#?}"),
+            }
+        }
+    }
+
+    /// Lines arriving within `d`.
+    fn lines_for(&mut self, d: Duration) -> Vec<String> {
+        let deadline = Instant::now() + d;
+        let mut lines = Vec::new();
+        while let Some(l) = self.line(deadline.saturating_duration_since(Instant::now())) {
+            lines.push(l);
+        }
+        lines
+    }
+
+    /// The best move of `go <args>`, with the info lines before it.
+    fn go(&mut self, args: &str) -> (String, Vec<String>) {
+        self.send(&format!("go {args}"));
+        let lines = self.until("bestmove", T);
+        let best = lines
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        (best, lines)
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until("readyok", T);
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn legal(pos: &Position, m: &str) -> bool {
+    m.parse::<Move>()
+        .is_ok_and(|m| xq_movegen::is_legal(pos, m))
+}
+
+fn game(fen: &str, moves: &[String]) -> Game {
+    Game::from_fen_moves(fen, moves).unwrap()
+}
+
+#[test]
+fn handshake() {
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", T);
+    assert_eq!(
+        lines[0],
+        format!("id name xq {}", env!("CARGO_PKG_VERSION"))
+    );
+    assert_eq!(lines[1], "id author The xq developers");
+    for name in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Ponder",
+        "Clear Hash",
+        "Move Overhead",
+    ] {
+        let prefix = format!("option name {name} type ");
+        assert!(
+            lines.iter().any(|l| l.starts_with(&prefix)),
+            "no {name} in {lines:?}"
+        );
+    }
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name Hash type spin default 64 min 1 max 2048"));
+    e.ready();
+}
+
+#[test]
+fn plain_xq_picks_the_protocol_from_the_first_command() {
+    let mut e = Engine::start(&[]);
+    e.send("uci");
+    let lines = e.until("uciok", T);
+    assert!(lines[0].starts_with("id name xq"));
+    e.send("position startpos");
+    let (best, _) = e.go("depth 2");
+    assert!(legal(&Position::startpos(), &best));
+
+    let mut e = Engine::start(&[]);
+    e.send("ucci");
+    let lines = e.until("ucciok", T);
+    assert!(lines.iter().any(|l| l.starts_with("option usemillisec")));
+}
+
+#[test]
+fn a_game_of_40_plies_gets_legal_moves() {
+    let mut e = Engine::uci();
+    e.send("ucinewgame");
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..40 {
+        let g = game(xq_core::START_FEN, &moves);
+        if xq_movegen::count_legal(g.position()) == 0 {
+            break;
+        }
+        if moves.is_empty() {
+            e.send("position startpos");
+        } else {
+            e.send(&format!("position startpos moves {}", moves.join(" ")));
+        }
+        let (best, lines) = e.go("depth 3");
+        assert!(legal(g.position(), &best), "{best} illegal after {moves:?}");
+        let info = lines
+            .iter()
+            .find(|l| l.starts_with("info depth 3 "))
+            .expect("depth 3 info");
+        for key in [
+            " seldepth ",
+            " multipv 1 ",
+            " score ",
+            " nodes ",
+            " nps ",
+            " hashfull ",
+            " time ",
+            " pv ",
+        ] {
+            assert!(info.contains(key), "{key} missing in {info}");
+        }
+        // The pv starts with the best move and is legal.
+        let pv: Vec<&str> = info
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        let mut line = g.clone();
+        for m in &pv {
+            assert!(legal(line.position(), m), "pv {pv:?}");
+            line.play(m.parse().unwrap()).unwrap();
+        }
+        moves.push(best);
+    }
+    assert!(moves.len() >= 20, "game ended too early: {moves:?}");
+}
+
+#[test]
+fn long_move_lists_work_and_keep_repetitions() {
+    let mut e = Engine::uci();
+    // 200 plies of shuffling horses back to the start position.
+    let cycle = ["h0g2", "h9g7", "g2h0", "g7h9"];
+    let moves: Vec<&str> = cycle.iter().cycle().take(200).copied().collect();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.ready();
+    let (best, lines) = e.go("depth 3");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    assert!(legal(&Position::startpos(), &best));
+
+    // Red has a chariot against a lone general: winning, unless every winning try
+    // repeats. The engine must still find a legal move after a long repetitive history.
+    let fen = "4k4/9/9/9/9/9/9/9/4A4/R3K4 w";
+    let shuffle = ["a0a1", "e9d9", "a1a0", "d9e9"];
+    let moves: Vec<&str> = shuffle.iter().cycle().take(300).copied().collect();
+    e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+    let (best, lines) = e.go("depth 4");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let g = Game::from_fen_moves(fen, &moves).unwrap();
+    assert!(legal(g.position(), &best));
+}
+
+#[test]
+fn stop_answers_an_infinite_search_quickly() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves h2e2");
+    e.send("go infinite");
+    // It thinks, reports, and answers isready meanwhile, but gives no best move.
+    let lines = e.lines_for(Duration::from_millis(400));
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("isready");
+    let lines = e.until("readyok", Duration::from_secs(1));
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    let t = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(2));
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let g = game(xq_core::START_FEN, &["h2e2".to_string()]);
+    assert!(legal(g.position(), &best), "{best}");
+}
+
+#[test]
+fn an_infinite_search_that_ends_early_waits_for_stop() {
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    e.send("go infinite");
+    let lines = e.lines_for(Duration::from_millis(700));
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    e.send("stop");
+    let lines = e.until("bestmove", Duration::from_secs(2));
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert!(MATES.contains(&best), "{lines:?}");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::uci();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    let lines = e.lines_for(Duration::from_millis(1500));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "pondering answered: {lines:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let lines = e.until("bestmove", Duration::from_secs(5));
+    // The clock started at ponderhit: 2000 ms with 30 moves to go is well under a second.
+    assert!(
+        t.elapsed() < Duration::from_millis(1500),
+        "took {:?}",
+        t.elapsed()
+    );
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let g = game(xq_core::START_FEN, &["h2e2".into(), "h9g7".into()]);
+    assert!(legal(g.position(), &best));
+
+    // Pondering on a miss: stop answers, then a new search.
+    e.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    e.until("bestmove", Duration::from_secs(2));
+    e.send("position startpos moves h2e2 h9g7 h0g2");
+    let (best, _) = e.go("depth 2");
+    let g = game(
+        xq_core::START_FEN,
+        &["h2e2".into(), "h9g7".into(), "h0g2".into()],
+    );
+    assert!(legal(g.position(), &best));
+}
+
+#[test]
+fn multipv_gives_distinct_ordered_lines() {
+    let mut e = Engine::uci();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    let (best, lines) = e.go("depth 4");
+    let last: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .collect();
+    assert_eq!(last.len(), 3, "{lines:?}");
+    let field = |l: &str, key: &str| -> String {
+        let words: Vec<&str> = l.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == key).unwrap();
+        words[i + 1].to_string()
+    };
+    let mut firsts = Vec::new();
+    let mut scores = Vec::new();
+    for (i, l) in last.iter().enumerate() {
+        assert_eq!(field(l, "multipv"), (i + 1).to_string());
+        assert_eq!(field(l, "score"), "cp");
+        scores.push(field(l, "cp").parse::<i32>().unwrap());
+        firsts.push(field(l, "pv"));
+    }
+    assert!(
+        scores[0] >= scores[1] && scores[1] >= scores[2],
+        "{scores:?}"
+    );
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert_eq!(best, firsts[0]);
+}
+
+#[test]
+fn garbage_is_reported_and_ignored() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves h2e2");
+    for bad in [
+        "hello world",
+        "position",
+        "position fen xyz w",
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves e0e9",
+        "position startpos moves h2e2 zz99",
+        "setoption name Hash value lots",
+        "setoption name Threads value 99",
+        "setoption name NoSuchOption value 1",
+        "setoption",
+        "ponderhit",
+        "\u{1}\u{2}\u{3}",
+    ] {
+        e.send(bad);
+        let lines = e.until("info string", T);
+        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
+    }
+    e.ready();
+    // The bad positions kept the last good one: Black to move after h2e2.
+    let (best, _) = e.go("depth 2");
+    let g = game(xq_core::START_FEN, &["h2e2".into()]);
+    assert!(legal(g.position(), &best), "{best}");
+    // A bad go parameter is reported but the search still answers.
+    e.send("go depth x nodes 5000");
+    let lines = e.until("bestmove", T);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string go")),
+        "{lines:?}"
+    );
+    e.ready();
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {MATED}"));
+    let (best, lines) = e.go("depth 3");
+    assert_eq!(best, "(none)");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 0")),
+        "{lines:?}"
+    );
+    e.send(&format!("position fen {MATED}"));
+    let (best, _) = e.go("wtime 1000 btime 1000");
+    assert_eq!(best, "(none)");
+}
+
+#[test]
+fn searchmoves_and_mate() {
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    let (best, lines) = e.go("mate 1");
+    assert!(MATES.contains(&best.as_str()), "{best}");
+    assert!(lines.iter().any(|l| l.contains("score mate 1")));
+    let (best, _) = e.go("depth 3 searchmoves e1e2 a8a7");
+    assert!(best == "e1e2" || best == "a8a7", "{best}");
+}
+
+#[test]
+fn threads_and_hash_changes() {
+    let mut e = Engine::uci();
+    e.send("setoption name Threads value 3");
+    e.send("setoption name Hash value 8");
+    e.send("setoption name Clear Hash");
+    e.ready();
+    e.send("position startpos moves b2e2 b9c7");
+    let (best, lines) = e.go("depth 5");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    let g = game(xq_core::START_FEN, &["b2e2".into(), "b9c7".into()]);
+    assert!(legal(g.position(), &best));
+    e.send("setoption name Threads value 1");
+    e.send("ucinewgame");
+    let (best, _) = e.go("depth 3");
+    assert!(legal(g.position(), &best));
+}
+
+#[test]
+fn clock_limits_are_kept() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    let t = Instant::now();
+    let (best, _) = e.go("wtime 600 btime 600");
+    assert!(
+        t.elapsed() < Duration::from_millis(600),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(legal(&Position::startpos(), &best));
+    // Time trouble: far below the move overhead, still a legal move at once.
+    let t = Instant::now();
+    let (best, _) = e.go("wtime 5 btime 5 winc 0 binc 0");
+    assert!(
+        t.elapsed() < Duration::from_millis(200),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(legal(&Position::startpos(), &best));
+    let t = Instant::now();
+    let (best, _) = e.go("movetime 300");
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(600), "took {took:?}");
+    assert!(
+        took >= Duration::from_millis(150),
+        "movetime ignored: {took:?}"
+    );
+    assert!(legal(&Position::startpos(), &best));
+}
+
+#[test]
+fn nothing_after_quit() {
+    let mut e = Engine::uci();
+    e.ready();
+    e.send("quit");
+    assert_eq!(
+        e.lines_for(Duration::from_millis(500)),
+        Vec::<String>::new()
+    );
+    let t = Instant::now();
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(5), "xq did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+
+    // Quitting during a search: no best move, and a prompt exit.
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("quit");
+    let lines = e.lines_for(Duration::from_millis(500));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let t = Instant::now();
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(5), "xq did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
