@@ -179,12 +179,13 @@ type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
 /// ```
 /// use xq_search::{Game, Limits, Searcher, Score};
 /// use std::sync::atomic::AtomicBool;
-/// // Red mates at once with the chariot: a8a9.
+/// // Red mates at once: the chariot goes to e9, guarded by its own general along the
+/// // open file, and the other chariot holds rank 8.
 /// let game = Game::from_fen_moves("3k5/R8/9/9/9/9/9/9/4R4/4K4 w", &[] as &[&str]).unwrap();
 /// let mut searcher = Searcher::new(16);
 /// let result = searcher.search(&game, &Limits::depth(3), &AtomicBool::new(false), |_| {});
 /// assert_eq!(result.score, Score::Mate(1));
-/// assert_eq!(result.best_move.unwrap().to_string(), "a8a9");
+/// assert_eq!(result.best_move.unwrap().to_string(), "e1e9");
 /// ```
 #[derive(Debug)]
 pub struct Searcher {
@@ -504,6 +505,11 @@ impl Searcher {
     fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
         self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
         let undo = self.pos.make_move(m);
+        debug_assert_eq!(
+            self.evals[ply + 1],
+            Eval::new(&self.pos),
+            "incremental eval after {m}"
+        );
         self.keys.push(self.pos.key());
         self.checks.push(self.pos.is_check());
         undo

@@ -1,0 +1,110 @@
+//! Evaluation: colour symmetry and incremental updates.
+
+use xq_core::Position;
+use xq_eval::{breakdown, evaluate, Eval};
+use xq_movegen::legal_moves;
+
+const SUITE: &str = include_str!("../../data/perft.epd");
+
+fn suite() -> Vec<Position> {
+    SUITE
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| Position::from_fen(l.split(';').next().unwrap()).unwrap())
+        .collect()
+}
+
+/// A deterministic pseudo-random walk from `pos`.
+fn walk(pos: &Position, plies: usize, seed: u64) -> Vec<Position> {
+    let mut p = pos.clone();
+    let mut s = seed | 1;
+    let mut out = vec![p.clone()];
+    for _ in 0..plies {
+        let moves = legal_moves(&p);
+        if moves.is_empty() {
+            break;
+        }
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        p.make_move(moves[(s % moves.len() as u64) as usize]);
+        out.push(p.clone());
+    }
+    out
+}
+
+#[test]
+fn colour_flip_keeps_the_score_for_the_side_to_move() {
+    let mut checked = 0;
+    for (i, pos) in suite().iter().enumerate() {
+        for p in walk(pos, 40, i as u64 + 7) {
+            let flipped = p.color_flipped();
+            assert_eq!(evaluate(&p), evaluate(&flipped), "{p} vs {flipped}");
+            assert_eq!(breakdown(&p).total_red, -breakdown(&flipped).total_red);
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000);
+}
+
+#[test]
+fn mirror_left_right_keeps_the_score() {
+    for pos in suite() {
+        let mut fen = pos.to_setup();
+        let orig = fen.clone();
+        for sq in xq_core::Square::ALL {
+            fen.set(sq.mirror(), orig.piece_on(sq));
+        }
+        let mirrored = Position::try_from(&fen).unwrap();
+        assert_eq!(evaluate(&pos), evaluate(&mirrored), "{pos}");
+    }
+}
+
+#[test]
+fn incremental_equals_recomputed_along_random_games() {
+    for (i, start) in suite().iter().enumerate() {
+        let mut p = start.clone();
+        let mut e = Eval::new(&p);
+        let mut s = 0x9e37_79b9_7f4a_7c15u64 ^ i as u64;
+        for _ in 0..80 {
+            let moves = legal_moves(&p);
+            if moves.is_empty() {
+                break;
+            }
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let m = moves[((s >> 33) % moves.len() as u64) as usize];
+            e = e.after(&p, m);
+            p.make_move(m);
+            assert_eq!(e, Eval::new(&p), "after {m} in {p}");
+        }
+    }
+}
+
+#[test]
+fn values_reflect_xiangqi() {
+    use xq_core::PieceKind::*;
+    use xq_eval::pst::{value, MATERIAL_EG, MATERIAL_MG};
+    // A chariot is worth about two horses.
+    let (r, h) = (MATERIAL_MG[Chariot.index()], MATERIAL_MG[Horse.index()]);
+    assert!(r > 2 * h - 100 && r < 2 * h + 200);
+    // Cannon above horse on a full board, below it in the endgame.
+    assert!(MATERIAL_MG[Cannon.index()] > MATERIAL_MG[Horse.index()]);
+    assert!(MATERIAL_EG[Cannon.index()] < MATERIAL_EG[Horse.index()]);
+    // Soldiers gain across the river and again near the palace.
+    let home = value(Soldier, 4, 3).0;
+    let crossed = value(Soldier, 4, 5).0;
+    let near_palace = value(Soldier, 4, 7).0;
+    assert!(home < crossed && crossed < near_palace);
+    // Black's material lead shows from both sides.
+    let pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w")
+        .unwrap();
+    assert!(evaluate(&pos) < -700);
+    let b = breakdown(&pos);
+    assert_eq!(b.phase, 42);
+    // Material is tapered by phase: 42/48 of the middlegame value, 6/48 of the endgame's.
+    let c = Chariot.index();
+    assert_eq!(b.material, -(MATERIAL_MG[c] * 42 + MATERIAL_EG[c] * 6) / 48);
+    assert_eq!(b.total, evaluate(&pos));
+}
