@@ -64,13 +64,22 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         _ => Limits::movetime(Duration::from_millis(3000)),
     };
     limits.depth = limits.depth.or(None);
-    let style = if args.wxf { NotationStyle::Wxf } else { NotationStyle::Chinese };
+    let style = if args.wxf {
+        NotationStyle::Wxf
+    } else {
+        NotationStyle::Chinese
+    };
 
     if !args.json {
         outln!("{}", diagram(&pos, args.unicode));
         crate::outln!(
             "{:>5} {:>10} {:>11} {:>8} {:>8} {:>5}  pv",
-            "depth", "score", "nodes", "knps", "time", "hash"
+            "depth",
+            "score",
+            "nodes",
+            "knps",
+            "time",
+            "hash"
         );
     }
     let mut searcher = Searcher::new(args.hash);
@@ -140,12 +149,23 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 result.depth,
                 result.nodes,
                 result.time.as_secs_f64(),
-                result.ponder.map(|p| format!(" ponder {p}")).unwrap_or_default()
+                result
+                    .ponder
+                    .map(|p| format!(" ponder {p}"))
+                    .unwrap_or_default()
             ),
             None => crate::outln!(
                 "no legal move: {} has lost ({})",
-                if pos.side_to_move() == xq_core::Color::Red { "Red" } else { "Black" },
-                if pos.is_check() { "checkmate" } else { "stalemate" }
+                if pos.side_to_move() == xq_core::Color::Red {
+                    "Red"
+                } else {
+                    "Black"
+                },
+                if pos.is_check() {
+                    "checkmate"
+                } else {
+                    "stalemate"
+                }
             ),
         }
     }

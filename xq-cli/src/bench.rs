@@ -24,7 +24,11 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     let mut nodes = 0u64;
     let start = Instant::now();
     let stop = AtomicBool::new(false);
-    for (i, fen) in POSITIONS.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+    for (i, fen) in POSITIONS
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+    {
         let game = Game::from_fen_moves(fen, &[] as &[&str])?;
         let mut searcher = Searcher::new(args.hash);
         let r = searcher.search(&game, &Limits::depth(args.depth), &stop, |_| {});

@@ -21,13 +21,25 @@ pub fn diagram(pos: &Position, unicode: bool) -> String {
         }
         s.push('\n');
         if rank.index() == 5 {
-            s.push_str(if unicode { "  　　楚河　　　漢界\n" } else { "  ~~~~~~~~~~~~~~~~~~\n" });
+            s.push_str(if unicode {
+                "  　　楚河　　　漢界\n"
+            } else {
+                "  ~~~~~~~~~~~~~~~~~~\n"
+            });
         }
     }
-    s.push_str(if unicode { "  ａｂｃｄｅｆｇｈｉ\n" } else { "   a b c d e f g h i\n" });
+    s.push_str(if unicode {
+        "  ａｂｃｄｅｆｇｈｉ\n"
+    } else {
+        "   a b c d e f g h i\n"
+    });
     s.push_str(&format!(
         "{} to move   FEN {}\n",
-        if pos.side_to_move() == Color::Red { "Red" } else { "Black" },
+        if pos.side_to_move() == Color::Red {
+            "Red"
+        } else {
+            "Black"
+        },
         pos.to_fen()
     ));
     s

@@ -53,7 +53,11 @@ impl PositionArgs {
     pub fn game(&self) -> Result<Game> {
         let fen = self.fen.as_deref().unwrap_or(xq_core::START_FEN);
         // Allow `--moves "h2e2 h9g7"` as well as `--moves h2e2 h9g7`.
-        let moves: Vec<&str> = self.moves.iter().flat_map(|m| m.split_whitespace()).collect();
+        let moves: Vec<&str> = self
+            .moves
+            .iter()
+            .flat_map(|m| m.split_whitespace())
+            .collect();
         Game::from_fen_moves(fen, &moves).map_err(anyhow::Error::from)
     }
 }
@@ -110,17 +114,28 @@ fn eval(args: &EvalArgs) -> Result<i32> {
     let pos = game.position();
     outln!("{}", board::diagram(pos, false).trim_end());
     let b = xq_eval::breakdown(pos);
-    outln!("phase      {:>6}  (48 = every chariot, horse and cannon on the board)", b.phase);
+    outln!(
+        "phase      {:>6}  (48 = every chariot, horse and cannon on the board)",
+        b.phase
+    );
     outln!("material   {:>6}", b.material);
     for kind in xq_core::PieceKind::ALL {
-        outln!("{:<10} {:>6}", format!("{kind:?}").to_lowercase(), b.placement[kind.index()]);
+        outln!(
+            "{:<10} {:>6}",
+            format!("{kind:?}").to_lowercase(),
+            b.placement[kind.index()]
+        );
     }
     outln!("tempo      {:>6}", b.tempo);
     outln!("total      {:>6}  (Red's view)", b.total_red);
     outln!(
         "eval       {:>6}  ({} to move)",
         b.total,
-        if pos.side_to_move() == xq_core::Color::Red { "Red" } else { "Black" }
+        if pos.side_to_move() == xq_core::Color::Red {
+            "Red"
+        } else {
+            "Black"
+        }
     );
     Ok(0)
 }
