@@ -1,0 +1,227 @@
+//! The `xq` command line: output formats (insta snapshots, timing redacted), errors,
+//! exit codes.
+
+use std::process::{Command, Output};
+
+fn xq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .output()
+        .expect("the xq binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Replaces the fields that depend on the machine's speed (knps and time columns, the
+/// bestmove line's time) by placeholders.
+fn redact(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let is_iteration = words
+                .first()
+                .is_some_and(|w| w.contains('/') && w.split('/').all(|n| n.parse::<u32>().is_ok()));
+            if is_iteration && words.len() > 6 {
+                // depth score(2 words) nodes knps time hash pv...
+                let mut w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+                w[4] = "<knps>".into();
+                w[5] = "<time>".into();
+                w.join(" ")
+            } else if line.starts_with("bestmove") {
+                let mut w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+                if let Some(i) = w.iter().position(|x| x == "time") {
+                    w[i + 1] = "<time>".into();
+                }
+                w.join(" ")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn analyze_text_format() {
+    let o = xq(&["analyze", "--nodes", "20000", "--hash", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!(redact(&stdout(&o)));
+}
+
+#[test]
+fn analyze_unicode_and_wxf() {
+    let o = xq(&[
+        "analyze",
+        "--moves",
+        "h2e2",
+        "h9g7",
+        "--depth",
+        "3",
+        "--unicode",
+        "--wxf",
+        "--hash",
+        "4",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!(redact(&stdout(&o)));
+}
+
+#[test]
+fn analyze_json_lines() {
+    let o = xq(&["analyze", "--depth", "4", "--json", "--hash", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 5, "four iterations and the result");
+    for (i, info) in lines[..4].iter().enumerate() {
+        assert_eq!(info["type"], "info");
+        assert_eq!(info["depth"], i as u64 + 1);
+        assert!(info["score"]["cp"].is_i64());
+        assert!(info["pv"].as_array().unwrap().len() >= 1);
+    }
+    let last = &lines[4];
+    assert_eq!(last["type"], "bestmove");
+    assert_eq!(last["depth"], 4);
+    assert_eq!(last["bestmove"], last["pv"][0]);
+    assert_eq!(last["score"], lines[3]["score"]);
+    // Times vary; the rest of the result is deterministic.
+    let mut fixed = last.clone();
+    fixed["time_ms"] = 0.into();
+    insta::assert_snapshot!(fixed.to_string());
+}
+
+#[test]
+fn analyze_reports_mate_and_no_move() {
+    let o = xq(&[
+        "analyze",
+        "--fen",
+        "3k5/R8/9/9/9/9/9/9/4R4/4K4 w",
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
+    assert_eq!(last["score"]["mate"], 1);
+    assert_eq!(last["bestmove"], "e1e9");
+    let o = xq(&[
+        "analyze",
+        "--fen",
+        "R3k4/1R7/9/9/9/9/9/9/9/3K5 b",
+        "--depth",
+        "2",
+    ]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("no legal move: Black has lost (checkmate)"));
+}
+
+#[test]
+fn eval_format() {
+    let o = xq(&["eval", "--moves", "h2e2 h9g7 h0g2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn bad_input_is_one_line_and_a_nonzero_exit() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["analyze", "--fen", "4k4/9/9 w"], "xq: bad position: malformed FEN: the board has 3 ranks separated by '/', expected 10\n"),
+        (&["analyze", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"], "xq: bad position: illegal position: the generals face each other on an open file\n"),
+        (&["analyze", "--moves", "h2e2", "h2e3"], "xq: bad position: move 2: illegal move h2e3: no piece of the side to move on h2\n"),
+        (&["analyze", "--moves", "h2x2"], "xq: bad position: move 1 'h2x2': bad destination square: `x` is not a file letter a-i\n"),
+        (&["perft", "3", "--moves", "b0b3"], "xq: bad position: move 1: illegal move b0b3: the piece on b0 cannot move there\n"),
+    ];
+    for (args, expected) in cases {
+        let o = xq(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o), expected, "{args:?}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn perft_output() {
+    let o = xq(&["perft", "3"]);
+    let out = stdout(&o);
+    assert!(out.starts_with("Nodes searched: 79666\n"), "{out}");
+    assert!(out.contains("Speed: "));
+    let o = xq(&["perft", "2", "--divide", "--moves", "h2e2"]);
+    let out = stdout(&o);
+    let div: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(": ") && !l.starts_with(char::is_uppercase))
+        .collect();
+    // The same lines, in the same order, as the library's divide.
+    let mut pos = xq_core::Position::startpos();
+    pos.make_move("h2e2".parse().unwrap());
+    let expected: Vec<String> = xq_perft::divide(&mut pos, 2)
+        .iter()
+        .map(|(m, n)| format!("{m}: {n}"))
+        .collect();
+    assert_eq!(expected.len(), 45);
+    assert_eq!(div, expected);
+    let total: u64 = div
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert!(out.contains(&format!("Nodes searched: {total}\n")));
+    let o = xq(&[
+        "perft",
+        "3",
+        "--threads",
+        "2",
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/9/3K5 w",
+    ]);
+    assert!(stdout(&o).starts_with("Nodes searched: "));
+}
+
+#[test]
+fn perft_suite_failure_prints_the_divide() {
+    let dir = std::env::temp_dir().join(format!("xq-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.epd");
+    let bad = dir.join("bad.epd");
+    std::fs::write(&good, format!("{} ;D1 44 ;D2 1920\n", xq_core::START_FEN)).unwrap();
+    std::fs::write(&bad, format!("{} ;D1 44 ;D2 1921\n", xq_core::START_FEN)).unwrap();
+    let o = xq(&["perft", "--suite", good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("1 passed, 0 failed"));
+    let o = xq(&["perft", "--suite", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("depth 2: expected 1921, counted 1920 (-1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("divide at depth 2:") && out.contains("h2e2: "),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bench_ends_with_nodes_and_nps() {
+    let o = xq(&["bench", "2"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap();
+    let w: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!((w.len(), w[1], w[3]), (4, "nodes", "nps"), "{last}");
+    let nodes: u64 = w[0].parse().unwrap();
+    // The same fingerprint twice.
+    let again = stdout(&xq(&["bench", "2"]));
+    assert!(again
+        .lines()
+        .last()
+        .unwrap()
+        .starts_with(&format!("{nodes} nodes ")));
+}
