@@ -85,7 +85,7 @@ fn analyze_json_lines() {
         assert_eq!(info["type"], "info");
         assert_eq!(info["depth"], i as u64 + 1);
         assert!(info["score"]["cp"].is_i64());
-        assert!(info["pv"].as_array().unwrap().len() >= 1);
+        assert!(!info["pv"].as_array().unwrap().is_empty());
     }
     let last = &lines[4];
     assert_eq!(last["type"], "bestmove");
