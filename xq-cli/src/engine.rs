@@ -169,6 +169,13 @@ struct Running {
     budget: Option<(Duration, Duration)>,
 }
 
+impl Running {
+    /// Has the search printed its answer (its thread is then about to end)?
+    fn answered(&self) -> bool {
+        self.handle.is_finished() || self.ctl.lock().done
+    }
+}
+
 /// The engine: the game, the options, the searchers and the running search.
 pub struct Engine {
     game: Game,
@@ -260,16 +267,18 @@ impl Engine {
 
     /// Joins a search thread that has finished by itself.
     fn reap(&mut self) {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|r| r.handle.is_finished())
-        {
+        if self.running.as_ref().is_some_and(Running::answered) {
             self.join();
         }
     }
 
     fn join(&mut self) {
+        self.take_back();
+        self.sync();
+    }
+
+    /// Waits for the search thread and takes its searchers back.
+    fn take_back(&mut self) {
         if let Some(r) = self.running.take() {
             match r.handle.join() {
                 Ok(searchers) => self.searchers = searchers,
@@ -280,11 +289,13 @@ impl Engine {
                 }
             }
         }
-        self.sync();
     }
 
-    /// Applies the options and a pending new game, if no search is running.
+    /// Applies the options and a pending new game, unless a search is running.
     fn sync(&mut self) {
+        if self.running.as_ref().is_some_and(Running::answered) {
+            self.take_back();
+        }
         if self.running.is_some() {
             return;
         }
