@@ -212,7 +212,7 @@ fn legal_fast(pos: &Position, m: Move, k: usize, in_check: bool) -> bool {
     let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
     if !in_check && from != k {
         let (kr, kc) = (k >> 4, k & 15);
-        let near = matches!(from.wrapping_sub(k).wrapping_add(17) & 255, 0 | 2 | 32 | 34);
+        let near = NEAR_GENERAL[from.wrapping_sub(k).wrapping_add(34) & 127] & 1 != 0;
         if from >> 4 != kr && from & 15 != kc && to >> 4 != kr && to & 15 != kc && !near {
             return true;
         }
@@ -220,12 +220,129 @@ fn legal_fast(pos: &Position, m: Move, k: usize, in_check: bool) -> bool {
     !pos.general_attacked_after(pos.side_to_move(), from, to)
 }
 
+/// What a move must do to answer a single check: land on one of `targets` (capture the
+/// checker, block its line or its horse leg, add a second screen in front of a cannon)
+/// or move the cannon's screen away.
+#[derive(Copy, Clone, Debug, Default)]
+struct Evasion {
+    targets: [u64; 4],
+    screen: usize,
+    double: bool,
+}
+
+impl Evasion {
+    fn add(&mut self, sq: usize) {
+        self.targets[sq >> 6] |= 1 << (sq & 63);
+    }
+
+    #[inline(always)]
+    fn may_resolve(&self, from: usize, to: usize) -> bool {
+        self.double || from == self.screen || self.targets[to >> 6] & (1 << (to & 63)) != 0
+    }
+
+    /// The checks on the side to move's general on `k`.
+    fn new(pos: &Position, k: usize) -> Evasion {
+        let us = pos.side_to_move();
+        let them = side_tag(!us);
+        let is = |sq: usize, off: std::ops::Range<usize>| {
+            let id = pos.id_at(sq);
+            id >= them + off.start && id < them + off.end
+        };
+        let mut e = Evasion::default();
+        let mut checkers = 0;
+        let front = if us == Color::Red { k + 16 } else { k - 16 };
+        for sq in [front, k - 1, k + 1] {
+            if is(sq, ids::SOLDIERS) {
+                checkers += 1;
+                e.add(sq);
+            }
+        }
+        for (leg, a, b) in [
+            (k - 17, k - 33, k - 18),
+            (k - 15, k - 31, k - 14),
+            (k + 15, k + 31, k + 14),
+            (k + 17, k + 33, k + 18),
+        ] {
+            if pos.id_at(leg) == 0 {
+                for sq in [a, b] {
+                    if is(sq, ids::HORSES) {
+                        checkers += 1;
+                        e.add(sq);
+                        e.add(leg);
+                    }
+                }
+            }
+        }
+        for (dir, [first, second]) in ORTHO.iter().zip(ray_blockers(pos, k)) {
+            let (first, second) = (first as usize, second as usize);
+            if first == 0 {
+                continue;
+            }
+            let line_to = |e: &mut Evasion, end: usize| {
+                let mut sq = add(k, *dir);
+                while sq != end {
+                    e.add(sq);
+                    sq = add(sq, *dir);
+                }
+                e.add(end);
+            };
+            if is(first, ids::CHARIOTS) || is(first, 0..1) {
+                checkers += 1;
+                line_to(&mut e, first);
+            } else if second != 0 && is(second, ids::CANNONS) {
+                checkers += 1;
+                line_to(&mut e, second);
+                e.screen = first;
+            }
+        }
+        e.double = checkers > 1;
+        e
+    }
+}
+
+/// The first and second pieces (mailbox indices, 0 for none) on the rays from `sq`, in
+/// the order of [`ORTHO`]: up, right, left, down.
+#[inline]
+fn ray_blockers(pos: &Position, sq: usize) -> [[u8; 2]; 4] {
+    let mut out = [[0u8; 2]; 4];
+    for (i, d) in ORTHO.iter().enumerate() {
+        let mut to = add(sq, *d);
+        let mut n = 0;
+        while in_board(to) && n < 2 {
+            if pos.id_at(to) != 0 {
+                out[i][n] = to as u8;
+                n += 1;
+            }
+            to = add(to, *d);
+        }
+    }
+    out
+}
+
+/// Indexed by `sq - general + 34`: 1 for the four squares diagonally next to the general
+/// (horse legs), 2 for the eight squares a horse attacks it from.
+const NEAR_GENERAL: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let legs = [-17i32, -15, 15, 17];
+    let mut i = 0;
+    while i < 4 {
+        t[(legs[i] + 34) as usize] = 1;
+        i += 1;
+    }
+    let horses = [-33i32, -31, -18, -14, 14, 18, 31, 33];
+    let mut i = 0;
+    while i < 8 {
+        t[(horses[i] + 34) as usize] = 2;
+        i += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn generate_legal_kind<const KIND: u8>(pos: &Position, list: &mut MoveList) {
     generate_pseudo::<KIND>(pos, list);
-    let k = pos.square_of_id(side_tag(pos.side_to_move()));
-    let check = pos.is_check();
-    list.retain(|m| legal_fast(pos, *m, k, check));
+    let filter = LegalityFilter::new(pos);
+    list.retain(|m| filter.is_legal(pos, *m));
 }
 
 /// All legal moves of the side to move.
@@ -322,21 +439,45 @@ pub fn pseudo_legal_captures(pos: &Position) -> MoveList {
 pub struct LegalityFilter {
     general: usize,
     in_check: bool,
+    evasion: Evasion,
 }
 
 impl LegalityFilter {
     /// The filter for the side to move in `pos`.
     #[inline]
     pub fn new(pos: &Position) -> LegalityFilter {
+        LegalityFilter::with_check(pos, pos.is_check())
+    }
+
+    /// The filter when the caller already knows whether the side to move is in check
+    /// (saves an attack test). `in_check` must be right, or legal moves may be refused
+    /// and illegal ones accepted.
+    #[inline]
+    pub fn with_check(pos: &Position, in_check: bool) -> LegalityFilter {
+        debug_assert_eq!(in_check, pos.is_check());
+        let general = pos.square_of_id(side_tag(pos.side_to_move()));
         LegalityFilter {
-            general: pos.square_of_id(side_tag(pos.side_to_move())),
-            in_check: pos.is_check(),
+            general,
+            in_check,
+            evasion: if in_check {
+                Evasion::new(pos, general)
+            } else {
+                Evasion::default()
+            },
         }
     }
 
     /// Is the pseudo-legal move `m` legal? (For any other move use [`is_legal`].)
     #[inline]
     pub fn is_legal(&self, pos: &Position, m: Move) -> bool {
+        if self.in_check
+            && m.from_mailbox_index() != self.general
+            && !self
+                .evasion
+                .may_resolve(m.from_mailbox_index(), m.to_mailbox_index())
+        {
+            return false;
+        }
         legal_fast(pos, m, self.general, self.in_check)
     }
 }
@@ -357,6 +498,35 @@ pub fn count_legal(pos: &Position) -> usize {
 #[inline]
 pub fn in_check(pos: &Position) -> bool {
     pos.is_check()
+}
+
+/// Is the side to move in check, given that `m` was the move just made? (The side to
+/// move now was not to move before, so it was not in check then. A move that did
+/// not move the mover's general, land on or leave a line or horse leg of the checked
+/// general, or land on a horse's square can give no check.) Cheaper than
+/// [`Position::is_check`] for most moves; always the same answer.
+///
+/// ```
+/// use xq_core::Position;
+/// let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w").unwrap();
+/// let m = "i0i9".parse().unwrap();
+/// pos.make_move(m);
+/// assert!(xq_movegen::in_check_after(&pos, m));
+/// ```
+#[inline]
+pub fn in_check_after(pos: &Position, m: Move) -> bool {
+    let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+    let k = pos.square_of_id(side_tag(pos.side_to_move()));
+    let their_general = pos.square_of_id(side_tag(!pos.side_to_move()));
+    let (kr, kc) = (k >> 4, k & 15);
+    let relevant = to >> 4 == kr
+        || to & 15 == kc
+        || from >> 4 == kr
+        || from & 15 == kc
+        || NEAR_GENERAL[from.wrapping_sub(k).wrapping_add(34) & 127] == 1
+        || NEAR_GENERAL[to.wrapping_sub(k).wrapping_add(34) & 127] == 2
+        || to == their_general;
+    relevant && pos.is_check()
 }
 
 /// Does the legal move `m` put the opponent in check?

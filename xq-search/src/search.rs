@@ -511,7 +511,9 @@ impl Searcher {
             "incremental eval after {m}"
         );
         self.keys.push(self.pos.key());
-        self.checks.push(self.pos.is_check());
+        let check = xq_movegen::in_check_after(&self.pos, m);
+        debug_assert_eq!(check, self.pos.is_check());
+        self.checks.push(check);
         undo
     }
 
@@ -643,26 +645,35 @@ impl Searcher {
         // Outside the root and check, moves are generated pseudo-legal and tested for
         // legality only when their turn comes: most nodes cut off after one or two.
         let lazy = !root && !in_check;
-        let mut moves = if lazy {
-            pseudo_legal_moves(&self.pos)
+        let filter = LegalityFilter::with_check(&self.pos, in_check);
+        // In lazy nodes the table's move is tried before anything is generated.
+        let tt_first = if lazy {
+            tt_move.filter(|&m| xq_movegen::is_legal(&self.pos, m))
         } else {
-            legal_moves(&self.pos)
+            None
         };
-        let filter = LegalityFilter::new(&self.pos);
-        if root {
-            let limits = &self.limits;
-            let excluded = &self.excluded;
-            moves.retain(|m| {
-                (limits.root_moves.is_empty() || limits.root_moves.contains(m))
-                    && !limits.banned_moves.contains(m)
-                    && !excluded.contains(m)
-            });
-            if moves.is_empty() {
-                return -INFINITE;
+        let mut moves = MoveList::new();
+        let mut scores = arrayvec::ArrayVec::new();
+        let mut generated = false;
+        if !lazy {
+            moves = legal_moves(&self.pos);
+            if root {
+                let limits = &self.limits;
+                let excluded = &self.excluded;
+                moves.retain(|m| {
+                    (limits.root_moves.is_empty() || limits.root_moves.contains(m))
+                        && !limits.banned_moves.contains(m)
+                        && !excluded.contains(m)
+                });
+                if moves.is_empty() {
+                    return -INFINITE;
+                }
+            } else if moves.is_empty() {
+                // No legal move loses, in check or not.
+                return mated_in(ply);
             }
-        } else if moves.is_empty() {
-            // No legal move loses, in check or not.
-            return mated_in(ply);
+            scores = self.score_moves(&moves, tt_move, ply);
+            generated = true;
         }
         let mut ext = 0;
         if self.config.extensions && (in_check || (!lazy && moves.len() == 1)) && ply < MAX_PLY / 2
@@ -670,7 +681,6 @@ impl Searcher {
             ext = 1;
         }
 
-        let mut scores = self.score_moves(&moves, tt_move, ply);
         let rep_before = self.rep_hits;
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -678,11 +688,27 @@ impl Searcher {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
 
         let mut legal = 0;
-        for n in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, n);
-            if lazy && !filter.is_legal(&self.pos, m) {
-                continue;
-            }
+        let mut next = 0;
+        loop {
+            let m = match tt_first {
+                Some(m) if legal == 0 => m,
+                _ => {
+                    if !generated {
+                        moves = pseudo_legal_moves(&self.pos);
+                        scores = self.score_moves(&moves, tt_move, ply);
+                        generated = true;
+                    }
+                    if next >= moves.len() {
+                        break;
+                    }
+                    let m = pick(&mut moves, &mut scores, next);
+                    next += 1;
+                    if Some(m) == tt_first || (lazy && !filter.is_legal(&self.pos, m)) {
+                        continue;
+                    }
+                    m
+                }
+            };
             let i = legal;
             legal += 1;
             let capture = self.pos.id_at(m.to_mailbox_index()) != 0;
@@ -819,11 +845,11 @@ impl Searcher {
         let in_check = self.checks[self.keys.len() - 1];
         let mut best;
         let mut moves;
+        let filter = LegalityFilter::with_check(&self.pos, in_check);
         if in_check {
-            moves = legal_moves(&self.pos);
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
+            // All evasions (the filter rejects most pseudo-legal moves cheaply in check).
+            moves = pseudo_legal_moves(&self.pos);
+            moves.retain(|m| filter.is_legal(&self.pos, *m));
             best = -INFINITE;
         } else {
             if stand >= beta {
@@ -833,7 +859,6 @@ impl Searcher {
             best = stand;
             moves = pseudo_legal_captures(&self.pos);
         }
-        let filter = LegalityFilter::new(&self.pos);
         let mut scores = self.score_moves(&moves, None, ply);
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
@@ -863,6 +888,10 @@ impl Searcher {
                     }
                 }
             }
+        }
+        if best == -INFINITE {
+            // In check with no legal move: mated (no move at all loses in Xiangqi).
+            return mated_in(ply);
         }
         best
     }
