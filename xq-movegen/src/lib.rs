@@ -201,25 +201,6 @@ const HORSE_STEPS: [(usize, usize, usize); 4] = [
 
 // ---------------------------------------------------------------------- legality
 
-/// Cheap legality test of a pseudo-legal move of the side to move.
-///
-/// When the side is not in check, a move by any piece but the general can only expose the
-/// general if it leaves or enters the general's file or rank (a chariot line, a cannon
-/// screen, the flying general) or leaves a square diagonally next to it (a horse's leg).
-/// Every other move is legal without looking further; the rest get the full test.
-#[inline(always)]
-fn legal_fast(pos: &Position, m: Move, k: usize, in_check: bool) -> bool {
-    let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
-    if !in_check && from != k {
-        let (kr, kc) = (k >> 4, k & 15);
-        let near = NEAR_GENERAL[from.wrapping_sub(k).wrapping_add(34) & 127] & 1 != 0;
-        if from >> 4 != kr && from & 15 != kc && to >> 4 != kr && to & 15 != kc && !near {
-            return true;
-        }
-    }
-    !pos.general_attacked_after(pos.side_to_move(), from, to)
-}
-
 /// What a move must do to answer a single check: land on one of `targets` (capture the
 /// checker, block its line or its horse leg, add a second screen in front of a cannon)
 /// or move the cannon's screen away.
@@ -440,6 +421,87 @@ pub struct LegalityFilter {
     general: usize,
     in_check: bool,
     evasion: Evasion,
+    pins: Pins,
+}
+
+/// Out of check: the own pieces whose leaving their square may expose the general
+/// (pinned against a chariot or the enemy general, one of two screens in front of a
+/// cannon, the leg of a horse aimed at the general), and the empty squares where a piece
+/// would become the screen of a cannon aimed at the general. Every other move by a
+/// piece other than the general is legal.
+#[derive(Copy, Clone, Debug, Default)]
+struct Pins {
+    from: [u64; 4],
+    to: [u64; 4],
+}
+
+#[inline(always)]
+fn mask_set(mask: &mut [u64; 4], sq: usize) {
+    mask[sq >> 6] |= 1 << (sq & 63);
+}
+
+#[inline(always)]
+fn mask_has(mask: &[u64; 4], sq: usize) -> bool {
+    mask[sq >> 6] & (1 << (sq & 63)) != 0
+}
+
+impl Pins {
+    fn new(pos: &Position, k: usize) -> Pins {
+        let us = pos.side_to_move();
+        let own = side_tag(us);
+        let them = side_tag(!us);
+        let enemy = |sq: usize, off: std::ops::Range<usize>| {
+            let id = pos.id_at(sq);
+            id >= them + off.start && id < them + off.end
+        };
+        let mine = |sq: usize| pos.id_at(sq) & own != 0;
+        let mut p = Pins::default();
+        for (i, &d) in ORTHO.iter().enumerate() {
+            // The first three pieces on the ray.
+            let mut b = [0usize; 3];
+            let mut n = 0;
+            let mut sq = add(k, d);
+            while in_board(sq) && n < 3 {
+                if pos.id_at(sq) != 0 {
+                    b[n] = sq;
+                    n += 1;
+                }
+                sq = add(sq, d);
+            }
+            let on_file = i == 0 || i == 3;
+            if n >= 2
+                && mine(b[0])
+                && (enemy(b[1], ids::CHARIOTS) || (on_file && enemy(b[1], 0..1)))
+            {
+                mask_set(&mut p.from, b[0]);
+            }
+            if n >= 3 && enemy(b[2], ids::CANNONS) {
+                for &screen in &b[..2] {
+                    if mine(screen) {
+                        mask_set(&mut p.from, screen);
+                    }
+                }
+            }
+            if n >= 1 && enemy(b[0], ids::CANNONS) {
+                let mut sq = add(k, d);
+                while sq != b[0] {
+                    mask_set(&mut p.to, sq);
+                    sq = add(sq, d);
+                }
+            }
+        }
+        for (leg, a, c) in [
+            (k - 17, k - 33, k - 18),
+            (k - 15, k - 31, k - 14),
+            (k + 15, k + 31, k + 14),
+            (k + 17, k + 33, k + 18),
+        ] {
+            if mine(leg) && (enemy(a, ids::HORSES) || enemy(c, ids::HORSES)) {
+                mask_set(&mut p.from, leg);
+            }
+        }
+        p
+    }
 }
 
 impl LegalityFilter {
@@ -456,29 +518,33 @@ impl LegalityFilter {
     pub fn with_check(pos: &Position, in_check: bool) -> LegalityFilter {
         debug_assert_eq!(in_check, pos.is_check());
         let general = pos.square_of_id(side_tag(pos.side_to_move()));
+        let (evasion, pins) = if in_check {
+            (Evasion::new(pos, general), Pins::default())
+        } else {
+            (Evasion::default(), Pins::new(pos, general))
+        };
         LegalityFilter {
             general,
             in_check,
-            evasion: if in_check {
-                Evasion::new(pos, general)
-            } else {
-                Evasion::default()
-            },
+            evasion,
+            pins,
         }
     }
 
     /// Is the pseudo-legal move `m` legal? (For any other move use [`is_legal`].)
     #[inline]
     pub fn is_legal(&self, pos: &Position, m: Move) -> bool {
-        if self.in_check
-            && m.from_mailbox_index() != self.general
-            && !self
-                .evasion
-                .may_resolve(m.from_mailbox_index(), m.to_mailbox_index())
-        {
-            return false;
+        let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+        if from != self.general {
+            if self.in_check {
+                if !self.evasion.may_resolve(from, to) {
+                    return false;
+                }
+            } else if !mask_has(&self.pins.from, from) && !mask_has(&self.pins.to, to) {
+                return true;
+            }
         }
-        legal_fast(pos, m, self.general, self.in_check)
+        !pos.general_attacked_after(pos.side_to_move(), from, to)
     }
 }
 
@@ -487,11 +553,8 @@ impl LegalityFilter {
 pub fn count_legal(pos: &Position) -> usize {
     let mut list = MoveList::new();
     generate_pseudo::<ALL>(pos, &mut list);
-    let k = pos.square_of_id(side_tag(pos.side_to_move()));
-    let check = pos.is_check();
-    list.iter()
-        .filter(|m| legal_fast(pos, **m, k, check))
-        .count()
+    let filter = LegalityFilter::new(pos);
+    list.iter().filter(|m| filter.is_legal(pos, **m)).count()
 }
 
 /// Is the side to move in check?
