@@ -165,6 +165,8 @@ struct Running {
     ctl: Arc<Control>,
     handle: JoinHandle<Vec<Searcher>>,
     ponder: bool,
+    /// `go ponder infinite`: still held after `ponderhit`.
+    infinite: bool,
     /// The clock's budget, to start at `ponderhit`.
     budget: Option<(Duration, Duration)>,
 }
@@ -357,6 +359,7 @@ impl Engine {
                     ctl,
                     handle,
                     ponder: req.ponder,
+                    infinite: req.infinite,
                     budget,
                 });
             }
@@ -390,7 +393,7 @@ impl Engine {
         let budget = r.budget;
         {
             let mut st = r.ctl.lock();
-            st.hold = false;
+            st.hold = r.infinite;
             st.soft_deadline = budget.map(|(soft, _)| now + soft);
         }
         r.ctl.cv.notify_all();
