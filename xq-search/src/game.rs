@@ -169,40 +169,64 @@ pub enum Repetition {
     SideToMoveWins,
 }
 
-/// Looks for an earlier occurrence of the last position in `keys` among the positions
-/// since the last capture (`reversible` plies back) and judges it. `checks[i]` says
-/// whether the move leading to position `i` gave check.
+/// The verdict of the repetition rules on the last position of `keys`, looking back over
+/// the positions since the last capture (`reversible` plies), or `None` while the game
+/// goes on. `checks[i]` says whether the move leading to position `i` gave check.
+///
+/// A position counts as repeated when it occurred twice before (threefold repetition,
+/// as GUIs and referees judge a game), or once before at an index after `root`: inside
+/// a search tree (positions after the root) the first repetition is already decisive,
+/// because whoever could repeat once can repeat again (the rule of Stockfish and
+/// Pikafish). To judge a game, pass `root = keys.len() - 1`.
+///
+/// The verdict covers the moves since that earlier occurrence: a side that checked with
+/// every one of its moves while the other did not loses (perpetual check); otherwise
+/// it is a draw.
 ///
 /// ```
 /// use xq_search::game::{judge_repetition, Repetition};
-/// // A, B, C, D, A: both sides just shuffled.
-/// assert_eq!(judge_repetition(&[1, 2, 3, 4, 1], &[false; 5], 4), Some(Repetition::Draw));
+/// let keys = [1, 2, 3, 4, 1, 2, 3, 4, 1];
+/// // Root R, then A, B, C, D, A inside the search tree: both sides shuffled.
+/// assert_eq!(judge_repetition(&[9, 1, 2, 3, 4, 1], &[false; 6], 5, 0), Some(Repetition::Draw));
+/// // In a game, the second occurrence decides nothing yet; the third does.
+/// assert_eq!(judge_repetition(&keys[..5], &[false; 5], 4, 4), None);
+/// assert_eq!(judge_repetition(&keys, &[false; 9], 8, 8), Some(Repetition::Draw));
 /// // The side that just moved checked with each of its moves: it loses, so the side
 /// // to move wins.
-/// let checks = [false, false, true, false, true];
-/// assert_eq!(judge_repetition(&[1, 2, 3, 4, 1], &checks, 4), Some(Repetition::SideToMoveWins));
-/// assert_eq!(judge_repetition(&[1, 2, 3, 4, 5], &checks, 4), None);
+/// let checks = [false, false, true, false, true, false, true, false, true];
+/// assert_eq!(judge_repetition(&keys, &checks, 8, 8), Some(Repetition::SideToMoveWins));
+/// assert_eq!(judge_repetition(&[1, 2, 3, 4, 5], &checks[..5], 4, 0), None);
 /// ```
-pub fn judge_repetition(keys: &[u64], checks: &[bool], reversible: usize) -> Option<Repetition> {
+pub fn judge_repetition(
+    keys: &[u64],
+    checks: &[bool],
+    reversible: usize,
+    root: usize,
+) -> Option<Repetition> {
     let n = keys.len().checked_sub(1)?;
     let key = keys[n];
     let oldest = n.saturating_sub(reversible);
-    let mut i = n.checked_sub(4)?;
-    loop {
+    let mut seen = 0;
+    let mut earlier = n.checked_sub(4);
+    while let Some(i) = earlier {
         if i < oldest {
-            return None;
+            break;
         }
         if keys[i] == key {
-            // Moves by the side that just moved lead to n, n-2, ...; by the side to
-            // move to n-1, n-3, ...
-            let them = (i + 1..=n).rev().step_by(2).all(|j| checks[j]);
-            let us = (i + 1..n).rev().step_by(2).all(|j| checks[j]);
-            return Some(match (us, them) {
-                (true, false) => Repetition::SideToMoveLoses,
-                (false, true) => Repetition::SideToMoveWins,
-                _ => Repetition::Draw,
-            });
+            seen += 1;
+            if seen == 2 || i > root {
+                // Moves by the side that just moved lead to n, n-2, ...; by the side
+                // to move to n-1, n-3, ...
+                let them = (i + 1..=n).rev().step_by(2).all(|j| checks[j]);
+                let us = (i + 1..n).rev().step_by(2).all(|j| checks[j]);
+                return Some(match (us, them) {
+                    (true, false) => Repetition::SideToMoveLoses,
+                    (false, true) => Repetition::SideToMoveWins,
+                    _ => Repetition::Draw,
+                });
+            }
         }
-        i = i.checked_sub(2)?;
+        earlier = i.checked_sub(2);
     }
+    None
 }

@@ -531,7 +531,7 @@ impl Searcher {
             return Some(0);
         }
         let reversible = self.pos.halfmove_clock() as usize;
-        let r = judge_repetition(&self.keys, &self.checks, reversible)?;
+        let r = judge_repetition(&self.keys, &self.checks, reversible, self.root_index)?;
         self.rep_hits += 1;
         Some(match r {
             Repetition::Draw => 0,
@@ -645,7 +645,8 @@ impl Searcher {
         // Outside the root and check, moves are generated pseudo-legal and tested for
         // legality only when their turn comes: most nodes cut off after one or two.
         let lazy = !root && !in_check;
-        let filter = LegalityFilter::with_check(&self.pos, in_check);
+        // Built when the moves are generated (not needed if the table's move cuts off).
+        let mut filter = None;
         // In lazy nodes the table's move is tried before anything is generated.
         let tt_first = if lazy {
             tt_move.filter(|&m| xq_movegen::is_legal(&self.pos, m))
@@ -696,6 +697,7 @@ impl Searcher {
                     if !generated {
                         moves = pseudo_legal_moves(&self.pos);
                         scores = self.score_moves(&moves, tt_move, ply);
+                        filter = Some(LegalityFilter::with_check(&self.pos, in_check));
                         generated = true;
                     }
                     if next >= moves.len() {
@@ -703,7 +705,8 @@ impl Searcher {
                     }
                     let m = pick(&mut moves, &mut scores, next);
                     next += 1;
-                    if Some(m) == tt_first || (lazy && !filter.is_legal(&self.pos, m)) {
+                    let illegal = |m| filter.as_ref().is_some_and(|f| !f.is_legal(&self.pos, m));
+                    if Some(m) == tt_first || (lazy && illegal(m)) {
                         continue;
                     }
                     m
@@ -845,9 +848,10 @@ impl Searcher {
         let in_check = self.checks[self.keys.len() - 1];
         let mut best;
         let mut moves;
-        let filter = LegalityFilter::with_check(&self.pos, in_check);
+        let filter;
         if in_check {
             // All evasions (the filter rejects most pseudo-legal moves cheaply in check).
+            filter = LegalityFilter::with_check(&self.pos, true);
             moves = pseudo_legal_moves(&self.pos);
             moves.retain(|m| filter.is_legal(&self.pos, *m));
             best = -INFINITE;
@@ -858,6 +862,7 @@ impl Searcher {
             alpha = alpha.max(stand);
             best = stand;
             moves = pseudo_legal_captures(&self.pos);
+            filter = LegalityFilter::without_pins(&self.pos);
         }
         let mut scores = self.score_moves(&moves, None, ply);
         for i in 0..moves.len() {
@@ -897,16 +902,32 @@ impl Searcher {
     }
 }
 
-/// Selection sort step: moves the best-scored remaining move to `i` and returns it.
+/// The move to try `i`-th: the best-scored remaining one. The first few are found by
+/// selection (most nodes cut off early); past them the rest is sorted once.
 #[inline]
 fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
+    const SELECT: usize = 4;
+    if i < SELECT {
+        let mut best = i;
+        for j in i + 1..moves.len() {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        moves.swap(i, best);
+        scores.swap(i, best);
+    } else if i == SELECT && moves.len() > SELECT + 1 {
+        let mut rest: arrayvec::ArrayVec<(i32, Move), { xq_movegen::MAX_MOVES }> = scores[i..]
+            .iter()
+            .copied()
+            .zip(moves[i..].iter().copied())
+            .collect();
+        // Stable, so equal scores keep generation order as selection would.
+        rest.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+        for (j, (s, m)) in rest.into_iter().enumerate() {
+            scores[i + j] = s;
+            moves[i + j] = m;
         }
     }
-    moves.swap(i, best);
-    scores.swap(i, best);
     moves[i]
 }

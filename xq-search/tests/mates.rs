@@ -134,6 +134,23 @@ fn proven_mate_lengths() {
     }
 }
 
+/// Line 45's corrected length under the in-tree repetition rule (data/README.md): a
+/// plain full-width search, no pruning, reductions, extensions or table cutoffs, finds
+/// mate in 6 and nothing shorter (a mate in 5 is 9 plies, inside the full-width depth).
+#[test]
+#[ignore]
+fn line_45_mate_length() {
+    let c = cases().into_iter().find(|c| c.line == 45).unwrap();
+    assert_eq!(c.mate, 6);
+    let game = Game::from_fen_moves(&c.fen, &[] as &[&str]).unwrap();
+    let mut s = Searcher::new(64);
+    let mut config = xq_search::SearchConfig::plain();
+    config.quiescence = true;
+    s.set_config(config);
+    let r = s.search(&game, &Limits::depth(11), &AtomicBool::new(false), |_| {});
+    assert_eq!(r.score, Score::Mate(6));
+}
+
 /// Every mate in 1 or 2 of the suite is exact by the independent proof too.
 #[test]
 fn short_mate_lengths_proven() {

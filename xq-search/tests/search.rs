@@ -92,9 +92,13 @@ fn full_search_finds_the_same_mates_as_minimax() {
 
 #[test]
 fn simple_repetition_is_a_draw() {
-    // Black is a chariot up. Red's chariot and Black's shuffled without checks; Red
-    // can now repeat the position after its first move: a draw, which Red takes.
-    let g = game("4k4/9/9/9/r7r/9/9/9/9/3K3R1 w", "h0h1 a5a6 h1h0 a6a5");
+    // Black is a chariot up. Red's chariot and Black's shuffled twice without checks;
+    // Red can now bring about the third occurrence of the position after its first
+    // move: a draw, which Red takes.
+    let g = game(
+        "4k4/9/9/9/r7r/9/9/9/9/3K3R1 w",
+        "h0h1 a5a6 h1h0 a6a5 h0h1 a5a6 h1h0 a6a5",
+    );
     let r = search(&g, Limits::depth(3), SearchConfig::default());
     assert_eq!(r.best_move, Some("h0h1".parse().unwrap()));
     assert_eq!(r.score, Score::Cp(0));
@@ -105,21 +109,30 @@ fn simple_repetition_is_a_draw() {
 
 #[test]
 fn perpetual_check_loses_for_the_checker() {
+    use xq_search::game::{judge_repetition, Repetition};
     // Red checked with every move of the cycle (h8h9+, h9h8+) while Black only stepped
-    // aside: repeating it again loses for Red, so Red must not, lost as it is.
-    let g = game("4k4/7R1/9/9/r7r/9/9/9/9/3K5 w", "h8h9 e9e8 h9h8 e8e9");
+    // aside, twice round: checking again brings the third occurrence, which loses for
+    // Red, so Red must not, lost as it is.
+    let cycle = "h8h9 e9e8 h9h8 e8e9";
+    let g = game("4k4/7R1/9/9/r7r/9/9/9/9/3K5 w", &format!("{cycle} {cycle}"));
     assert!(g.checks()[1] && !g.checks()[2] && g.checks()[3] && !g.checks()[4]);
     let r = search(&g, Limits::depth(3), SearchConfig::default());
     assert_ne!(r.best_move, Some("h8h9".parse().unwrap()));
     assert!(r.value < -500, "{:?}", r.score);
-    // From Black's side: after Red repeats the check, Black wins by rule.
-    let after = game("4k4/7R1/9/9/r7r/9/9/9/9/3K5 w", "h8h9 e9e8 h9h8 e8e9 h8h9");
-    let mut s = Searcher::new(8);
-    let r = s.search(&after, &Limits::depth(1), &AtomicBool::new(false), |_| {});
-    assert!(
-        matches!(r.score, Score::Mate(n) if n > 0) || r.value > 1000,
-        "{:?}",
-        r.score
+    // The game record agrees: after h8h9 Black, to move, wins by rule.
+    let mut after = g.clone();
+    after.play("h8h9".parse().unwrap()).unwrap();
+    let n = after.keys().len();
+    assert_eq!(
+        judge_repetition(after.keys(), after.checks(), 100, n - 1),
+        Some(Repetition::SideToMoveWins)
+    );
+    // Once round only, the second occurrence decides nothing yet: Red may check again.
+    let once = game("4k4/7R1/9/9/r7r/9/9/9/9/3K5 w", &format!("{cycle} h8h9"));
+    let n = once.keys().len();
+    assert_eq!(
+        judge_repetition(once.keys(), once.checks(), 100, n - 1),
+        None
     );
 }
 
