@@ -8,7 +8,7 @@
 //! rank 0 (Red's back rank) at the bottom, files `a` to `i` from left to right. Black uses
 //! the same tables mirrored across the river. Every entry is added to the kind's
 //! material value; `mg` applies with the board full, `eg` in the endgame, and the
-//! evaluation interpolates between them by [`phase`](crate::phase).
+//! evaluation interpolates between them by the game phase ([`Eval::phase`](crate::Eval::phase)).
 
 use xq_core::PieceKind;
 
