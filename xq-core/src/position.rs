@@ -394,24 +394,36 @@ impl Position {
     // ------------------------------------------------------------------ low level
 
     /// Low level: the piece id on mailbox index `mailbox` (0 if empty; see [`ids`]).
+    ///
+    /// # Panics
+    /// If `mailbox` is 256 or more.
     #[inline(always)]
     pub fn id_at(&self, mailbox: usize) -> usize {
         self.board[mailbox] as usize
     }
 
     /// Low level: the mailbox index of piece id `id`, or 0 if it is not on the board.
+    ///
+    /// # Panics
+    /// If `id` is 48 or more.
     #[inline(always)]
     pub fn square_of_id(&self, id: usize) -> usize {
         self.sq_of[id] as usize
     }
 
     /// Low level: occupancy of mailbox row `row` (rank + 3), bit `f` for file `f`.
+    ///
+    /// # Panics
+    /// If `row` is 16 or more.
     #[inline(always)]
     pub fn rank_occupancy(&self, row: usize) -> u16 {
         self.rank_bits[row]
     }
 
     /// Low level: occupancy of mailbox column `col` (file + 3), bit `r` for rank `r`.
+    ///
+    /// # Panics
+    /// If `col` is 16 or more.
     #[inline(always)]
     pub fn file_occupancy(&self, col: usize) -> u16 {
         self.file_bits[col]
@@ -442,7 +454,7 @@ impl Position {
     /// Would a general of `color` standing on mailbox square `k` be attacked by the other
     /// side, with the board as it stands? (The piece on `k` is never an attacker.)
     #[inline]
-    pub fn is_attacked_as_general(&self, k: usize, color: Color) -> bool {
+    pub(crate) fn is_attacked_as_general(&self, k: usize, color: Color) -> bool {
         self.attacked_impl::<false>(k, color, 0, 0)
     }
 
@@ -450,6 +462,10 @@ impl Position {
     /// square `from` to `to` (capturing whatever stands there)? Nothing is changed: the
     /// move is applied virtually, which is how move generators test legality cheaply.
     /// The general itself may be the piece that moves.
+    ///
+    /// # Panics
+    /// `from` and `to` must be mailbox indices of board squares ([`Square::mailbox`]);
+    /// others may panic or give a meaningless answer.
     #[inline]
     pub fn general_attacked_after(&self, color: Color, from: usize, to: usize) -> bool {
         let mut k = self.sq_of[side_tag(color)] as usize;
@@ -666,7 +682,8 @@ impl Position {
     }
 
     /// Takes back `m`, which must be the last move made, with the record
-    /// [`make_move`](Position::make_move) returned.
+    /// [`make_move`](Position::make_move) returned. Any other move or record leaves the
+    /// position inconsistent (it is not checked).
     #[inline]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
         let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());

@@ -47,6 +47,10 @@ impl Eval {
     }
 
     /// The evaluation after the side to move plays `m` in `pos` (call before making it).
+    ///
+    /// # Panics
+    /// If the origin square of `m` is empty. Any other move that is not pseudo-legal gives
+    /// a meaningless result.
     #[inline]
     pub fn after(&self, pos: &Position, m: Move) -> Eval {
         let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());

@@ -514,6 +514,9 @@ impl LegalityFilter {
     /// The filter when the caller already knows whether the side to move is in check
     /// (saves an attack test). `in_check` must be right, or legal moves may be refused
     /// and illegal ones accepted.
+    ///
+    /// # Panics
+    /// In debug builds, if `in_check` is wrong.
     #[inline]
     pub fn with_check(pos: &Position, in_check: bool) -> LegalityFilter {
         debug_assert_eq!(in_check, pos.is_check());
@@ -534,6 +537,9 @@ impl LegalityFilter {
     /// A filter that skips the per-position pin analysis: cheaper to build, slower per
     /// move. The better choice when only a few moves will be tested (captures in a
     /// quiescence search). Out of check only.
+    ///
+    /// # Panics
+    /// In debug builds, if the side to move is in check.
     #[inline]
     pub fn without_pins(pos: &Position) -> LegalityFilter {
         debug_assert!(!pos.is_check());
@@ -618,6 +624,10 @@ pub fn in_check_after(pos: &Position, m: Move) -> bool {
 }
 
 /// Does the legal move `m` put the opponent in check?
+///
+/// # Panics
+/// In debug builds, if `m` is not pseudo-legal (see [`Position::make_move`]); test
+/// moves of unknown origin with [`is_legal`] first.
 ///
 /// ```
 /// use xq_core::Position;

@@ -82,6 +82,15 @@ impl Game {
     ///
     /// # Errors
     /// [`GameError`] naming the bad FEN or the first bad move.
+    ///
+    /// ```
+    /// use xq_search::{Game, GameError};
+    /// let game = Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7"]).unwrap();
+    /// assert_eq!(game.moves().len(), 2);
+    /// let err = Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h2e2"]).unwrap_err();
+    /// assert!(matches!(err, GameError::IllegalMove { index: 1, .. }));
+    /// assert_eq!(err.to_string(), "move 2: illegal move h2e2: no piece of the side to move on h2");
+    /// ```
     pub fn from_fen_moves<S: AsRef<str>>(fen: &str, moves: &[S]) -> Result<Game, GameError> {
         let mut game = Game::new(Position::from_fen(fen).map_err(GameError::Fen)?);
         game.play_all(moves)?;
@@ -122,6 +131,16 @@ impl Game {
     ///
     /// # Errors
     /// Why the move is illegal; the game is unchanged.
+    ///
+    /// ```
+    /// use xq_movegen::IllegalMoveError;
+    /// use xq_search::Game;
+    /// let mut game = Game::startpos();
+    /// assert!(game.play("h2e2".parse().unwrap()).is_ok());
+    /// let m = "a0a5".parse().unwrap(); // not Red's turn, and no Black piece there
+    /// assert_eq!(game.play(m), Err(IllegalMoveError::NoPieceToMove(m)));
+    /// assert_eq!(game.moves().len(), 1);
+    /// ```
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
         try_play(&mut self.pos, m)?;
         self.moves.push(m);
@@ -178,6 +197,9 @@ pub enum Repetition {
 /// a search tree (positions after the root) the first repetition is already decisive,
 /// because whoever could repeat once can repeat again (the rule of Stockfish and
 /// Pikafish). To judge a game, pass `root = keys.len() - 1`.
+///
+/// # Panics
+/// If `checks` is shorter than `keys`.
 ///
 /// The verdict covers the moves since that earlier occurrence: a side that checked with
 /// every one of its moves while the other did not loses (perpetual check); otherwise

@@ -3,8 +3,8 @@
 //! Inside the search a value is an `i32` in centipawns from the side to move's point of
 //! view. Mates are encoded relative to the root: [`mate_in`]`(ply)` is the value of
 //! delivering mate `ply` plies from the root, [`mated_in`]`(ply)` of being mated there.
-//! The transposition table stores mate values relative to the node instead (see
-//! [`to_tt`] and [`from_tt`]), because the same position can be reached at different
+//! The transposition table stores mate values relative to the node instead (it converts
+//! them on the way in and out), because the same position can be reached at different
 //! distances from the root.
 
 use std::fmt;
@@ -39,7 +39,7 @@ pub const fn is_mate(v: i32) -> bool {
 /// form the transposition table keeps: a mate in 5 plies from the root found at ply 2
 /// is a mate in 3 plies from that node, wherever it is reached again.
 #[inline]
-pub const fn to_tt(v: i32, ply: usize) -> i32 {
+pub(crate) const fn to_tt(v: i32, ply: usize) -> i32 {
     if v >= MATE_BOUND {
         v + ply as i32
     } else if v <= -MATE_BOUND {
@@ -51,7 +51,7 @@ pub const fn to_tt(v: i32, ply: usize) -> i32 {
 
 /// The inverse of [`to_tt`] for an entry probed `ply` plies from the root.
 #[inline]
-pub const fn from_tt(v: i32, ply: usize) -> i32 {
+pub(crate) const fn from_tt(v: i32, ply: usize) -> i32 {
     if v >= MATE_BOUND {
         v - ply as i32
     } else if v <= -MATE_BOUND {

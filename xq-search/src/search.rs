@@ -17,6 +17,19 @@ pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
 
 /// When to stop searching. Every limit that is set applies; with none the search runs
 /// until stopped (or to [`MAX_PLY`]).
+///
+/// ```
+/// use std::time::Duration;
+/// use xq_search::Limits;
+/// let quick = Limits::depth(6);
+/// // Limits combine: at most 8 plies, 100,000 nodes or half a second, whichever first.
+/// let mixed = Limits {
+///     nodes: Some(100_000),
+///     ..Limits { depth: Some(8), ..Limits::movetime(Duration::from_millis(500)) }
+/// };
+/// assert_eq!(mixed.depth, Some(8));
+/// assert_eq!(quick.nodes, None);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Deepest iteration to complete.
@@ -281,6 +294,26 @@ impl Searcher {
     /// Searches the current position of `game` within `limits` until done or `stop`
     /// becomes true, calling `report` after every completed iteration (once per line
     /// with MultiPV).
+    ///
+    /// `stop` may be set from another thread or from `report` itself (see the
+    /// `custom_stop` example for a watcher thread). A stopped search still returns the
+    /// best move and line it has; `result.pv` starts with `result.best_move`.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use xq_search::{Game, Limits, Searcher};
+    /// let game = Game::startpos();
+    /// let stop = AtomicBool::new(false);
+    /// let mut searcher = Searcher::new(16);
+    /// // No limit of its own: the report callback stops the search after depth 3.
+    /// let result = searcher.search(&game, &Limits::default(), &stop, |info| {
+    ///     if info.depth >= 3 {
+    ///         stop.store(true, Ordering::Relaxed);
+    ///     }
+    /// });
+    /// assert!(result.depth >= 3);
+    /// assert_eq!(result.pv.first(), result.best_move.as_ref());
+    /// ```
     pub fn search(
         &mut self,
         game: &Game,

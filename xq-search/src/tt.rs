@@ -8,7 +8,9 @@
 //! result replaces the same position, else the entry that is shallowest and oldest
 //! (depth minus eight times its age in searches).
 //!
-//! Mate scores are stored relative to the node (see [`crate::score::to_tt`]).
+//! Mate scores are stored relative to the node and handed back relative to the root:
+//! [`TranspositionTable::store`] and [`TranspositionTable::probe`] take the ply and
+//! convert.
 
 use crate::score::{from_tt, to_tt};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -106,6 +108,20 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated (or, in debug builds, if `mib` is so large that
+    /// its byte count overflows `usize`).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xq_search::{tt::TranspositionTable, Searcher};
+    /// // Two searchers sharing one 16 MiB table, as the threads of a parallel search do.
+    /// let tt = Arc::new(TranspositionTable::new(16));
+    /// assert_eq!(tt.size_mib(), 16);
+    /// let (a, b) = (Searcher::with_table(tt.clone()), Searcher::with_table(tt.clone()));
+    /// assert!(Arc::ptr_eq(a.table(), b.table()));
+    /// ```
     pub fn new(mib: usize) -> TranspositionTable {
         let n = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::with_capacity(n);

@@ -1,0 +1,199 @@
+//! Property tests (proptest) over random games from the start position and from every
+//! position of `data/perft.epd`: FEN round trip, key consistency, make/unmake restores
+//! everything, and `is_legal` agrees with generation for generated moves and for random
+//! (from, to) pairs.
+//!
+//! A game is a start position and a list of random numbers, each choosing one legal move
+//! (`choice % moves.len()`), so a failing case shrinks to a short game. Each property
+//! runs 256 cases (set `PROPTEST_CASES` to run more).
+
+use proptest::prelude::*;
+use xq_core::{Fen, Move, Position, Square, START_FEN};
+use xq_movegen::{
+    count_legal, is_legal, is_pseudo_legal, legal_captures, legal_moves, legal_quiets,
+    pseudo_legal_moves, try_play, LegalityFilter,
+};
+
+const SUITE: &str = include_str!("../../data/perft.epd");
+
+/// The start position's FEN followed by the FEN of every suite position.
+fn start_fens() -> Vec<&'static str> {
+    let mut out = vec![START_FEN];
+    out.extend(
+        SUITE
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.split(';').next().unwrap().trim()),
+    );
+    assert_eq!(out.len(), 51, "the start position and 50 suite positions");
+    out
+}
+
+/// Every position of the game `choices` plays from `fen` (the start included), stopping
+/// early at a position without a legal move.
+fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let mut out = vec![pos.clone()];
+    for &c in choices {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        pos.make_move(moves[c as usize % moves.len()]);
+        out.push(pos.clone());
+    }
+    out
+}
+
+/// A random game of up to 60 plies from the start position or a suite position.
+fn game() -> impl Strategy<Value = Vec<Position>> {
+    (
+        prop::sample::select(start_fens()),
+        prop::collection::vec(any::<u16>(), 0..60),
+    )
+        .prop_map(|(fen, choices)| play(fen, &choices))
+}
+
+/// Everything a position holds, the low-level piece ids included, for exact comparison.
+fn snapshot(pos: &Position) -> (String, u64, Vec<usize>, Vec<usize>, Vec<u16>, Vec<u16>) {
+    (
+        pos.to_fen(),
+        pos.key(),
+        (0..256).map(|i| pos.id_at(i)).collect(),
+        (0..48).map(|id| pos.square_of_id(id)).collect(),
+        (0..16).map(|r| pos.rank_occupancy(r)).collect(),
+        (0..16).map(|f| pos.file_occupancy(f)).collect(),
+    )
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 256,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// FEN out and back in gives the same position, the same text and the same `Fen`.
+    #[test]
+    fn fen_round_trips(positions in game()) {
+        for pos in &positions {
+            let text = pos.to_fen();
+            let back = Position::from_fen(&text).unwrap();
+            prop_assert_eq!(&back, pos);
+            prop_assert_eq!(back.to_fen(), text.clone());
+            let setup: Fen = text.parse().unwrap();
+            prop_assert_eq!(&setup, &pos.to_setup());
+            prop_assert_eq!(setup.to_string(), text);
+            prop_assert_eq!(Position::try_from(&setup).unwrap(), back);
+        }
+    }
+
+    /// The incrementally kept key equals the key computed from scratch and the key of
+    /// the re-parsed FEN; the other incremental structures agree with the board.
+    #[test]
+    fn keys_are_consistent(positions in game()) {
+        for pos in &positions {
+            prop_assert_eq!(pos.key(), pos.compute_key(), "{}", pos);
+            prop_assert_eq!(pos.key(), Position::from_fen(&pos.to_fen()).unwrap().key(), "{}", pos);
+            prop_assert_eq!(pos.check_invariants(), Ok(()), "{}", pos);
+        }
+        // Equal placements and sides give equal keys, however they were reached.
+        for (a, b) in positions.iter().zip(positions.iter().skip(1)) {
+            if a.to_setup().board == b.to_setup().board && a.side_to_move() == b.side_to_move() {
+                prop_assert_eq!(a.key(), b.key());
+            }
+        }
+    }
+
+    /// Making and unmaking every legal move (and a null move) restores the position
+    /// exactly: placement, piece ids, occupancy bits, key, side and clocks.
+    #[test]
+    fn make_unmake_restores_everything(positions in game()) {
+        for pos in &positions {
+            let before = snapshot(pos);
+            let mut p = pos.clone();
+            for m in legal_moves(pos) {
+                let captured = p.piece_on(m.to());
+                let undo = p.make_move(m);
+                prop_assert_eq!(undo.captured(), captured);
+                prop_assert_eq!(p.check_invariants(), Ok(()), "{} after {}", pos, m);
+                prop_assert_eq!(p.side_to_move(), !pos.side_to_move());
+                p.unmake_move(m, undo);
+                prop_assert_eq!(&snapshot(&p), &before, "{} after {} taken back", pos, m);
+                prop_assert_eq!(&p, pos);
+            }
+            if !pos.is_check() {
+                let undo = p.make_null();
+                prop_assert_eq!(p.check_invariants(), Ok(()));
+                p.unmake_null(undo);
+                prop_assert_eq!(&snapshot(&p), &before, "{} null move taken back", pos);
+            }
+        }
+    }
+
+    /// Every generated move is legal by `is_legal`, by the legality filter and by
+    /// `try_play`; the split generators and the counter agree with the full list.
+    #[test]
+    fn generated_moves_are_legal(positions in game()) {
+        for pos in &positions {
+            let moves = legal_moves(pos);
+            prop_assert_eq!(count_legal(pos), moves.len());
+            for &m in &moves {
+                prop_assert!(is_legal(pos, m), "{} in {}", m, pos);
+                prop_assert!(try_play(&mut pos.clone(), m).is_ok(), "{} in {}", m, pos);
+            }
+            let filter = LegalityFilter::new(pos);
+            let filtered: Vec<Move> = pseudo_legal_moves(pos)
+                .into_iter()
+                .filter(|&m| filter.is_legal(pos, m))
+                .collect();
+            prop_assert_eq!(filtered.as_slice(), moves.as_slice());
+            let mut split: Vec<Move> = legal_captures(pos).into_iter().chain(legal_quiets(pos)).collect();
+            let mut all = moves.to_vec();
+            split.sort();
+            all.sort();
+            prop_assert_eq!(split, all);
+        }
+    }
+
+    /// For random (from, to) pairs, half of them starting on a piece of the side to
+    /// move: `is_legal` is true exactly for the generated moves, and `try_play` succeeds
+    /// exactly then (leaving the position unchanged when it fails).
+    #[test]
+    fn is_legal_agrees_with_generation(
+        positions in game(),
+        pairs in prop::collection::vec((any::<bool>(), any::<u8>(), 0..90usize), 32..64),
+    ) {
+        for pos in &positions {
+            let moves = legal_moves(pos);
+            let own: Vec<Square> = pos.pieces(pos.side_to_move()).map(|(_, sq)| sq).collect();
+            for &(from_own, a, b) in &pairs {
+                let from = if from_own {
+                    own[a as usize % own.len()]
+                } else {
+                    Square::from_index(a as usize % 90).unwrap()
+                };
+                let to = Square::from_index(b).unwrap();
+                if from == to {
+                    continue;
+                }
+                let m = Move::new(from, to);
+                let legal = moves.contains(&m);
+                prop_assert_eq!(is_legal(pos, m), legal, "{} in {}", m, pos);
+                if legal {
+                    prop_assert!(is_pseudo_legal(pos, m));
+                }
+                let mut p = pos.clone();
+                prop_assert_eq!(try_play(&mut p, m).is_ok(), legal, "{} in {}", m, pos);
+                if !legal {
+                    prop_assert_eq!(&p, pos);
+                    prop_assert_eq!(p.key(), pos.key());
+                }
+            }
+        }
+    }
+}

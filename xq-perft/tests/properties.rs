@@ -1,0 +1,102 @@
+//! Property tests (proptest) of perft over random games from the start position and
+//! from every position of `data/perft.epd`: perft at depth d equals the sum of its
+//! divide, whose moves are the legal moves and whose counts are the children's perft;
+//! the threaded forms agree. Each property runs 128 cases (set `PROPTEST_CASES` to run
+//! more).
+
+use proptest::prelude::*;
+use xq_core::{Move, Position, START_FEN};
+use xq_movegen::legal_moves;
+use xq_perft::{divide, divide_with_progress, perft, perft_threads};
+
+const SUITE: &str = include_str!("../../data/perft.epd");
+
+/// The start position's FEN followed by the FEN of every suite position.
+fn start_fens() -> Vec<&'static str> {
+    let mut out = vec![START_FEN];
+    out.extend(
+        SUITE
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| l.split(';').next().unwrap().trim()),
+    );
+    assert_eq!(out.len(), 51, "the start position and 50 suite positions");
+    out
+}
+
+/// Every position of the game `choices` plays from `fen` (the start included), stopping
+/// early at a position without a legal move.
+fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
+    let mut pos = Position::from_fen(fen).unwrap();
+    let mut out = vec![pos.clone()];
+    for &c in choices {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        pos.make_move(moves[c as usize % moves.len()]);
+        out.push(pos.clone());
+    }
+    out
+}
+
+/// A random game of up to 40 plies from the start position or a suite position.
+fn game() -> impl Strategy<Value = Vec<Position>> {
+    (
+        prop::sample::select(start_fens()),
+        prop::collection::vec(any::<u16>(), 0..40),
+    )
+        .prop_map(|(fen, choices)| play(fen, &choices))
+}
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 128,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// At the last position of a random game and a depth of 1 to 3: the divide lists
+    /// every legal move once, each count is the perft of the child one ply shallower,
+    /// and the counts add up to the perft. The position is left unchanged.
+    #[test]
+    fn perft_is_the_sum_of_its_divide(positions in game(), depth in 1u32..=3) {
+        let pos = positions.last().unwrap();
+        let mut p = pos.clone();
+        let total = perft(&mut p, depth);
+        prop_assert_eq!(&p, pos);
+        let div = divide(&mut p, depth);
+        prop_assert_eq!(&p, pos);
+        prop_assert_eq!(p.key(), pos.key());
+        let moves: Vec<Move> = div.iter().map(|(m, _)| *m).collect();
+        let legal = legal_moves(pos);
+        prop_assert_eq!(moves.as_slice(), legal.as_slice());
+        prop_assert_eq!(div.iter().map(|(_, n)| n).sum::<u64>(), total, "{} depth {}", pos, depth);
+        for &(m, n) in &div {
+            let mut child = pos.clone();
+            child.make_move(m);
+            prop_assert_eq!(perft(&mut child, depth - 1), n, "{} after {}", pos, m);
+        }
+        if depth == 1 {
+            prop_assert_eq!(total, legal.len() as u64);
+        }
+    }
+
+    /// Two threads count the same as one, and the progress callback runs once per root
+    /// move with `done` counting up to `total`.
+    #[test]
+    fn threaded_perft_agrees(positions in game(), depth in 1u32..=3) {
+        let pos = positions.last().unwrap();
+        let one = divide(&mut pos.clone(), depth);
+        let mut calls = Vec::new();
+        let two = divide_with_progress(&mut pos.clone(), depth, 2, |done, total| calls.push((done, total)));
+        prop_assert_eq!(&two, &one);
+        let n = one.len();
+        prop_assert_eq!(calls, (1..=n).map(|d| (d, n)).collect::<Vec<_>>());
+        prop_assert_eq!(perft_threads(pos, depth, 2), one.iter().map(|(_, n)| n).sum::<u64>());
+    }
+}
