@@ -36,6 +36,80 @@ pub const DEFAULT_OVERHEAD: u64 = 30;
 /// Largest move overhead, ms.
 pub const MAX_OVERHEAD: u64 = 5000;
 
+/// Where the engine's output lines go: standard output (the binary) or a buffer (tests
+/// and fuzzing, which feed lines to a handler without real standard input and output).
+#[derive(Clone, Debug, Default)]
+pub enum Sink {
+    /// Standard output; the process exits quietly when the reader has gone away.
+    #[default]
+    Stdout,
+    /// Collected lines, in the order they were written.
+    Buffer(Arc<Mutex<Vec<String>>>),
+}
+
+impl Sink {
+    /// A fresh buffer sink and the buffer it writes to.
+    pub fn buffer() -> (Sink, Arc<Mutex<Vec<String>>>) {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        (Sink::Buffer(buf.clone()), buf)
+    }
+
+    /// Writes one line.
+    pub fn line(&self, text: std::fmt::Arguments<'_>) {
+        match self {
+            Sink::Stdout => {
+                use std::io::Write as _;
+                let mut out = std::io::stdout().lock();
+                if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
+                    std::process::exit(0);
+                }
+            }
+            Sink::Buffer(buf) => buf
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(text.to_string()),
+        }
+    }
+}
+
+/// Writes a formatted line to a [`Sink`].
+macro_rules! say {
+    ($sink:expr, $($arg:tt)*) => {
+        $sink.line(format_args!($($arg)*))
+    };
+}
+pub(crate) use say;
+
+/// Text from the GUI made safe to echo on one output line: control characters (a
+/// carriage return could start a fake line for some GUIs) become `?`.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// Resource caps for an embedded engine: the option maxima a GUI may set, and an
+/// optional node cap on every search (fuzzing and tests use small ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// Largest transposition table, MiB (the default table is never larger).
+    pub max_hash_mib: usize,
+    /// Most search threads.
+    pub max_threads: usize,
+    /// Every search stops after this many nodes, whatever `go` asked for.
+    pub max_nodes: Option<u64>,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            max_hash_mib: MAX_HASH,
+            max_threads: MAX_THREADS,
+            max_nodes: None,
+        }
+    }
+}
+
 /// Where the search thread's reports go; each protocol formats them its own way.
 pub trait Output: Send + Sync {
     /// A completed iteration (one line of MultiPV).
@@ -189,6 +263,9 @@ pub struct Engine {
     pending_new_game: bool,
     running: Option<Running>,
     output: Arc<dyn Output>,
+    caps: Caps,
+    /// A minimal table the searchers hold while the real one is replaced or cleared.
+    spare: Arc<TranspositionTable>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -204,7 +281,20 @@ impl std::fmt::Debug for Engine {
 impl Engine {
     /// An engine at the start position with default options.
     pub fn new(output: Arc<dyn Output>) -> Engine {
-        let options = Options::default();
+        Engine::with_caps(output, Caps::default())
+    }
+
+    /// An engine at the start position with default options, within `caps`.
+    pub fn with_caps(output: Arc<dyn Output>, caps: Caps) -> Engine {
+        let caps = Caps {
+            max_hash_mib: caps.max_hash_mib.clamp(1, MAX_HASH),
+            max_threads: caps.max_threads.clamp(1, MAX_THREADS),
+            max_nodes: caps.max_nodes.map(|n| n.max(1)),
+        };
+        let options = Options {
+            hash_mib: DEFAULT_HASH.min(caps.max_hash_mib),
+            ..Options::default()
+        };
         let tt = Arc::new(TranspositionTable::new(options.hash_mib));
         let mut engine = Engine {
             game: Game::startpos(),
@@ -216,6 +306,8 @@ impl Engine {
             pending_new_game: false,
             running: None,
             output,
+            caps,
+            spare: Arc::new(TranspositionTable::new(1)),
         };
         engine.sync();
         engine
@@ -235,13 +327,18 @@ impl Engine {
     /// `go`.
     pub fn set_options(&mut self, options: Options) {
         self.options = Options {
-            hash_mib: options.hash_mib.clamp(1, MAX_HASH),
-            threads: options.threads.clamp(1, MAX_THREADS),
+            hash_mib: options.hash_mib.clamp(1, self.caps.max_hash_mib),
+            threads: options.threads.clamp(1, self.caps.max_threads),
             multipv: options.multipv.clamp(1, MAX_MULTIPV),
             ponder: options.ponder,
             move_overhead: options.move_overhead.min(MAX_OVERHEAD),
         };
         self.sync();
+    }
+
+    /// The resource caps.
+    pub fn caps(&self) -> &Caps {
+        &self.caps
     }
 
     /// The shared transposition table (for `probe`).
@@ -302,14 +399,23 @@ impl Engine {
             return;
         }
         if self.pending_new_game || self.tt_mib != self.options.hash_mib {
-            // Release the old table before allocating the new one.
-            let fresh = Arc::new(TranspositionTable::new(1));
+            // Detach the searchers, so that the engine holds the only reference.
             for s in &mut self.searchers {
-                s.set_table(fresh.clone());
+                s.set_table(self.spare.clone());
             }
-            self.tt = fresh;
-            self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
-            self.tt_mib = self.options.hash_mib;
+            let same_size = self.tt_mib == self.options.hash_mib;
+            match Arc::get_mut(&mut self.tt) {
+                // A new game: clear the table in place. Freeing it and allocating
+                // another left freed tables resident in the allocator's heap, so that
+                // memory grew past the hash size over many games.
+                Some(tt) if same_size => tt.clear(),
+                _ => {
+                    // Release the old table before allocating the new one.
+                    self.tt = self.spare.clone();
+                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+                    self.tt_mib = self.options.hash_mib;
+                }
+            }
             for s in &mut self.searchers {
                 s.set_table(self.tt.clone());
             }
@@ -337,6 +443,9 @@ impl Engine {
         let budget = time_budget(&req, overhead);
         let mut limits = req.limits.clone();
         limits.banned_moves.extend(self.banned.iter().copied());
+        if let Some(cap) = self.caps.max_nodes {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
         if let (Some((soft, hard)), false) = (budget, req.ponder) {
             limits.soft_time = Some(soft);
             limits.hard_time = Some(hard);
@@ -585,30 +694,71 @@ pub fn run(proto: &mut dyn Protocol, input: &mut impl BufRead) {
 }
 
 /// Plain `xq`: waits for `uci` or `ucci` and hands over to that protocol.
-pub fn run_auto() -> i32 {
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    while let Some(line) = read_line(&mut input) {
-        let line = line.trim();
+#[derive(Debug)]
+pub struct Auto {
+    sink: Sink,
+    caps: Caps,
+    chosen: Option<Box<dyn ProtocolDebug>>,
+}
+
+/// A [`Protocol`] that can be debug-printed (for [`Auto`]).
+pub trait ProtocolDebug: Protocol + std::fmt::Debug + Send {}
+impl<T: Protocol + std::fmt::Debug + Send> ProtocolDebug for T {}
+
+impl Auto {
+    /// Waits for `uci` or `ucci`; the chosen protocol writes to `sink`, within `caps`.
+    pub fn new(sink: Sink, caps: Caps) -> Auto {
+        Auto {
+            sink,
+            caps,
+            chosen: None,
+        }
+    }
+}
+
+impl Protocol for Auto {
+    fn handle(&mut self, line: &str) -> Flow {
+        if let Some(p) = &mut self.chosen {
+            return p.handle(line);
+        }
         match line.split_whitespace().next() {
             None => {}
             Some("uci") => {
-                let mut p = crate::uci::Uci::new();
-                p.handle(line);
-                run(&mut p, &mut input);
-                return 0;
+                let p = self.chosen.insert(Box::new(crate::uci::Uci::with_sink(
+                    self.sink.clone(),
+                    self.caps,
+                )));
+                return p.handle(line);
             }
             Some("ucci") => {
-                let mut p = crate::ucci::Ucci::new();
-                p.handle(line);
-                run(&mut p, &mut input);
-                return 0;
+                let p = self.chosen.insert(Box::new(crate::ucci::Ucci::with_sink(
+                    self.sink.clone(),
+                    self.caps,
+                )));
+                return p.handle(line);
             }
-            Some("isready") => crate::outln!("readyok"),
-            Some("quit") => return 0,
-            Some(_) => crate::outln!("info string send 'uci' or 'ucci' first; ignoring: {line}"),
+            Some("isready") => say!(self.sink, "readyok"),
+            Some("quit") => return Flow::Quit,
+            Some(_) => say!(
+                self.sink,
+                "info string send 'uci' or 'ucci' first; ignoring: {}",
+                printable(line)
+            ),
+        }
+        Flow::Continue
+    }
+
+    fn eof(&mut self) {
+        if let Some(p) = &mut self.chosen {
+            p.eof();
         }
     }
+}
+
+/// Plain `xq` on standard input and output.
+pub fn run_auto() -> i32 {
+    let mut auto = Auto::new(Sink::Stdout, Caps::default());
+    run(&mut auto, &mut std::io::stdin().lock());
     0
 }
 

@@ -17,10 +17,9 @@ pub(crate) use outln;
 mod analyze;
 mod bench;
 mod board;
-mod engine;
 mod perft;
-mod ucci;
-mod uci;
+
+use xq_cli::{engine, ucci, uci};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};

@@ -7,8 +7,9 @@
 //! Draw offers (`go draw`, `ponderhit draw`) are accepted syntactically and ignored.
 
 use crate::engine::{
-    legal_ponder, parse_legal_moves, parse_position, Clock, Engine, Flow, GoRequest, Options,
-    Output, Protocol, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH, MAX_OVERHEAD, MAX_THREADS,
+    legal_ponder, parse_legal_moves, parse_position, printable, say, Caps, Clock, Engine, Flow,
+    GoRequest, Options, Output, Protocol, Sink, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH,
+    MAX_OVERHEAD, MAX_THREADS,
 };
 
 use std::sync::Arc;
@@ -18,7 +19,9 @@ use xq_search::{Game, Info, Limits, SearchResult};
 
 /// UCCI output formatting.
 #[derive(Debug)]
-struct UcciOutput;
+struct UcciOutput {
+    sink: Sink,
+}
 
 impl Output for UcciOutput {
     fn info(&self, info: &Info) {
@@ -27,22 +30,28 @@ impl Output for UcciOutput {
             return;
         }
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-        outln!(
+        say!(
+            self.sink,
             "info depth {} score {} pv {}",
             info.depth,
             info.value,
             pv.join(" ")
         );
-        outln!("info time {} nodes {}", info.time.as_millis(), info.nodes);
+        say!(
+            self.sink,
+            "info time {} nodes {}",
+            info.time.as_millis(),
+            info.nodes
+        );
     }
 
     fn bestmove(&self, result: &SearchResult, game: &Game) {
         match result.best_move {
             Some(m) => match legal_ponder(game.position(), m, result.ponder) {
-                Some(p) => outln!("bestmove {m} ponder {p}"),
-                None => outln!("bestmove {m}"),
+                Some(p) => say!(self.sink, "bestmove {m} ponder {p}"),
+                None => say!(self.sink, "bestmove {m}"),
             },
-            None => outln!("nobestmove"),
+            None => say!(self.sink, "nobestmove"),
         }
     }
 }
@@ -51,6 +60,7 @@ impl Output for UcciOutput {
 #[derive(Debug)]
 pub struct Ucci {
     engine: Engine,
+    sink: Sink,
     use_millisec: bool,
 }
 
@@ -83,23 +93,41 @@ fn parse_spin(name: &str, v: Option<&str>, max: u64) -> Result<u64, String> {
 impl Ucci {
     /// A fresh engine.
     pub fn new() -> Ucci {
+        Ucci::with_sink(Sink::Stdout, Caps::default())
+    }
+
+    /// An engine writing to `sink`, within `caps`.
+    pub fn with_sink(sink: Sink, caps: Caps) -> Ucci {
         Ucci {
-            engine: Engine::new(Arc::new(UcciOutput)),
+            engine: Engine::with_caps(Arc::new(UcciOutput { sink: sink.clone() }), caps),
+            sink,
             use_millisec: false,
         }
     }
 
     fn handshake(&self) {
-        outln!("id name xq {}", env!("CARGO_PKG_VERSION"));
-        outln!("id copyright 2024 The xq developers, MIT OR Apache-2.0");
-        outln!("id author The xq developers");
-        outln!("option usemillisec type check default false");
-        outln!("option hashsize type spin min 0 max {MAX_HASH} default {DEFAULT_HASH}");
-        outln!("option threads type spin min 0 max {MAX_THREADS} default 1");
-        outln!("option ponder type check default false");
-        outln!("option newgame type button");
-        outln!("option moveoverhead type spin min 0 max {MAX_OVERHEAD} default {DEFAULT_OVERHEAD}");
-        outln!("ucciok");
+        say!(self.sink, "id name xq {}", env!("CARGO_PKG_VERSION"));
+        say!(
+            self.sink,
+            "id copyright 2024 The xq developers, MIT OR Apache-2.0"
+        );
+        say!(self.sink, "id author The xq developers");
+        say!(self.sink, "option usemillisec type check default false");
+        say!(
+            self.sink,
+            "option hashsize type spin min 0 max {MAX_HASH} default {DEFAULT_HASH}"
+        );
+        say!(
+            self.sink,
+            "option threads type spin min 0 max {MAX_THREADS} default 1"
+        );
+        say!(self.sink, "option ponder type check default false");
+        say!(self.sink, "option newgame type button");
+        say!(
+            self.sink,
+            "option moveoverhead type spin min 0 max {MAX_OVERHEAD} default {DEFAULT_OVERHEAD}"
+        );
+        say!(self.sink, "ucciok");
     }
 
     fn setoption(&mut self, words: &[&str]) -> Result<(), String> {
@@ -203,7 +231,7 @@ impl Ucci {
         if depth_zero {
             // Static evaluation only: there is no searched move.
             self.engine.stop();
-            outln!("nobestmove");
+            say!(self.sink, "nobestmove");
         } else {
             if let Some(time) = time {
                 req.clock = Some(Clock {
@@ -257,7 +285,7 @@ impl Ucci {
                 out.push_str(&format!(" upperbound {} depth {}", e.score, e.depth.max(0)));
             }
         }
-        outln!("{out}");
+        say!(self.sink, "{out}");
         Ok(())
     }
 }
@@ -274,7 +302,7 @@ impl Protocol for Ucci {
                 Ok(())
             }
             "isready" => {
-                outln!("readyok");
+                say!(self.sink, "readyok");
                 Ok(())
             }
             "setoption" => self.setoption(args),
@@ -295,13 +323,15 @@ impl Protocol for Ucci {
             "probe" => self.probe(args),
             "quit" => {
                 self.engine.quit();
-                outln!("bye");
+                say!(self.sink, "bye");
                 return Flow::Quit;
             }
             _ => Err("unknown command".into()),
         };
         if let Err(e) = r {
-            outln!("info string {cmd}: {e} (in: {line})");
+            // The echo may hold any bytes the GUI sent: keep it on one printable line.
+            let text = format!("info string {cmd}: {e} (in: {line})");
+            say!(self.sink, "{}", printable(&text));
         }
         Flow::Continue
     }

@@ -1,9 +1,9 @@
 //! The UCI protocol (as Pikafish speaks it for Xiangqi).
 
 use crate::engine::{
-    legal_ponder, parse_legal_moves, parse_position, Clock, Engine, Flow, GoRequest, Options,
-    Output, Protocol, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH, MAX_MULTIPV, MAX_OVERHEAD,
-    MAX_THREADS,
+    legal_ponder, parse_legal_moves, parse_position, printable, say, Caps, Clock, Engine, Flow,
+    GoRequest, Options, Output, Protocol, Sink, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH,
+    MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS,
 };
 
 use std::sync::Arc;
@@ -13,12 +13,15 @@ use xq_search::{Game, Info, Limits, Score, SearchResult};
 
 /// UCI output formatting.
 #[derive(Debug)]
-struct UciOutput;
+struct UciOutput {
+    sink: Sink,
+}
 
 impl Output for UciOutput {
     fn info(&self, info: &Info) {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-        outln!(
+        say!(
+            self.sink,
             "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
             info.depth,
             info.seldepth,
@@ -35,14 +38,14 @@ impl Output for UciOutput {
     fn bestmove(&self, result: &SearchResult, game: &Game) {
         match result.best_move {
             Some(m) => match legal_ponder(game.position(), m, result.ponder) {
-                Some(p) => outln!("bestmove {m} ponder {p}"),
-                None => outln!("bestmove {m}"),
+                Some(p) => say!(self.sink, "bestmove {m} ponder {p}"),
+                None => say!(self.sink, "bestmove {m}"),
             },
             None => {
                 if xq_movegen::count_legal(game.position()) == 0 {
-                    outln!("info depth 0 score {}", Score::Mate(0));
+                    say!(self.sink, "info depth 0 score {}", Score::Mate(0));
                 }
-                outln!("bestmove (none)");
+                say!(self.sink, "bestmove (none)");
             }
         }
     }
@@ -52,6 +55,7 @@ impl Output for UciOutput {
 #[derive(Debug)]
 pub struct Uci {
     engine: Engine,
+    sink: Sink,
 }
 
 impl Default for Uci {
@@ -92,23 +96,39 @@ const GO_KEYWORDS: &[&str] = &[
 impl Uci {
     /// A fresh engine.
     pub fn new() -> Uci {
+        Uci::with_sink(Sink::Stdout, Caps::default())
+    }
+
+    /// An engine writing to `sink`, within `caps`.
+    pub fn with_sink(sink: Sink, caps: Caps) -> Uci {
         Uci {
-            engine: Engine::new(Arc::new(UciOutput)),
+            engine: Engine::with_caps(Arc::new(UciOutput { sink: sink.clone() }), caps),
+            sink,
         }
     }
 
     fn handshake(&self) {
-        outln!("id name xq {}", env!("CARGO_PKG_VERSION"));
-        outln!("id author The xq developers");
-        outln!("option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}");
-        outln!("option name Threads type spin default 1 min 1 max {MAX_THREADS}");
-        outln!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}");
-        outln!("option name Ponder type check default false");
-        outln!("option name Clear Hash type button");
-        outln!(
+        say!(self.sink, "id name xq {}", env!("CARGO_PKG_VERSION"));
+        say!(self.sink, "id author The xq developers");
+        say!(
+            self.sink,
+            "option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}"
+        );
+        say!(
+            self.sink,
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        );
+        say!(
+            self.sink,
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        );
+        say!(self.sink, "option name Ponder type check default false");
+        say!(self.sink, "option name Clear Hash type button");
+        say!(
+            self.sink,
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max {MAX_OVERHEAD}"
         );
-        outln!("uciok");
+        say!(self.sink, "uciok");
     }
 
     fn setoption(&mut self, words: &[&str]) -> Result<(), String> {
@@ -252,7 +272,7 @@ impl Protocol for Uci {
                 Ok(())
             }
             "isready" => {
-                outln!("readyok");
+                say!(self.sink, "readyok");
                 Ok(())
             }
             "setoption" => self.setoption(args),
@@ -279,13 +299,19 @@ impl Protocol for Uci {
             }
             "debug" | "register" => Ok(()),
             "d" => {
-                outln!("info string fen {}", self.engine.game().position().to_fen());
+                say!(
+                    self.sink,
+                    "info string fen {}",
+                    self.engine.game().position().to_fen()
+                );
                 Ok(())
             }
             _ => Err("unknown command".into()),
         };
         if let Err(e) = r {
-            outln!("info string {cmd}: {e} (in: {line})");
+            // The echo may hold any bytes the GUI sent: keep it on one printable line.
+            let text = format!("info string {cmd}: {e} (in: {line})");
+            say!(self.sink, "{}", printable(&text));
         }
         Flow::Continue
     }

@@ -1,0 +1,423 @@
+//! The logic of xq's fuzz targets, as plain functions that panic on any violated
+//! invariant. `fuzz/` (cargo-fuzz, libFuzzer) wraps each in a `fuzz_target!`; the
+//! `replay` test runs every file of `fuzz/corpus/<target>/` and `fuzz/regressions/<target>/`
+//! through them on stable Rust, so `cargo test --workspace` covers the corpus.
+
+use std::collections::BTreeSet;
+use xq_cli::engine::{run, Auto, Caps, Sink};
+use xq_core::{Color, Fen, Move, Piece, PieceKind, Position, Square};
+use xq_eval::Eval;
+
+/// A fuzz target: panics on a violated invariant.
+pub type Target = fn(&[u8]);
+
+/// The targets, by name (the directory names under `fuzz/corpus/`).
+pub const TARGETS: &[(&str, Target)] = &[
+    ("fen", fen),
+    ("moves", moves),
+    ("protocol", protocol),
+    ("legal", legal),
+];
+
+/// The perft suite's positions (seed positions for `legal`).
+pub fn suite_fens() -> Vec<&'static str> {
+    include_str!("../../data/perft.epd")
+        .lines()
+        .filter_map(|l| l.split(';').next())
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// FEN parsing: arbitrary text either fails with an error or gives a position that is
+/// internally consistent, valid, and survives a round trip through `to_fen`.
+pub fn fen(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    // The raw setup parser alone: its output must print and re-parse to itself.
+    if let Ok(setup) = text.parse::<Fen>() {
+        let printed = setup.to_string();
+        let again: Fen = printed
+            .parse()
+            .unwrap_or_else(|e| panic!("{printed:?} (from {text:?}) does not re-parse: {e}"));
+        assert_eq!(again, setup, "Fen round trip of {text:?}");
+    }
+    let Ok(pos) = Position::from_fen(&text) else {
+        return;
+    };
+    check_position(&pos);
+    let printed = pos.to_fen();
+    let again = Position::from_fen(&printed)
+        .unwrap_or_else(|e| panic!("{printed:?} (from {text:?}) does not re-parse: {e}"));
+    assert_eq!(again, pos, "round trip of {text:?}");
+    assert_eq!(again.key(), pos.key());
+    assert_eq!(again.to_fen(), printed);
+    // A few legal moves from it must keep everything consistent.
+    check_moves(&pos);
+}
+
+/// Move parsing: arbitrary text as one move (round trip through `Display`) and as a
+/// move list played from the start position (a `Game`, as `position ... moves` does).
+pub fn moves(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(m) = text.parse::<Move>() {
+        let printed = m.to_string();
+        assert_eq!(printed.len(), 4, "{printed:?}");
+        assert_eq!(printed.parse::<Move>(), Ok(m), "round trip of {text:?}");
+        assert_eq!(Move::from_u16(m.to_u16()), Some(m));
+        assert_ne!(m.from(), m.to(), "{text:?} parsed as a null move");
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let pos = Position::startpos();
+    for w in &words {
+        if let Ok(m) = w.parse::<Move>() {
+            // Any parsed move can be asked about and written down without a panic.
+            let legal = xq_movegen::is_legal(&pos, m);
+            assert_eq!(legal, xq_movegen::legal_moves(&pos).contains(&m), "{m}");
+            for style in [xq_core::NotationStyle::Chinese, xq_core::NotationStyle::Wxf] {
+                let written = xq_core::move_to_notation(&pos, m, style);
+                if legal {
+                    assert!(written.is_ok(), "legal {m} cannot be written: {written:?}");
+                }
+            }
+        }
+    }
+    match xq_search::Game::from_fen_moves(xq_core::START_FEN, &words) {
+        Ok(game) => {
+            assert_eq!(game.moves().len(), words.len());
+            let mut pos = Position::startpos();
+            for &m in game.moves() {
+                assert!(xq_movegen::is_legal(&pos, m), "{m} in {}", pos.to_fen());
+                pos.make_move(m);
+            }
+            assert_eq!(&pos, game.position());
+            assert_eq!(pos.key(), game.position().key());
+            check_position(game.position());
+        }
+        Err(e) => {
+            // The error must name a problem (it is shown to users).
+            assert!(!e.to_string().is_empty());
+        }
+    }
+}
+
+/// The node cap on every search the `protocol` target starts.
+pub const PROTOCOL_NODES: u64 = 3000;
+
+/// The UCI/UCCI command handler fed arbitrary lines (split as the binary splits its
+/// standard input), with a 1 MiB table, at most two threads and every search capped at
+/// [`PROTOCOL_NODES`] nodes. Checks: no panic (in any thread: the harness's panic hook
+/// aborts), every `isready` answered by `readyok` at once, `uci`/`ucci` answered by
+/// `uciok`/`ucciok`, every output line a single printable line, every `bestmove` a
+/// well-formed move, never more answers than searches started.
+pub fn protocol(data: &[u8]) {
+    let (sink, out) = Sink::buffer();
+    let caps = Caps {
+        max_hash_mib: 1,
+        max_threads: 2,
+        max_nodes: Some(PROTOCOL_NODES),
+    };
+    let mut engine = Auto::new(sink, caps);
+    let mut gos = 0usize;
+    let mut proto: Option<&str> = None;
+    let mut input = data;
+    // The same loop as `engine::run`, one line at a time, checking after each.
+    let mut quit = false;
+    while let Some(line) = xq_cli::engine::read_line(&mut input) {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let cmd = line.split_whitespace().next().unwrap_or("");
+        let before = out.lock().unwrap().len();
+        if proto.is_none() && (cmd == "uci" || cmd == "ucci") {
+            proto = Some(if cmd == "uci" { "uci" } else { "ucci" });
+        }
+        let flow = xq_cli::engine::Protocol::handle(&mut engine, line);
+        let lines = out.lock().unwrap().clone();
+        let new = &lines[before..];
+        match cmd {
+            "isready" => assert!(
+                new.iter().any(|l| l == "readyok"),
+                "isready unanswered: {line:?} -> {new:?}"
+            ),
+            "uci" if proto == Some("uci") => {
+                assert!(new.iter().any(|l| l == "uciok"), "{line:?} -> {new:?}")
+            }
+            "ucci" if proto == Some("ucci") => {
+                assert!(new.iter().any(|l| l == "ucciok"), "{line:?} -> {new:?}")
+            }
+            "go" if proto.is_some() => gos += 1,
+            _ => {}
+        }
+        if flow == xq_cli::engine::Flow::Quit {
+            quit = true;
+            break;
+        }
+    }
+    if !quit {
+        xq_cli::engine::Protocol::eof(&mut engine);
+    }
+    // Joins every search thread.
+    drop(engine);
+    let lines = out.lock().unwrap().clone();
+    let mut answers = 0;
+    for l in &lines {
+        assert!(
+            !l.chars().any(char::is_control),
+            "output line with a control character: {l:?}"
+        );
+        let mut w = l.split(' ');
+        match w.next() {
+            Some("bestmove") => {
+                answers += 1;
+                let m = w.next().unwrap_or("");
+                assert!(
+                    m == "(none)" || m.parse::<Move>().is_ok(),
+                    "bad best move in {l:?}"
+                );
+                match (w.next(), w.next(), w.next()) {
+                    (None, _, _) => {}
+                    (Some("ponder"), Some(p), None) => {
+                        assert!(p.parse::<Move>().is_ok(), "bad ponder move in {l:?}")
+                    }
+                    _ => panic!("malformed {l:?}"),
+                }
+            }
+            Some("nobestmove") => answers += 1,
+            _ => {}
+        }
+    }
+    assert!(answers <= gos, "{answers} answers to {gos} searches");
+    // Keep `run` itself exercised too (it is what the binary uses).
+    let (sink, _) = Sink::buffer();
+    let mut engine = Auto::new(sink, caps);
+    let mut input = data;
+    if data.len() < 512 {
+        run(&mut engine, &mut input);
+    }
+}
+
+/// "Legal moves are legal": a position chosen by the bytes (a suite position, or a board
+/// built piece by piece from the bytes keeping each piece only while the FEN validates),
+/// then moves chosen by the bytes; at every position every invariant of generation,
+/// make/unmake, Zobrist keys and the incremental evaluation is checked.
+pub fn legal(data: &[u8]) {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let (mut pos, rest) = if mode & 1 == 0 {
+        let fens = suite_fens();
+        let fen = fens[(mode as usize >> 1) % fens.len()];
+        (Position::from_fen(fen).expect("suite FENs are valid"), rest)
+    } else {
+        match built_position(mode, rest) {
+            Some(x) => x,
+            None => return,
+        }
+    };
+    check_position(&pos);
+    check_moves(&pos);
+    for &b in rest.iter().take(64) {
+        let list = xq_movegen::legal_moves(&pos);
+        if list.is_empty() {
+            break;
+        }
+        let m = list[b as usize % list.len()];
+        let eval = Eval::new(&pos);
+        let child = eval.after(&pos, m);
+        pos.make_move(m);
+        assert_eq!(child, Eval::new(&pos), "incremental eval after {m}");
+        check_position(&pos);
+        check_moves(&pos);
+    }
+}
+
+/// Builds a position from bytes: two general squares, the side to move, then (piece,
+/// square) pairs, each kept only if the setup still validates. Returns the rest of the
+/// bytes (which choose moves).
+fn built_position(mode: u8, data: &[u8]) -> Option<(Position, &[u8])> {
+    const RED_PALACE: [&str; 9] = ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"];
+    let (&g, data) = data.split_first()?;
+    let mut setup = Fen::empty();
+    let red: Square = RED_PALACE[(g % 9) as usize].parse().ok()?;
+    let black = RED_PALACE[((g / 9) % 9) as usize]
+        .parse::<Square>()
+        .ok()?
+        .flip_rank();
+    setup.board[red.index()] = Some(Piece::new(Color::Red, PieceKind::General));
+    setup.board[black.index()] = Some(Piece::new(Color::Black, PieceKind::General));
+    setup.side_to_move = if mode & 2 == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    setup.halfmove_clock = u32::from(mode >> 2);
+    Position::try_from(&setup).ok()?;
+    let count = data.len().min(2 * 24) / 2;
+    let (pieces, rest) = data.split_at(count * 2);
+    for pair in pieces.chunks(2) {
+        let kinds = [
+            PieceKind::Advisor,
+            PieceKind::Elephant,
+            PieceKind::Horse,
+            PieceKind::Chariot,
+            PieceKind::Cannon,
+            PieceKind::Soldier,
+        ];
+        let kind = kinds[(pair[0] % 6) as usize];
+        let color = if pair[0] & 0x80 == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let sq = Square::from_index(pair[1] as usize % 90)?;
+        if setup.board[sq.index()].is_some() {
+            continue;
+        }
+        setup.board[sq.index()] = Some(Piece::new(color, kind));
+        if Position::try_from(&setup).is_err() {
+            setup.board[sq.index()] = None;
+        }
+    }
+    Position::try_from(&setup).ok().map(|p| (p, rest))
+}
+
+/// Position-level invariants: incremental structures, validity, FEN round trip.
+pub fn check_position(pos: &Position) {
+    if let Err(e) = pos.check_invariants() {
+        panic!("{}: {e}", pos.to_fen());
+    }
+    assert_eq!(pos.key(), pos.compute_key(), "{}", pos.to_fen());
+    let mover = pos.side_to_move();
+    assert!(
+        !pos.is_general_attacked(!mover),
+        "{}: the side not to move is in check",
+        pos.to_fen()
+    );
+    let again = Position::from_fen(&pos.to_fen())
+        .unwrap_or_else(|e| panic!("{} does not re-parse: {e}", pos.to_fen()));
+    assert_eq!(&again, pos);
+    assert_eq!(again.key(), pos.key());
+}
+
+/// Move-level invariants at one position: every generated move is legal, the generators
+/// agree with each other and with a brute-force legality test over every from/to pair,
+/// make/unmake restores everything, the incremental key and evaluation match the
+/// recomputed ones, check detection agrees.
+pub fn check_moves(pos: &Position) {
+    let fen = pos.to_fen();
+    let mover = pos.side_to_move();
+    let legal = xq_movegen::legal_moves(pos);
+    let legal_set: BTreeSet<u16> = legal.iter().map(|m| m.to_u16()).collect();
+    assert_eq!(legal_set.len(), legal.len(), "{fen}: duplicate moves");
+    assert_eq!(
+        xq_movegen::count_legal(pos),
+        legal.len(),
+        "{fen}: count_legal"
+    );
+    let caps = xq_movegen::legal_captures(pos);
+    let quiets = xq_movegen::legal_quiets(pos);
+    let mut parts: BTreeSet<u16> = caps.iter().map(|m| m.to_u16()).collect();
+    assert!(caps.iter().all(|m| pos.piece_on(m.to()).is_some()), "{fen}");
+    assert!(
+        quiets.iter().all(|m| pos.piece_on(m.to()).is_none()),
+        "{fen}"
+    );
+    parts.extend(quiets.iter().map(|m| m.to_u16()));
+    assert_eq!(parts, legal_set, "{fen}: captures + quiets != legal moves");
+    let ev = xq_movegen::evasions(pos);
+    if pos.is_check() {
+        assert_eq!(ev.len(), legal.len(), "{fen}: evasions");
+    } else {
+        assert!(ev.is_empty(), "{fen}: evasions out of check");
+    }
+    let pseudo: BTreeSet<u16> = xq_movegen::pseudo_legal_moves(pos)
+        .iter()
+        .map(|m| m.to_u16())
+        .collect();
+    let pseudo_caps: BTreeSet<u16> = xq_movegen::pseudo_legal_captures(pos)
+        .iter()
+        .map(|m| m.to_u16())
+        .collect();
+    assert!(pseudo_caps.is_subset(&pseudo), "{fen}: pseudo captures");
+    let filter = xq_movegen::LegalityFilter::new(pos);
+    let eval = Eval::new(pos);
+    let key = pos.key();
+    // Every from/to pair: legality by the library against make-and-look.
+    for from in Square::ALL {
+        let Some(p) = pos.piece_on(from) else {
+            continue;
+        };
+        for to in Square::ALL {
+            if to == from {
+                continue;
+            }
+            let m = Move::new(from, to);
+            let is_pseudo = xq_movegen::is_pseudo_legal(pos, m);
+            assert_eq!(is_pseudo, pseudo.contains(&m.to_u16()), "{fen}: pseudo {m}");
+            let is_legal = xq_movegen::is_legal(pos, m);
+            assert_eq!(
+                is_legal,
+                legal_set.contains(&m.to_u16()),
+                "{fen}: is_legal({m}) disagrees with legal_moves"
+            );
+            if p.color != mover || !is_pseudo {
+                assert!(!is_legal, "{fen}: {m} legal but not pseudo-legal");
+                continue;
+            }
+            assert_eq!(filter.is_legal(pos, m), is_legal, "{fen}: filter {m}");
+            assert_ne!(
+                pos.piece_on(to).map(|q| q.kind),
+                Some(PieceKind::General),
+                "{fen}: pseudo-legal {m} captures a general"
+            );
+            let mut after = pos.clone();
+            let child = eval.after(pos, m);
+            let undo = after.make_move(m);
+            let safe = !after.is_general_attacked(mover);
+            assert_eq!(is_legal, safe, "{fen}: is_legal({m}) != make-and-look");
+            if is_legal {
+                if let Err(e) = after.check_invariants() {
+                    panic!("{fen} after {m}: {e}");
+                }
+                assert_eq!(after.key(), after.compute_key(), "{fen} after {m}: key");
+                assert_ne!(after.key(), key, "{fen} after {m}: key unchanged");
+                assert_eq!(child, Eval::new(&after), "{fen} after {m}: eval");
+                assert_eq!(
+                    xq_movegen::gives_check(pos, m),
+                    after.is_check(),
+                    "{fen}: gives_check({m})"
+                );
+                assert_eq!(
+                    xq_movegen::in_check_after(&after, m),
+                    after.is_check(),
+                    "{fen}: in_check_after({m})"
+                );
+                assert_eq!(after.side_to_move(), !mover);
+                assert_eq!(
+                    undo.captured(),
+                    pos.piece_on(to),
+                    "{fen}: captured piece of {m}"
+                );
+            }
+            after.unmake_move(m, undo);
+            assert_eq!(&after, pos, "{fen}: unmake {m}");
+            assert_eq!(after.key(), key, "{fen}: key after unmake {m}");
+            if let Err(e) = after.check_invariants() {
+                panic!("{fen} after {m} and back: {e}");
+            }
+        }
+    }
+    // Colour symmetry: the flipped position has the flipped moves.
+    let flipped = pos.color_flipped();
+    let flipped_moves: BTreeSet<u16> = xq_movegen::legal_moves(&flipped)
+        .iter()
+        .map(|m| m.to_u16())
+        .collect();
+    let expected: BTreeSet<u16> = legal.iter().map(|m| flip_rank(*m).to_u16()).collect();
+    assert_eq!(flipped_moves, expected, "{fen}: colour flip");
+}
+
+fn flip_rank(m: Move) -> Move {
+    Move::new(m.from().flip_rank(), m.to().flip_rank())
+}
