@@ -21,6 +21,10 @@ use std::str::FromStr;
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
+/// The largest halfmove clock or move number a FEN may give: far beyond any real game,
+/// and far enough below `u32::MAX` that counting moves from it can never overflow.
+pub const MAX_COUNTER: u32 = 1_000_000_000;
+
 /// A syntactically valid FEN: a placement, a side to move and two counters.
 ///
 /// Nothing here checks that the placement is reachable in a game; convert it into a
@@ -146,9 +150,9 @@ pub enum ParseFenError {
     MissingSide,
     /// The side-to-move field is not `w`, `r` or `b`.
     BadSide(String),
-    /// The halfmove clock is not a number.
+    /// The halfmove clock is not a number from 0 to [`MAX_COUNTER`].
     BadHalfmoveClock(String),
-    /// The move number is not a positive number.
+    /// The move number is not a number from 1 to [`MAX_COUNTER`].
     BadFullmoveNumber(String),
     /// Something follows the last field.
     TrailingText(String),
@@ -266,13 +270,14 @@ impl FromStr for Fen {
             dashes += 1;
         }
         if let Some(h) = rest.first() {
-            fen.halfmove_clock = h
-                .parse()
-                .map_err(|_| ParseFenError::BadHalfmoveClock(h.to_string()))?;
+            fen.halfmove_clock = match h.parse() {
+                Ok(v) if v <= MAX_COUNTER => v,
+                _ => return Err(ParseFenError::BadHalfmoveClock(h.to_string())),
+            };
         }
         if let Some(n) = rest.get(1) {
             fen.fullmove_number = match n.parse() {
-                Ok(v) if v > 0 => v,
+                Ok(v) if v > 0 && v <= MAX_COUNTER => v,
                 _ => return Err(ParseFenError::BadFullmoveNumber(n.to_string())),
             };
         }
@@ -357,6 +362,18 @@ mod tests {
             err("4k4/9/9/9/9/9/9/9/9/4K4 w - - x 1"),
             ParseFenError::BadHalfmoveClock("x".into())
         );
+        // Found by fuzzing: a clock near u32::MAX overflowed when a move was made.
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/3K5 w - - 4294967295 9999999"),
+            ParseFenError::BadHalfmoveClock("4294967295".into())
+        );
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1000000001"),
+            ParseFenError::BadFullmoveNumber("1000000001".into())
+        );
+        assert!("4k4/9/9/9/9/9/9/9/9/3K5 w - - 1000000000 1000000000"
+            .parse::<Fen>()
+            .is_ok());
         assert_eq!(
             err("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 0"),
             ParseFenError::BadFullmoveNumber("0".into())

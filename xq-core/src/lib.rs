@@ -10,7 +10,7 @@ pub mod position;
 pub mod square;
 pub mod zobrist;
 
-pub use fen::{Fen, ParseFenError, START_FEN};
+pub use fen::{Fen, ParseFenError, MAX_COUNTER, START_FEN};
 pub use moves::{Move, ParseMoveError};
 pub use notation::{line_to_notation, move_to_notation, NotationError, NotationStyle};
 pub use piece::{ByColor, Color, Piece, PieceKind};

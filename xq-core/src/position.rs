@@ -672,7 +672,8 @@ impl Position {
             self.halfmove = 0;
         } else {
             self.toggle_bits(to);
-            self.halfmove += 1;
+            // Saturating: `set_halfmove_clock` accepts any value.
+            self.halfmove = self.halfmove.saturating_add(1);
         }
         if self.side == Color::Black {
             self.fullmove += 1;
