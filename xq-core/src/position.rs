@@ -655,6 +655,10 @@ impl Position {
             "no piece of the side to move on {m}"
         );
         debug_assert!(cap & side_tag(self.side) == 0, "{m} captures an own piece");
+        debug_assert!(
+            cap == 0 || ids::kind(cap) != PieceKind::General,
+            "{m} captures a general"
+        );
         let undo = Undo {
             captured: cap as u8,
             halfmove: self.halfmove,
