@@ -300,6 +300,17 @@ fn ray_blockers(pos: &Position, sq: usize) -> [[u8; 2]; 4] {
     out
 }
 
+/// [`NEAR_GENERAL`] of `sq` seen from the general on `k` (0 for far squares).
+#[inline(always)]
+fn near_general(sq: usize, k: usize) -> u8 {
+    let d = sq.wrapping_sub(k).wrapping_add(34);
+    if d < 128 {
+        NEAR_GENERAL[d]
+    } else {
+        0
+    }
+}
+
 /// Indexed by `sq - general + 34`: 1 for the four squares diagonally next to the general
 /// (horse legs), 2 for the eight squares a horse attacks it from.
 const NEAR_GENERAL: [u8; 128] = {
@@ -393,6 +404,25 @@ pub fn pseudo_legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate_pseudo::<ALL>(pos, &mut list);
     list
+}
+
+/// Appends the pseudo-legal moves to `list` (the allocation-free, copy-free form of
+/// [`pseudo_legal_moves`] for searches that reuse one list per ply).
+///
+/// # Panics
+/// If `list` has fewer than about 120 free slots (a position never has more).
+#[inline]
+pub fn pseudo_legal_moves_into(pos: &Position, list: &mut MoveList) {
+    generate_pseudo::<ALL>(pos, list);
+}
+
+/// Appends the pseudo-legal captures to `list` (see [`pseudo_legal_moves_into`]).
+///
+/// # Panics
+/// As [`pseudo_legal_moves_into`].
+#[inline]
+pub fn pseudo_legal_captures_into(pos: &Position, list: &mut MoveList) {
+    generate_pseudo::<CAPTURES>(pos, list);
 }
 
 /// Pseudo-legal captures only (see [`pseudo_legal_moves`]).
@@ -569,7 +599,7 @@ impl LegalityFilter {
                 // Only a move touching the general's lines or leaving a horse leg next to
                 // it can expose it.
                 let (kr, kc) = (k >> 4, k & 15);
-                let leg = NEAR_GENERAL[from.wrapping_sub(k).wrapping_add(34) & 127] == 1;
+                let leg = near_general(from, k) == 1;
                 if from >> 4 != kr && from & 15 != kc && to >> 4 != kr && to & 15 != kc && !leg {
                     return true;
                 }
@@ -611,17 +641,109 @@ pub fn in_check(pos: &Position) -> bool {
 pub fn in_check_after(pos: &Position, m: Move) -> bool {
     let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
     let k = pos.square_of_id(side_tag(pos.side_to_move()));
-    let their_general = pos.square_of_id(side_tag(!pos.side_to_move()));
-    let (kr, kc) = (k >> 4, k & 15);
-    let relevant = to >> 4 == kr
-        || to & 15 == kc
-        || from >> 4 == kr
-        || from & 15 == kc
-        || NEAR_GENERAL[from.wrapping_sub(k).wrapping_add(34) & 127] == 1
-        || NEAR_GENERAL[to.wrapping_sub(k).wrapping_add(34) & 127] == 2
-        || to == their_general;
-    relevant && pos.is_check()
+    let attacker = !pos.side_to_move();
+    let them = side_tag(attacker);
+    let is = |sq: usize, off: std::ops::Range<usize>| {
+        let id = pos.id_at(sq);
+        id >= them + off.start && id < them + off.end
+    };
+    // Chariot, general or cannon along the ray from the general through `sq`.
+    let ray_through = |sq: usize| -> bool {
+        let dir = if sq >> 4 == k >> 4 {
+            if sq > k {
+                1
+            } else {
+                0usize.wrapping_sub(1)
+            }
+        } else if sq & 15 == k & 15 {
+            if sq > k {
+                16
+            } else {
+                0usize.wrapping_sub(16)
+            }
+        } else {
+            return false;
+        };
+        let on_file = dir == 16 || dir == 0usize.wrapping_sub(16);
+        let mut s = add(k, dir);
+        let mut screens = 0;
+        while in_board(s) {
+            if pos.id_at(s) != 0 {
+                if screens == 0 {
+                    if is(s, ids::CHARIOTS) || (on_file && is(s, 0..1)) {
+                        return true;
+                    }
+                    screens = 1;
+                } else {
+                    return is(s, ids::CANNONS);
+                }
+            }
+            s = add(s, dir);
+        }
+        false
+    };
+    // Lines: the moved piece attacking along one, becoming a cannon's screen, or
+    // uncovering one.
+    if ray_through(to) || ray_through(from) {
+        return true;
+    }
+    // A horse on `to` attacking the general.
+    let near = |sq: usize| near_general(sq, k);
+    let d = (to as isize - k as isize + 34) as usize;
+    if near(to) == 2 && is(to, ids::HORSES) {
+        let leg = k.wrapping_add(HORSE_LEG[d] as usize).wrapping_sub(34);
+        if pos.id_at(leg) == 0 {
+            return true;
+        }
+    }
+    // A soldier on `to` beside or in front of the general (both on its lines, so only
+    // the soldier itself is left to check).
+    if is(to, ids::SOLDIERS) {
+        let forward = if attacker == Color::Red {
+            16
+        } else {
+            0usize.wrapping_sub(16)
+        };
+        if k == add(to, forward) || k == to + 1 || k == to - 1 {
+            return true;
+        }
+    }
+    // A horse's leg next to the general vacated.
+    if near(from) == 1 {
+        let (a, b) = match from.wrapping_sub(k) as isize {
+            -17 => (k - 33, k - 18),
+            -15 => (k - 31, k - 14),
+            15 => (k + 31, k + 14),
+            _ => (k + 33, k + 18),
+        };
+        if is(a, ids::HORSES) || is(b, ids::HORSES) {
+            return true;
+        }
+    }
+    false
 }
+
+/// Indexed like [`NEAR_GENERAL`] by `horse square - general + 34`: the leg's offset from
+/// the general, plus 34.
+const HORSE_LEG: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let pairs: [(i32, i32); 8] = [
+        (-33, -17),
+        (-18, -17),
+        (-31, -15),
+        (-14, -15),
+        (31, 15),
+        (14, 15),
+        (33, 17),
+        (18, 17),
+    ];
+    let mut i = 0;
+    while i < 8 {
+        t[(pairs[i].0 + 34) as usize] = (pairs[i].1 + 34) as u8;
+        i += 1;
+    }
+    t
+};
 
 /// Does the legal move `m` put the opponent in check?
 ///

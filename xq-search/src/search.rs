@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use xq_core::{ids, Move, Position};
 use xq_eval::{has_non_pawn_material, ordering_value, Eval};
 use xq_movegen::{
-    legal_moves, pseudo_legal_captures, pseudo_legal_moves, LegalityFilter, MoveList,
+    legal_moves, pseudo_legal_captures_into, pseudo_legal_moves_into, LegalityFilter, MoveList,
 };
 
 /// Plies without a capture after which the game is drawn (the 60-move rule).
@@ -186,6 +186,7 @@ pub struct SearchResult {
 }
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
+type Scores = arrayvec::ArrayVec<i32, { xq_movegen::MAX_MOVES }>;
 
 /// A search thread's state: the shared table, its own ordering tables and counters.
 ///
@@ -687,7 +688,7 @@ impl Searcher {
             None
         };
         let mut moves = MoveList::new();
-        let mut scores = arrayvec::ArrayVec::new();
+        let mut scores = Scores::new();
         let mut generated = false;
         if !lazy {
             moves = legal_moves(&self.pos);
@@ -706,7 +707,7 @@ impl Searcher {
                 // No legal move loses, in check or not.
                 return mated_in(ply);
             }
-            scores = self.score_moves(&moves, tt_move, ply);
+            self.score_moves(&moves, tt_move, ply, &mut scores);
             generated = true;
         }
         let mut ext = 0;
@@ -728,8 +729,8 @@ impl Searcher {
                 Some(m) if legal == 0 => m,
                 _ => {
                     if !generated {
-                        moves = pseudo_legal_moves(&self.pos);
-                        scores = self.score_moves(&moves, tt_move, ply);
+                        pseudo_legal_moves_into(&self.pos, &mut moves);
+                        self.score_moves(&moves, tt_move, ply, &mut scores);
                         filter = Some(LegalityFilter::with_check(&self.pos, in_check));
                         generated = true;
                     }
@@ -837,32 +838,32 @@ impl Searcher {
         }
     }
 
+    /// Fills `scores` with the ordering score of each move.
     fn score_moves(
         &self,
         moves: &MoveList,
         tt_move: Option<Move>,
         ply: usize,
-    ) -> arrayvec::ArrayVec<i32, { xq_movegen::MAX_MOVES }> {
-        moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    return 1 << 30;
-                }
-                let victim = self.pos.id_at(m.to_mailbox_index());
-                let attacker = self.pos.id_at(m.from_mailbox_index());
-                if victim != 0 {
-                    (1 << 24) + ordering_value(ids::kind(victim)) * 16
-                        - ordering_value(ids::kind(attacker)) / 16
-                } else if self.killers[ply][0] == Some(m) {
-                    1 << 22
-                } else if self.killers[ply][1] == Some(m) {
-                    (1 << 22) - 1
-                } else {
-                    self.history[ids::piece_index(attacker)][m.to_mailbox_index()]
-                }
-            })
-            .collect()
+        scores: &mut Scores,
+    ) {
+        scores.clear();
+        scores.extend(moves.iter().map(|&m| {
+            if Some(m) == tt_move {
+                return 1 << 30;
+            }
+            let victim = self.pos.id_at(m.to_mailbox_index());
+            let attacker = self.pos.id_at(m.from_mailbox_index());
+            if victim != 0 {
+                (1 << 24) + ordering_value(ids::kind(victim)) * 16
+                    - ordering_value(ids::kind(attacker)) / 16
+            } else if self.killers[ply][0] == Some(m) {
+                1 << 22
+            } else if self.killers[ply][1] == Some(m) {
+                (1 << 22) - 1
+            } else {
+                self.history[ids::piece_index(attacker)][m.to_mailbox_index()]
+            }
+        }));
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, stop: &AtomicBool) -> i32 {
@@ -880,12 +881,12 @@ impl Searcher {
         }
         let in_check = self.checks[self.keys.len() - 1];
         let mut best;
-        let mut moves;
+        let mut moves = MoveList::new();
         let filter;
         if in_check {
             // All evasions (the filter rejects most pseudo-legal moves cheaply in check).
             filter = LegalityFilter::with_check(&self.pos, true);
-            moves = pseudo_legal_moves(&self.pos);
+            pseudo_legal_moves_into(&self.pos, &mut moves);
             moves.retain(|m| filter.is_legal(&self.pos, *m));
             best = -INFINITE;
         } else {
@@ -894,10 +895,11 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
             best = stand;
-            moves = pseudo_legal_captures(&self.pos);
+            pseudo_legal_captures_into(&self.pos, &mut moves);
             filter = LegalityFilter::without_pins(&self.pos);
         }
-        let mut scores = self.score_moves(&moves, None, ply);
+        let mut scores = Scores::new();
+        self.score_moves(&moves, None, ply, &mut scores);
         for i in 0..moves.len() {
             let m = pick(&mut moves, &mut scores, i);
             if !in_check {
