@@ -560,20 +560,31 @@ impl Searcher {
 
     /// The value of a repeated or 60-move-rule position, if the current node is one.
     fn rule_value(&mut self, ply: usize) -> Option<i32> {
+        // In the referee's order: repetition first, then the 60-move rule (under which a
+        // side with no legal move has still lost).
+        let reversible = self.pos.halfmove_clock() as usize;
+        if reversible >= 4 {
+            if let Some(r) = judge_repetition(&self.keys, &self.checks, reversible, self.root_index)
+            {
+                self.rep_hits += 1;
+                return Some(match r {
+                    Repetition::Draw => 0,
+                    // Perpetual check loses like being mated there (as Pikafish scores
+                    // it): a defender prefers a longer real mate to losing by rule sooner.
+                    Repetition::SideToMoveWins => mate_in(ply),
+                    Repetition::SideToMoveLoses => mated_in(ply),
+                });
+            }
+        }
         if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
             self.rep_hits += 1;
-            return Some(0);
+            return Some(if xq_movegen::count_legal(&self.pos) == 0 {
+                mated_in(ply)
+            } else {
+                0
+            });
         }
-        let reversible = self.pos.halfmove_clock() as usize;
-        let r = judge_repetition(&self.keys, &self.checks, reversible, self.root_index)?;
-        self.rep_hits += 1;
-        Some(match r {
-            Repetition::Draw => 0,
-            // Perpetual check loses like being mated there (as Pikafish scores it): a
-            // defender prefers a longer real mate to losing by rule sooner.
-            Repetition::SideToMoveWins => mate_in(ply),
-            Repetition::SideToMoveLoses => mated_in(ply),
-        })
+        None
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -593,6 +604,12 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> i32 {
         self.pv[ply].clear();
+        // The rules come first, at the horizon too.
+        if ply > 0 {
+            if let Some(v) = self.rule_value(ply) {
+                return v;
+            }
+        }
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, stop);
         }
@@ -607,9 +624,6 @@ impl Searcher {
         let in_check = self.checks[self.keys.len() - 1];
 
         if !root {
-            if let Some(v) = self.rule_value(ply) {
-                return v;
-            }
             if self.config.mate_distance {
                 alpha = alpha.max(mated_in(ply));
                 beta = beta.min(mate_in(ply + 1));

@@ -139,10 +139,18 @@ fn perpetual_check_loses_for_the_checker() {
 #[test]
 fn sixty_move_rule_is_a_draw() {
     // Red is a chariot up, but 119 plies have passed without a capture: any quiet move
-    // draws, so the score is 0 unless Red captures (and nothing can be captured).
-    let g = game("3k5/9/9/9/9/9/9/9/9/4K3R w - - 119 80", "");
+    // draws, so the score is 0 (nothing can be captured, no mate in one).
+    let g = game("5k3/9/9/9/9/9/9/9/9/R2K5 w - - 119 80", "");
     let r = search(&g, Limits::depth(3), SearchConfig::default());
     assert_eq!(r.score, Score::Cp(0));
+    // A mate on the 120th ply still wins: a side with no legal move has lost before the
+    // rule is applied (the referee's order). Here i0d0 mates and i0i8 stalemates (the
+    // flying general guards e9), both wins.
+    let mut g = game("3k5/9/9/9/9/9/9/9/9/4K3R w - - 119 80", "");
+    let r = search(&g, Limits::depth(3), SearchConfig::default());
+    assert_eq!(r.score, Score::Mate(1));
+    g.play(r.best_move.unwrap()).unwrap();
+    assert!(legal_moves(g.position()).is_empty());
 }
 
 #[test]
