@@ -57,13 +57,12 @@ fn notation(pos: &Position, line: &[Move], style: NotationStyle) -> Vec<String> 
 pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     let game = args.position.game().context("bad position")?;
     let pos = game.position().clone();
-    let mut limits = match (args.depth, args.movetime, args.nodes) {
+    let limits = match (args.depth, args.movetime, args.nodes) {
         (Some(d), _, _) => Limits::depth(d.max(1)),
         (_, Some(ms), _) => Limits::movetime(Duration::from_millis(ms)),
         (_, _, Some(n)) => Limits::nodes(n),
         _ => Limits::movetime(Duration::from_millis(3000)),
     };
-    limits.depth = limits.depth.or(None);
     let style = if args.wxf {
         NotationStyle::Wxf
     } else {

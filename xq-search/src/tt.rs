@@ -157,14 +157,6 @@ impl TranspositionTable {
         &self.buckets[i]
     }
 
-    /// Hints the processor to fetch the bucket of `key`.
-    #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
-        let b = self.bucket(key);
-        // A plain read: cheap, and it pulls the line in.
-        let _ = b.0[0].data.load(Ordering::Relaxed);
-    }
-
     /// The entry for `key`, probed `ply` plies from the root.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
