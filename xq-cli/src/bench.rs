@@ -3,7 +3,8 @@
 use anyhow::Result;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-use xq_search::{Game, Limits, Searcher};
+use xq_movegen::Game;
+use xq_search::{Limits, Searcher};
 
 /// The bench positions: openings, middlegames, endgames and tactics.
 pub const POSITIONS: &str = include_str!("bench.fens");

@@ -20,8 +20,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use xq_core::{Move, Position};
+use xq_movegen::Game;
 use xq_search::tt::TranspositionTable;
-use xq_search::{Game, Info, Limits, SearchResult, Searcher};
+use xq_search::{Info, Limits, SearchResult, Searcher};
 
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH: usize = 64;

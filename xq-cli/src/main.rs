@@ -23,7 +23,7 @@ use xq_cli::{engine, ucci, uci};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
-use xq_search::Game;
+use xq_movegen::Game;
 
 /// xq, a Xiangqi (Chinese chess) engine.
 ///

@@ -14,8 +14,9 @@ use crate::engine::{
 
 use std::sync::Arc;
 use std::time::Duration;
+use xq_movegen::Game;
 use xq_search::tt::Bound;
-use xq_search::{Game, Info, Limits, SearchResult};
+use xq_search::{Info, Limits, SearchResult};
 
 /// UCCI output formatting.
 #[derive(Debug)]

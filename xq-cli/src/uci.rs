@@ -9,7 +9,8 @@ use crate::engine::{
 use std::sync::Arc;
 use std::time::Duration;
 use xq_core::Color;
-use xq_search::{Game, Info, Limits, Score, SearchResult};
+use xq_movegen::Game;
+use xq_search::{Info, Limits, Score, SearchResult};
 
 /// UCI output formatting.
 #[derive(Debug)]

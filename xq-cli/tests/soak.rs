@@ -15,7 +15,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xq_core::{Move, Position};
-use xq_search::Game;
+use xq_movegen::Game;
 
 /// Every answer the test waits for must come within this.
 const DEADLINE: Duration = Duration::from_secs(10);

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use std::time::{Duration, Instant};
 use xq_core::Position;
-use xq_search::Game;
+use xq_movegen::Game;
 
 fn after(moves: &[&str]) -> Game {
     Game::from_fen_moves(xq_core::START_FEN, moves).unwrap()

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use std::time::{Duration, Instant};
 use xq_core::Position;
-use xq_search::Game;
+use xq_movegen::Game;
 
 fn game(fen: &str, moves: &[String]) -> Game {
     Game::from_fen_moves(fen, moves).unwrap()

@@ -7,9 +7,11 @@ use std::str::FromStr;
 
 /// A move from one square to another, packed in 16 bits.
 ///
-/// Bit layout: bits 0-7 hold the mailbox index of the origin square, bits 8-15 the
-/// mailbox index of the destination (see [`Square::mailbox`]). A board square's mailbox
-/// index is never 0, so the value is never zero and `Option<Move>` is also two bytes.
+/// Bit layout ([`Move::to_u16`]): bits 0-7 hold the 16x16 mailbox index of the origin
+/// square (`0x33` for `a0` up to `0xcb` for `i9`: file + 3 in the low nibble, rank + 3 in
+/// the high one), bits 8-15 that of the destination. A board square's mailbox index is
+/// never 0, so the value is never zero and `Option<Move>` is also two bytes. A `Move` can
+/// only be built from two squares, so its squares are always on the board.
 ///
 /// A `Move` says nothing about whether it is legal in some position; see
 /// `xq_movegen::is_legal` for that. Its text form is ICCS without the dash: `h2e2`.
@@ -32,73 +34,69 @@ impl Move {
     /// The move from `from` to `to`.
     #[inline(always)]
     pub const fn new(from: Square, to: Square) -> Move {
-        Move::from_mailbox(from.mailbox(), to.mailbox())
-    }
-
-    /// Low level: the move between two mailbox indices (see [`Square::mailbox`]), for
-    /// move generators that work on mailbox indices.
-    ///
-    /// # Panics
-    /// If `from` is 0. Both indices must be board squares: debug builds check it, and in
-    /// release builds a move made of other indices panics when its squares are asked for.
-    #[inline(always)]
-    pub const fn from_mailbox(from: usize, to: usize) -> Move {
-        debug_assert!(Square::from_mailbox(from).is_some() && Square::from_mailbox(to).is_some());
-        let v = (from | (to << 8)) as u16;
+        let v = from.mailbox() as u16 | (to.mailbox() as u16) << 8;
         match NonZeroU16::new(v) {
             Some(v) => Move(v),
-            None => panic!("a board square is never mailbox index 0"),
+            // A board square's mailbox index is never 0.
+            None => unreachable!(),
         }
     }
 
     /// The origin square.
     #[inline(always)]
     pub const fn from(self) -> Square {
-        match Square::from_mailbox(self.from_mailbox_index()) {
-            Some(s) => s,
-            None => unreachable!(),
-        }
+        // Every `Move` is built from two board squares ([`Move::new`], or
+        // [`Move::from_u16`], which checks), so no re-validation is needed.
+        Square::from_mailbox_unchecked(self.0.get() as u8)
     }
 
     /// The destination square.
     #[inline(always)]
     pub const fn to(self) -> Square {
-        match Square::from_mailbox(self.to_mailbox_index()) {
-            Some(s) => s,
-            None => unreachable!(),
-        }
+        Square::from_mailbox_unchecked((self.0.get() >> 8) as u8)
     }
 
-    /// Mailbox index of the origin square.
-    #[inline(always)]
-    pub const fn from_mailbox_index(self) -> usize {
-        (self.0.get() & 0xff) as usize
-    }
-
-    /// Mailbox index of the destination square.
-    #[inline(always)]
-    pub const fn to_mailbox_index(self) -> usize {
-        (self.0.get() >> 8) as usize
-    }
-
-    /// The raw 16-bit encoding (see the type's documentation).
+    /// The raw 16-bit encoding (see the type's documentation), for compact storage such
+    /// as a transposition table.
     #[inline(always)]
     pub const fn to_u16(self) -> u16 {
         self.0.get()
     }
 
     /// The move with raw encoding `v`, or `None` if either byte is not a board square.
+    #[inline]
     pub const fn from_u16(v: u16) -> Option<Move> {
-        let (from, to) = ((v & 0xff) as usize, (v >> 8) as usize);
-        match (Square::from_mailbox(from), Square::from_mailbox(to)) {
-            (Some(_), Some(_)) => Some(Move::from_mailbox(from, to)),
+        match (
+            Square::from_mailbox((v & 0xff) as usize),
+            Square::from_mailbox((v >> 8) as usize),
+        ) {
+            (Some(from), Some(to)) => Some(Move::new(from, to)),
             _ => None,
         }
     }
 
-    /// The same move seen from the other side of the board (both squares flipped).
-    pub const fn flip(self) -> Move {
-        Move::new(self.from().flip(), self.to().flip())
+    /// The same move seen from the other side of the board (both squares rotated by 180
+    /// degrees).
+    pub const fn rotate_180(self) -> Move {
+        Move::new(self.from().rotate_180(), self.to().rotate_180())
+    }
+
+    /// The same move mirrored across the river (as in the colour-flipped position).
+    ///
+    /// ```
+    /// use xq_core::Move;
+    /// let m: Move = "h2e2".parse().unwrap();
+    /// assert_eq!(m.flip_vertical().to_string(), "h7e7");
+    /// assert_eq!(m.flip_horizontal().to_string(), "b2e2");
+    /// assert_eq!(m.rotate_180().to_string(), "b7e7");
+    /// ```
+    pub const fn flip_vertical(self) -> Move {
+        Move::new(self.from().flip_vertical(), self.to().flip_vertical())
+    }
+
+    /// The same move mirrored left to right.
+    pub const fn flip_horizontal(self) -> Move {
+        Move::new(self.from().flip_horizontal(), self.to().flip_horizontal())
     }
 }
 

@@ -176,14 +176,8 @@ impl fmt::Display for NotationError {
     }
 }
 
-impl std::error::Error for NotationError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            NotationError::AtPly { error, .. } => Some(error.as_ref()),
-            _ => None,
-        }
-    }
-}
+// `Display` includes the wrapped error, so `source` stays `None` (see the crate docs).
+impl std::error::Error for NotationError {}
 
 /// Writes `m`, played in `pos`, in the notation `style`.
 ///
@@ -1085,7 +1079,8 @@ mod tests {
             err.to_string(),
             "move 3 of the line: the move starts and ends on e2"
         );
-        assert!(std::error::Error::source(&err).is_some());
+        // The cause is in the text, so it is not repeated as a source.
+        assert!(std::error::Error::source(&err).is_none());
 
         let own = line_to_notation(&p, &[mv("a0b0")], wxf).unwrap_err();
         assert_eq!(

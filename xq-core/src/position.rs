@@ -1,6 +1,7 @@
-//! The board: a padded mailbox of piece ids, piece lists, rank and file occupancy bits,
+//! The board: a padded mailbox with piece lists and rank and file occupancy bits,
 //! the Zobrist key and the clocks, with make/unmake.
 
+use crate::attacks::{Direction, Step, HORSE_ATTACKS};
 use crate::fen::{Fen, ParseFenError, START_FEN};
 use crate::moves::Move;
 use crate::piece::{Color, Piece, PieceKind};
@@ -9,15 +10,15 @@ use crate::zobrist;
 use std::fmt;
 use std::str::FromStr;
 
-/// Piece ids: the low-level identity of each piece on the board.
+/// Piece ids: the identity of each piece on the board, private to this crate.
 ///
 /// Every piece on the board has an id that stays with it until it is captured, as in
 /// ElephantEye: Red's pieces have ids 16..32, Black's 32..48; `id & 16` is set for Red and
 /// `id & 32` for Black. Within a side, the offset from [`side_tag`] gives the kind:
 /// 0 general, 1-2 advisors, 3-4 elephants, 5-6 horses, 7-8 chariots, 9-10 cannons,
-/// 11-15 soldiers. Id 0 means "empty square". Move generators use ids to walk a side's
-/// pieces without scanning the board.
-pub mod ids {
+/// 11-15 soldiers. Id 0 means "empty square". The piece lists (`sq_of`) let a side's
+/// pieces of one kind be walked without scanning the board.
+pub(crate) mod ids {
     use crate::piece::{Color, Piece, PieceKind};
 
     /// First id of a side: 16 for Red, 32 for Black.
@@ -25,23 +26,18 @@ pub mod ids {
     pub const fn side_tag(color: Color) -> usize {
         16 << color as usize
     }
-    /// Offset of the general within a side's ids.
-    pub const GENERAL: usize = 0;
-    /// Offsets of the advisors.
-    pub const ADVISORS: std::ops::Range<usize> = 1..3;
-    /// Offsets of the elephants.
-    pub const ELEPHANTS: std::ops::Range<usize> = 3..5;
-    /// Offsets of the horses.
-    pub const HORSES: std::ops::Range<usize> = 5..7;
-    /// Offsets of the chariots.
-    pub const CHARIOTS: std::ops::Range<usize> = 7..9;
-    /// Offsets of the cannons.
-    pub const CANNONS: std::ops::Range<usize> = 9..11;
-    /// Offsets of the soldiers.
-    pub const SOLDIERS: std::ops::Range<usize> = 11..16;
 
-    /// First offset of each kind, indexed by [`PieceKind::index`].
-    pub(crate) const KIND_BASE: [usize; 7] = [0, 1, 3, 5, 7, 9, 11];
+    /// First offset of each kind within a side, indexed by [`PieceKind::index`], and one
+    /// past the last (16).
+    pub const KIND_BASE: [usize; 8] = [0, 1, 3, 5, 7, 9, 11, 16];
+
+    /// The ids of `piece`: a range within its side's sixteen.
+    #[inline(always)]
+    pub const fn of(piece: Piece) -> std::ops::Range<usize> {
+        let tag = side_tag(piece.color);
+        let k = piece.kind as usize;
+        tag + KIND_BASE[k]..tag + KIND_BASE[k + 1]
+    }
 
     const KIND_OF_OFFSET: [PieceKind; 16] = [
         PieceKind::General,
@@ -62,45 +58,41 @@ pub mod ids {
         PieceKind::Soldier,
     ];
 
-    /// Dense piece index ([`Piece::index`]) of each id; 14 for "no piece".
-    pub(crate) const PIECE_INDEX: [u8; 48] = {
-        let mut t = [14u8; 48];
+    /// The piece of each id (`None` for 0 and unused values).
+    pub const PIECE: [Option<Piece>; 64] = {
+        let mut t = [None; 64];
         let mut id = 16;
         while id < 48 {
-            let color = if id < 32 { 0 } else { 7 };
-            t[id] = (color + KIND_OF_OFFSET[id & 15] as usize) as u8;
+            let color = if id < 32 { Color::Red } else { Color::Black };
+            t[id] = Some(Piece::new(color, KIND_OF_OFFSET[id & 15]));
             id += 1;
         }
         t
     };
 
-    /// The kind of the piece with id `id` (16..48).
+    /// The piece with id `id`, `None` for an empty square.
     #[inline(always)]
-    pub const fn kind(id: usize) -> PieceKind {
-        KIND_OF_OFFSET[id & 15]
-    }
-    /// The colour of the piece with id `id` (16..48).
-    #[inline(always)]
-    pub const fn color(id: usize) -> Color {
-        if id & 16 != 0 {
-            Color::Red
-        } else {
-            Color::Black
-        }
-    }
-    /// The piece with id `id`, or `None` for 0 or an out-of-range value.
-    #[inline]
     pub const fn piece(id: usize) -> Option<Piece> {
-        if id >= 16 && id < 48 {
-            Some(Piece::new(color(id), kind(id)))
-        } else {
-            None
-        }
+        PIECE[id & 63]
     }
-    /// Dense piece index ([`Piece::index`]) of id `id`, 14 for none.
+
+    /// Dense piece index ([`Piece::index`]) of each id (0 for unused values).
+    const PIECE_INDEX: [u8; 64] = {
+        let mut t = [0u8; 64];
+        let mut id = 16;
+        while id < 48 {
+            if let Some(p) = PIECE[id] {
+                t[id] = p.index() as u8;
+            }
+            id += 1;
+        }
+        t
+    };
+
+    /// Dense piece index ([`Piece::index`]) of a piece id (16..48).
     #[inline(always)]
     pub const fn piece_index(id: usize) -> usize {
-        PIECE_INDEX[id] as usize
+        PIECE_INDEX[id & 63] as usize
     }
 }
 
@@ -116,6 +108,7 @@ pub struct Undo {
 
 impl Undo {
     /// The piece the move captured, if any.
+    #[inline]
     pub fn captured(&self) -> Option<Piece> {
         ids::piece(self.captured as usize)
     }
@@ -245,14 +238,8 @@ impl fmt::Display for FenError {
     }
 }
 
-impl std::error::Error for FenError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            FenError::Parse(e) => Some(e),
-            FenError::Position(e) => Some(e),
-        }
-    }
-}
+// `Display` includes the wrapped error, so `source` stays `None` (see the crate docs).
+impl std::error::Error for FenError {}
 
 impl From<ParseFenError> for FenError {
     fn from(e: ParseFenError) -> FenError {
@@ -271,7 +258,7 @@ pub fn reachable(piece: Piece, sq: Square) -> bool {
     // Look at the square from the piece owner's side of the board.
     let own = match piece.color {
         Color::Red => sq,
-        Color::Black => sq.flip_rank(),
+        Color::Black => sq.flip_vertical(),
     };
     let (f, r) = (own.file().index(), own.rank().index());
     match piece.kind {
@@ -315,27 +302,58 @@ impl Position {
         Ok(Position::try_from(&fen)?)
     }
 
-    /// The position as a [`Fen`].
-    pub fn to_setup(&self) -> Fen {
-        let mut fen = Fen::empty();
-        for sq in Square::ALL {
-            fen.board[sq.index()] = self.piece_on(sq);
-        }
-        fen.side_to_move = self.side;
-        fen.halfmove_clock = self.halfmove;
-        fen.fullmove_number = self.fullmove;
-        fen
-    }
-
     /// The FEN text of the position (always the full six-field form).
     pub fn to_fen(&self) -> String {
-        self.to_setup().to_string()
+        Fen::from(self).to_string()
     }
 
     /// The piece on `sq`, if any.
-    #[inline]
+    #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
         ids::piece(self.board[sq.mailbox()] as usize)
+    }
+
+    /// Is `sq` empty?
+    #[inline(always)]
+    pub fn is_empty(&self, sq: Square) -> bool {
+        self.board[sq.mailbox()] == 0
+    }
+
+    /// Does `sq` hold `piece`? (The same as `piece_on(sq) == Some(piece)`, a little faster.)
+    ///
+    /// ```
+    /// use xq_core::{Piece, Position, Square};
+    /// let pos = Position::startpos();
+    /// assert!(pos.holds(Square::H2, Piece::from_char('C').unwrap()));
+    /// assert!(!pos.holds(Square::H2, Piece::from_char('c').unwrap()));
+    /// ```
+    #[inline(always)]
+    pub fn holds(&self, sq: Square, piece: Piece) -> bool {
+        ids::of(piece).contains(&(self.board[sq.mailbox()] as usize))
+    }
+
+    /// Does a piece of `color` stand on `sq`? (The same as `color_on(sq) == Some(color)`.)
+    #[inline(always)]
+    pub fn is_occupied_by(&self, sq: Square, color: Color) -> bool {
+        self.board[sq.mailbox()] as usize & side_tag(color) != 0
+    }
+
+    /// The colour of the piece on `sq`, if any.
+    ///
+    /// ```
+    /// use xq_core::{Color, Position, Square};
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.color_on(Square::H2), Some(Color::Red));
+    /// assert_eq!(pos.color_on(Square::H7), Some(Color::Black));
+    /// assert_eq!(pos.color_on(Square::E4), None);
+    /// ```
+    #[inline(always)]
+    pub fn color_on(&self, sq: Square) -> Option<Color> {
+        match self.board[sq.mailbox()] {
+            0 => None,
+            id if id & 16 != 0 => Some(Color::Red),
+            _ => Some(Color::Black),
+        }
     }
 
     /// The side to move.
@@ -371,11 +389,30 @@ impl Position {
     /// Where `color`'s general stands.
     #[inline(always)]
     pub fn general(&self, color: Color) -> Square {
-        Square::from_mailbox(self.sq_of[side_tag(color)] as usize)
-            .expect("a valid position has both generals")
+        // A position always has both generals (checked when it is built; make_move never
+        // captures one).
+        Square::from_mailbox_unchecked(self.sq_of[side_tag(color)])
     }
 
-    /// Every piece of `color` with its square, in id order (general first).
+    /// The squares of every `piece` on the board (all of one colour and kind), from the
+    /// piece lists: no board scan.
+    ///
+    /// ```
+    /// use xq_core::{Piece, Position, Square};
+    /// let pos = Position::startpos();
+    /// let cannons: Vec<Square> = pos.squares_of(Piece::from_char('C').unwrap()).collect();
+    /// assert_eq!(cannons, [Square::B2, Square::H2]);
+    /// ```
+    #[inline(always)]
+    pub fn squares_of(&self, piece: Piece) -> impl Iterator<Item = Square> + '_ {
+        self.sq_of[ids::of(piece)]
+            .iter()
+            .filter(|&&m| m != 0)
+            .map(|&m| Square::from_mailbox_unchecked(m))
+    }
+
+    /// Every piece of `color` with its square, general first, then advisors, elephants,
+    /// horses, chariots, cannons and soldiers.
     pub fn pieces(&self, color: Color) -> impl Iterator<Item = (Piece, Square)> + '_ {
         let tag = side_tag(color);
         (tag..tag + 16).filter_map(move |id| {
@@ -386,47 +423,32 @@ impl Position {
 
     /// How many pieces of `piece`'s colour and kind are on the board.
     pub fn count(&self, piece: Piece) -> usize {
-        self.pieces(piece.color)
-            .filter(|(p, _)| *p == piece)
-            .count()
+        self.squares_of(piece).count()
     }
 
-    // ------------------------------------------------------------------ low level
-
-    /// Low level: the piece id on mailbox index `mailbox` (0 if empty; see [`ids`]).
+    /// The occupied squares along the line from `sq` in direction `dir`, nearest first
+    /// (`sq` itself excluded). The first is what a chariot on `sq` attacks, the second what
+    /// a cannon on `sq` attacks (over the first as its screen). Found with the rank and
+    /// file occupancy bits, not by walking the board.
     ///
-    /// # Panics
-    /// If `mailbox` is 256 or more.
+    /// ```
+    /// use xq_core::attacks::Direction;
+    /// use xq_core::{Position, Square};
+    /// let pos = Position::startpos();
+    /// let up: Vec<Square> = pos.occupied_along(Square::H2, Direction::Up).collect();
+    /// assert_eq!(up, [Square::H7, Square::H9]);
+    /// let left: Vec<Square> = pos.occupied_along(Square::H2, Direction::Left).collect();
+    /// assert_eq!(left, [Square::B2]);
+    /// ```
     #[inline(always)]
-    pub fn id_at(&self, mailbox: usize) -> usize {
-        self.board[mailbox] as usize
-    }
-
-    /// Low level: the mailbox index of piece id `id`, or 0 if it is not on the board.
-    ///
-    /// # Panics
-    /// If `id` is 48 or more.
-    #[inline(always)]
-    pub fn square_of_id(&self, id: usize) -> usize {
-        self.sq_of[id] as usize
-    }
-
-    /// Low level: occupancy of mailbox row `row` (rank + 3), bit `f` for file `f`.
-    ///
-    /// # Panics
-    /// If `row` is 16 or more.
-    #[inline(always)]
-    pub fn rank_occupancy(&self, row: usize) -> u16 {
-        self.rank_bits[row]
-    }
-
-    /// Low level: occupancy of mailbox column `col` (file + 3), bit `r` for rank `r`.
-    ///
-    /// # Panics
-    /// If `col` is 16 or more.
-    #[inline(always)]
-    pub fn file_occupancy(&self, col: usize) -> u16 {
-        self.file_bits[col]
+    pub fn occupied_along(&self, sq: Square, dir: Direction) -> OccupiedAlong {
+        let m = sq.mailbox();
+        let line = if dir.is_vertical() {
+            self.file_bits[m & 15]
+        } else {
+            self.rank_bits[m >> 4]
+        };
+        OccupiedAlong::new(line, m, dir)
     }
 
     // ------------------------------------------------------------------ attacks
@@ -436,7 +458,7 @@ impl Position {
     #[inline]
     pub fn is_general_attacked(&self, color: Color) -> bool {
         let k = self.sq_of[side_tag(color)] as usize;
-        self.is_attacked_as_general(k, color)
+        self.attacked_impl::<false>(k, color, 0, 0)
     }
 
     /// Is `color`'s general in check in the position?
@@ -451,23 +473,25 @@ impl Position {
         self.is_general_attacked(self.side)
     }
 
-    /// Would a general of `color` standing on mailbox square `k` be attacked by the other
-    /// side, with the board as it stands? (The piece on `k` is never an attacker.)
-    #[inline]
-    pub(crate) fn is_attacked_as_general(&self, k: usize, color: Color) -> bool {
-        self.attacked_impl::<false>(k, color, 0, 0)
-    }
-
-    /// Would `color`'s general be attacked after its own side moved the piece on mailbox
-    /// square `from` to `to` (capturing whatever stands there)? Nothing is changed: the
-    /// move is applied virtually, which is how move generators test legality cheaply.
-    /// The general itself may be the piece that moves.
+    /// Would the general of the side to move be attacked after it played `m` (capturing
+    /// whatever stands on `m.to()`)? Nothing is changed: the move is applied virtually,
+    /// which is how move generators test legality cheaply. The general itself may be the
+    /// piece that moves.
     ///
-    /// # Panics
-    /// `from` and `to` must be mailbox indices of board squares ([`Square::mailbox`]);
-    /// others may panic or give a meaningless answer.
+    /// `m` should be pseudo-legal (a piece of the side to move on its origin); for any
+    /// other move the answer means nothing.
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// // Red's cannon on e1 stands between the generals: it may move along the file only.
+    /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4C4/4K4 w").unwrap();
+    /// assert!(pos.general_attacked_after("e1d1".parse().unwrap()));
+    /// assert!(!pos.general_attacked_after("e1e5".parse().unwrap()));
+    /// ```
     #[inline]
-    pub fn general_attacked_after(&self, color: Color, from: usize, to: usize) -> bool {
+    pub fn general_attacked_after(&self, m: Move) -> bool {
+        let (from, to) = (m.from().mailbox(), m.to().mailbox());
+        let color = self.side;
         let mut k = self.sq_of[side_tag(color)] as usize;
         if k == from {
             k = to;
@@ -475,9 +499,10 @@ impl Position {
         self.attacked_impl::<true>(k, color, from, to)
     }
 
-    /// The attack test behind [`is_attacked_as_general`](Position::is_attacked_as_general)
-    /// and [`general_attacked_after`](Position::general_attacked_after). With `VIRTUAL`,
-    /// `from` counts as empty and `to` as holding a piece of `color`.
+    /// The attack test behind [`is_general_attacked`](Position::is_general_attacked) and
+    /// [`general_attacked_after`](Position::general_attacked_after): would a general of
+    /// `color` on mailbox square `k` be attacked? With `VIRTUAL`, `from` counts as empty
+    /// and `to` as holding a piece of `color`.
     #[inline(always)]
     fn attacked_impl<const VIRTUAL: bool>(
         &self,
@@ -486,11 +511,10 @@ impl Position {
         from: usize,
         to: usize,
     ) -> bool {
-        let them = side_tag(!color);
         let b = &self.board;
-        let is = |sq: usize, off: std::ops::Range<usize>| -> bool {
-            let id = b[sq] as usize;
-            (!VIRTUAL || sq != to) && id >= them + off.start && id < them + off.end
+        // An enemy `kind` on mailbox square `sq` (never the virtually captured piece).
+        let is = |sq: usize, kind: PieceKind| -> bool {
+            (!VIRTUAL || sq != to) && ids::of(Piece::new(!color, kind)).contains(&(b[sq] as usize))
         };
         let empty = |sq: usize| -> bool {
             if VIRTUAL {
@@ -499,114 +523,59 @@ impl Position {
                 b[sq] == 0
             }
         };
-        let (row, col) = (k >> 4, k & 15);
+        let step = |sq: usize, s: Step| (sq as i32 + s.mailbox_delta()) as usize;
 
-        // Soldiers: in front (from our point of view) and beside.
-        let front = if color == Color::Red { k + 16 } else { k - 16 };
-        if is(front, ids::SOLDIERS) || is(k - 1, ids::SOLDIERS) || is(k + 1, ids::SOLDIERS) {
+        // Soldiers: in front (from the general's side) and beside.
+        let front = step(k, Step::forward(color));
+        if is(front, PieceKind::Soldier)
+            || is(k - 1, PieceKind::Soldier)
+            || is(k + 1, PieceKind::Soldier)
+        {
             return true;
         }
 
-        // Horses: the leg is the square diagonally next to the general.
-        for (leg, a, c) in [
-            (k - 17, k - 33, k - 18),
-            (k - 15, k - 31, k - 14),
-            (k + 15, k + 31, k + 14),
-            (k + 17, k + 33, k + 18),
-        ] {
-            if empty(leg) && (is(a, ids::HORSES) || is(c, ids::HORSES)) {
+        // Horses, through the legs diagonally next to the general. A general stands in
+        // its palace, so every square read here is inside the padded mailbox.
+        for (leg, horses) in HORSE_ATTACKS {
+            if empty(step(k, leg))
+                && (is(step(k, horses[0]), PieceKind::Horse)
+                    || is(step(k, horses[1]), PieceKind::Horse))
+            {
                 return true;
             }
         }
 
-        // Occupancy of the general's file and rank after the (virtual) move.
-        let mut fb = self.file_bits[col];
-        let mut rb = self.rank_bits[row];
+        // Lines: a chariot (or, along the file, the other general) first, a cannon second.
+        let (row, col) = (k >> 4, k & 15);
+        let mut file = self.file_bits[col];
+        let mut rank = self.rank_bits[row];
         if VIRTUAL {
-            if from & 15 == col {
-                fb &= !(1 << ((from >> 4) - 3));
-            }
-            if to & 15 == col {
-                fb |= 1 << ((to >> 4) - 3);
-            }
-            if from >> 4 == row {
-                rb &= !(1 << ((from & 15) - 3));
-            }
-            if to >> 4 == row {
-                rb |= 1 << ((to & 15) - 3);
+            for (sq, on) in [(from, false), (to, true)] {
+                if sq & 15 == col {
+                    let bit = 1 << ((sq >> 4) - 3);
+                    file = if on { file | bit } else { file & !bit };
+                }
+                if sq >> 4 == row {
+                    let bit = 1 << ((sq & 15) - 3);
+                    rank = if on { rank | bit } else { rank & !bit };
+                }
             }
         }
-
-        // File: chariot or general first, cannon second.
-        let r = row - 3;
-        let above = fb & (!0u16 << (r + 1));
-        if above != 0 {
-            let sq = ((above.trailing_zeros() as usize + 3) << 4) | col;
-            if is(sq, ids::CHARIOTS) || is(sq, 0..1) {
-                return true;
-            }
-            let rest = above & (above - 1);
-            if rest != 0
-                && is(
-                    ((rest.trailing_zeros() as usize + 3) << 4) | col,
-                    ids::CANNONS,
-                )
-            {
-                return true;
-            }
-        }
-        let below = fb & ((1u16 << r) - 1);
-        if below != 0 {
-            let first = 15 - below.leading_zeros() as usize;
-            let sq = ((first + 3) << 4) | col;
-            if is(sq, ids::CHARIOTS) || is(sq, 0..1) {
-                return true;
-            }
-            let rest = below & !(1u16 << first);
-            if rest != 0
-                && is(
-                    ((18 - rest.leading_zeros() as usize) << 4) | col,
-                    ids::CANNONS,
-                )
-            {
-                return true;
-            }
-        }
-
-        // Rank: chariot first, cannon second.
-        let f = col - 3;
-        let right = rb & (!0u16 << (f + 1));
-        if right != 0 {
-            if is(
-                (row << 4) | (right.trailing_zeros() as usize + 3),
-                ids::CHARIOTS,
-            ) {
-                return true;
-            }
-            let rest = right & (right - 1);
-            if rest != 0
-                && is(
-                    (row << 4) | (rest.trailing_zeros() as usize + 3),
-                    ids::CANNONS,
-                )
-            {
-                return true;
-            }
-        }
-        let left = rb & ((1u16 << f) - 1);
-        if left != 0 {
-            let first = 15 - left.leading_zeros() as usize;
-            if is((row << 4) | (first + 3), ids::CHARIOTS) {
-                return true;
-            }
-            let rest = left & !(1u16 << first);
-            if rest != 0
-                && is(
-                    (row << 4) | (18 - rest.leading_zeros() as usize),
-                    ids::CANNONS,
-                )
-            {
-                return true;
+        for dir in Direction::ALL {
+            let bits = if dir.is_vertical() { file } else { rank };
+            let mut along = OccupiedAlong::new(bits, k, dir);
+            if let Some(first) = along.next() {
+                if is(first.mailbox(), PieceKind::Chariot)
+                    || (dir.is_vertical() && is(first.mailbox(), PieceKind::General))
+                {
+                    return true;
+                }
+                if along
+                    .next()
+                    .is_some_and(|second| is(second.mailbox(), PieceKind::Cannon))
+                {
+                    return true;
+                }
             }
         }
         false
@@ -614,17 +583,8 @@ impl Position {
 
     /// Do the two generals stand on one file with nothing between them?
     pub fn generals_facing(&self) -> bool {
-        let (r, b) = (
-            self.sq_of[side_tag(Color::Red)] as usize,
-            self.sq_of[side_tag(Color::Black)] as usize,
-        );
-        if r & 15 != b & 15 {
-            return false;
-        }
-        let fb = self.file_bits[r & 15];
-        let (lo, hi) = ((r >> 4) - 3, (b >> 4) - 3);
-        let (lo, hi) = (lo.min(hi), lo.max(hi));
-        fb & (((1u16 << hi) - 1) & !((2u16 << lo) - 1)) == 0
+        let red = self.general(Color::Red);
+        self.occupied_along(red, Direction::Up).next() == Some(self.general(Color::Black))
     }
 
     // ------------------------------------------------------------------ make/unmake
@@ -647,7 +607,7 @@ impl Position {
     /// `m.to()` holds one of its own pieces or a general.
     #[inline]
     pub fn make_move(&mut self, m: Move) -> Undo {
-        let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+        let (from, to) = (m.from().mailbox(), m.to().mailbox());
         let id = self.board[from] as usize;
         let cap = self.board[to] as usize;
         debug_assert!(
@@ -655,10 +615,7 @@ impl Position {
             "no piece of the side to move on {m}"
         );
         debug_assert!(cap & side_tag(self.side) == 0, "{m} captures an own piece");
-        debug_assert!(
-            cap == 0 || ids::kind(cap) != PieceKind::General,
-            "{m} captures a general"
-        );
+        debug_assert!(cap & 15 != 0 || cap == 0, "{m} captures a general");
         let undo = Undo {
             captured: cap as u8,
             halfmove: self.halfmove,
@@ -691,7 +648,7 @@ impl Position {
     /// position inconsistent (it is not checked).
     #[inline]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
-        let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
+        let (from, to) = (m.from().mailbox(), m.to().mailbox());
         let id = self.board[to] as usize;
         let cap = undo.captured as usize;
         self.side = !self.side;
@@ -801,7 +758,7 @@ impl Position {
         let mut fen = Fen::empty();
         for sq in Square::ALL {
             if let Some(p) = self.piece_on(sq) {
-                fen.set(sq.flip_rank(), Some(Piece::new(!p.color, p.kind)));
+                fen.set(sq.flip_vertical(), Some(Piece::new(!p.color, p.kind)));
             }
         }
         fen.side_to_move = !self.side;
@@ -870,7 +827,7 @@ impl TryFrom<&Fen> for Position {
         for sq in Square::ALL {
             if let Some(p) = fen.board[sq.index()] {
                 let n = &mut next[p.color.index()][p.kind.index()];
-                let id = side_tag(p.color) + ids::KIND_BASE[p.kind.index()] + *n;
+                let id = ids::of(p).start + *n;
                 *n += 1;
                 let m = sq.mailbox();
                 pos.board[m] = id as u8;
@@ -886,6 +843,80 @@ impl TryFrom<&Fen> for Position {
             return Err(PositionError::OpponentInCheck);
         }
         Ok(pos)
+    }
+}
+
+impl From<&Position> for Fen {
+    /// The position as a [`Fen`] (placement, side to move and counters).
+    fn from(pos: &Position) -> Fen {
+        let mut fen = Fen::empty();
+        for sq in Square::ALL {
+            fen.set(sq, pos.piece_on(sq));
+        }
+        fen.side_to_move = pos.side;
+        fen.halfmove_clock = pos.halfmove;
+        fen.fullmove_number = pos.fullmove;
+        fen
+    }
+}
+
+/// The occupied squares along a line from a square, nearest first: the iterator of
+/// [`Position::occupied_along`].
+#[derive(Clone, Debug)]
+pub struct OccupiedAlong {
+    /// Occupancy bits of the line beyond the start, in the direction of travel: bit `i`
+    /// is the square at mailbox index `base + (i << shift)`.
+    bits: u16,
+    base: u8,
+    /// 4 along a file (a bit per rank), 0 along a rank (a bit per file).
+    shift: u8,
+    /// Travelling towards lower bits (down or left): the nearest square is the highest bit.
+    descending: bool,
+}
+
+impl OccupiedAlong {
+    /// The squares along `dir` from mailbox square `m`, given the occupancy bits `line`
+    /// of its file (vertical) or rank (horizontal).
+    #[inline(always)]
+    fn new(line: u16, m: usize, dir: Direction) -> OccupiedAlong {
+        let (row, col) = (m >> 4, m & 15);
+        let (at, base, shift) = if dir.is_vertical() {
+            (row - 3, 0x30 | col, 4)
+        } else {
+            (col - 3, (row << 4) | 3, 0)
+        };
+        let descending = matches!(dir, Direction::Down | Direction::Left);
+        let bits = if descending {
+            line & ((1u16 << at) - 1)
+        } else {
+            line & (!0u16 << (at + 1))
+        };
+        OccupiedAlong {
+            bits,
+            base: base as u8,
+            shift,
+            descending,
+        }
+    }
+}
+
+impl Iterator for OccupiedAlong {
+    type Item = Square;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        if self.bits == 0 {
+            return None;
+        }
+        let i = if self.descending {
+            15 - self.bits.leading_zeros()
+        } else {
+            self.bits.trailing_zeros()
+        };
+        self.bits &= !(1 << i);
+        Some(Square::from_mailbox_unchecked(
+            self.base + ((i as u8) << self.shift),
+        ))
     }
 }
 

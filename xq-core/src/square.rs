@@ -4,11 +4,16 @@
 //! classic): file `a`..`i` is mailbox column 3..11 and rank `0`..`9` is mailbox row
 //! 3..12. The margin of at least two squares on every side means a horse or elephant
 //! step from any board square stays inside the array, so off-board tests are a single
-//! table look-up ([`in_board`]).
+//! table look-up.
 //!
 //! A [`Square`] is stored as its mailbox index, so moving "one rank towards Black" is
-//! `+16` and "one file to the right" is `+1`.
+//! `+16` and "one file to the right" is `+1`: [`Square::offset`] takes a typed
+//! [`Step`] and costs one addition and one table look-up. The
+//! index itself is private to this crate; [`SquareMap`] is the typed array keyed by
+//! squares that uses it directly.
 
+use crate::attacks::Step;
+use crate::piece::Color;
 use std::fmt;
 use std::str::FromStr;
 
@@ -18,7 +23,8 @@ use std::str::FromStr;
 /// use xq_core::File;
 /// assert_eq!(File::E.to_char(), 'e');
 /// assert_eq!(File::from_char('h'), Some(File::H));
-/// assert_eq!(File::E.flip(), File::E);
+/// assert_eq!(File::E.flip_horizontal(), File::E);
+/// assert_eq!(File::A.flip_horizontal(), File::I);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct File(u8);
@@ -28,7 +34,7 @@ pub struct File(u8);
 /// ```
 /// use xq_core::Rank;
 /// assert_eq!(Rank::R4.to_char(), '4');
-/// assert_eq!(Rank::R0.flip(), Rank::R9);
+/// assert_eq!(Rank::R0.flip_vertical(), Rank::R9);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rank(u8);
@@ -93,8 +99,9 @@ impl File {
     pub const fn to_char(self) -> char {
         (b'a' + self.0) as char
     }
-    /// The mirrored file (`a` <-> `i`).
-    pub const fn flip(self) -> File {
+    /// The file mirrored left to right (`a` <-> `i`).
+    #[inline]
+    pub const fn flip_horizontal(self) -> File {
         File(8 - self.0)
     }
 }
@@ -161,8 +168,9 @@ impl Rank {
     pub const fn to_char(self) -> char {
         (b'0' + self.0) as char
     }
-    /// The rank seen from the other side (`0` <-> `9`).
-    pub const fn flip(self) -> Rank {
+    /// The rank mirrored top to bottom, across the river (`0` <-> `9`).
+    #[inline]
+    pub const fn flip_vertical(self) -> Rank {
         Rank(9 - self.0)
     }
 }
@@ -178,7 +186,9 @@ impl Rank {
 /// assert_eq!(sq, Square::H2);
 /// assert_eq!(sq.file(), File::H);
 /// assert_eq!(sq.rank(), Rank::R2);
-/// assert_eq!(sq.flip(), Square::B7);
+/// assert_eq!(sq.rotate_180(), Square::B7);
+/// assert_eq!(sq.flip_vertical(), Square::H7);
+/// assert_eq!(sq.flip_horizontal(), Square::B2);
 /// assert_eq!(sq.to_string(), "h2");
 /// assert_eq!(Square::from_index(sq.index()), Some(sq));
 /// ```
@@ -236,14 +246,8 @@ const IN_PALACE: [bool; 256] = {
 
 /// Is mailbox index `sq` one of the 90 board squares?
 #[inline(always)]
-pub const fn in_board(sq: usize) -> bool {
+pub(crate) const fn in_board(sq: usize) -> bool {
     IN_BOARD[sq & 255]
-}
-
-/// Is mailbox index `sq` inside either palace?
-#[inline(always)]
-pub const fn in_palace(sq: usize) -> bool {
-    IN_PALACE[sq & 255]
 }
 
 impl Square {
@@ -288,7 +292,7 @@ impl Square {
 
     /// The square at a mailbox index, or `None` if the index is off the board.
     #[inline]
-    pub const fn from_mailbox(index: usize) -> Option<Square> {
+    pub(crate) const fn from_mailbox(index: usize) -> Option<Square> {
         if index < 256 && in_board(index) {
             Some(Square(index as u8))
         } else {
@@ -296,10 +300,36 @@ impl Square {
         }
     }
 
+    /// The square at a mailbox index known to be on the board (the byte of a [`Move`](crate::Move)).
+    #[inline(always)]
+    pub(crate) const fn from_mailbox_unchecked(index: u8) -> Square {
+        debug_assert!(in_board(index as usize));
+        Square(index)
+    }
+
     /// The 16x16 mailbox index of the square.
     #[inline(always)]
-    pub const fn mailbox(self) -> usize {
+    pub(crate) const fn mailbox(self) -> usize {
         self.0 as usize
+    }
+
+    /// The square one [`Step`] away, or `None` off the board.
+    ///
+    /// ```
+    /// use xq_core::{attacks::Step, Square};
+    /// assert_eq!(Square::E0.offset(Step::UP), Some(Square::E1));
+    /// assert_eq!(Square::E0.offset(Step::DOWN), None);
+    /// assert_eq!(Square::A4.offset(Step::LEFT), None);
+    /// assert_eq!(Square::B0.offset(Step::UP.then(Step::UP_RIGHT)), Some(Square::C2));
+    /// ```
+    #[inline(always)]
+    pub const fn offset(self, step: Step) -> Option<Square> {
+        let to = (self.0 as i32 + step.mailbox_delta()) as usize & 255;
+        if IN_BOARD[to] {
+            Some(Square(to as u8))
+        } else {
+            None
+        }
     }
 
     /// The file of the square.
@@ -316,32 +346,109 @@ impl Square {
 
     /// The square seen from the other side of the board (rotated 180 degrees): `a0` <-> `i9`.
     #[inline]
-    pub const fn flip(self) -> Square {
+    pub const fn rotate_180(self) -> Square {
         Square(254 - self.0)
     }
 
     /// The square mirrored left to right: `a0` <-> `i0`.
     #[inline]
-    pub const fn mirror(self) -> Square {
-        Square::new(self.file().flip(), self.rank())
+    pub const fn flip_horizontal(self) -> Square {
+        Square::new(self.file().flip_horizontal(), self.rank())
     }
 
-    /// The square mirrored top to bottom (`a0` <-> `a9`), used for colour-flipped positions.
+    /// The square mirrored top to bottom, across the river (`a0` <-> `a9`), as in a
+    /// colour-flipped position.
     #[inline]
-    pub const fn flip_rank(self) -> Square {
-        Square::new(self.file(), self.rank().flip())
+    pub const fn flip_vertical(self) -> Square {
+        Square::new(self.file(), self.rank().flip_vertical())
     }
 
     /// Is the square inside a palace (either side's)?
-    #[inline]
+    #[inline(always)]
     pub const fn in_palace(self) -> bool {
-        in_palace(self.0 as usize)
+        IN_PALACE[self.0 as usize]
     }
 
-    /// Is the square on Red's half of the board (ranks 0-4)?
-    #[inline]
-    pub const fn is_red_half(self) -> bool {
-        self.0 < 0x80
+    /// The side of the river the square is on: [`Color::Red`] for ranks 0-4,
+    /// [`Color::Black`] for ranks 5-9. An elephant stays on its own half; a soldier on the
+    /// other half has crossed the river.
+    ///
+    /// ```
+    /// use xq_core::{Color, Square};
+    /// assert_eq!(Square::E4.half(), Color::Red);
+    /// assert_eq!(Square::E5.half(), Color::Black);
+    /// ```
+    #[inline(always)]
+    pub const fn half(self) -> Color {
+        if self.0 < 0x80 {
+            Color::Red
+        } else {
+            Color::Black
+        }
+    }
+}
+
+/// A value for every square: the typed array keyed by [`Square`] (no index arithmetic at
+/// the call site, no bounds check: the key is always in range).
+///
+/// ```
+/// use xq_core::{Square, SquareMap};
+/// let mut visits = SquareMap::new(0u32);
+/// visits[Square::E4] += 2;
+/// assert_eq!(visits[Square::E4], 2);
+/// assert_eq!(visits[Square::E5], 0);
+/// // Built in a `const` context, as evaluation tables are.
+/// const CENTRE: SquareMap<bool> = SquareMap::new(false).with(Square::E4, true);
+/// assert!(CENTRE[Square::E4] && !CENTRE[Square::D4]);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub struct SquareMap<T>([T; 256]);
+
+impl<T: Copy> SquareMap<T> {
+    /// Every square holding `value`.
+    pub const fn new(value: T) -> SquareMap<T> {
+        SquareMap([value; 256])
+    }
+
+    /// The same map with `value` on `sq` (for building tables at compile time).
+    #[must_use]
+    pub const fn with(mut self, sq: Square, value: T) -> SquareMap<T> {
+        self.0[sq.0 as usize] = value;
+        self
+    }
+
+    /// Sets every square to `value`.
+    pub fn fill(&mut self, value: T) {
+        self.0.fill(value);
+    }
+}
+
+impl<T: Copy + Default> Default for SquareMap<T> {
+    fn default() -> SquareMap<T> {
+        SquareMap([T::default(); 256])
+    }
+}
+
+impl<T> std::ops::Index<Square> for SquareMap<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, sq: Square) -> &T {
+        &self.0[sq.0 as usize]
+    }
+}
+
+impl<T> std::ops::IndexMut<Square> for SquareMap<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, sq: Square) -> &mut T {
+        &mut self.0[sq.0 as usize]
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for SquareMap<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(Square::ALL.iter().map(|&sq| (sq, &self[sq])))
+            .finish()
     }
 }
 
@@ -404,17 +511,17 @@ mod tests {
     fn layout() {
         assert_eq!(Square::A0.mailbox(), 0x33);
         assert_eq!(Square::I9.mailbox(), 0xcb);
-        assert_eq!(Square::E0.flip(), Square::E9);
-        assert_eq!(Square::A0.flip(), Square::I9);
+        assert_eq!(Square::E0.rotate_180(), Square::E9);
+        assert_eq!(Square::A0.rotate_180(), Square::I9);
         assert_eq!((0..256).filter(|&i| in_board(i)).count(), 90);
-        assert_eq!((0..256).filter(|&i| in_palace(i)).count(), 18);
+        assert_eq!(IN_PALACE.iter().filter(|&&p| p).count(), 18);
         for (i, sq) in Square::ALL.iter().enumerate() {
             assert_eq!(sq.index(), i);
             assert_eq!(Square::from_mailbox(sq.mailbox()), Some(*sq));
             assert_eq!(sq.to_string().parse::<Square>(), Ok(*sq));
-            assert_eq!(sq.flip().flip(), *sq);
-            assert!(in_board(sq.flip().mailbox()));
-            assert_eq!(sq.is_red_half(), sq.rank().index() <= 4);
+            assert_eq!(sq.rotate_180().rotate_180(), *sq);
+            assert_eq!(sq.rotate_180(), sq.flip_vertical().flip_horizontal());
+            assert_eq!(sq.half() == Color::Red, sq.rank().index() <= 4);
         }
         assert!(Square::D0.in_palace() && Square::F9.in_palace() && !Square::C0.in_palace());
         assert!(!Square::D3.in_palace() && Square::D7.in_palace());

@@ -49,7 +49,7 @@ fn suite_fens_round_trip() {
         let setup: Fen = fen.parse().unwrap();
         assert_eq!(setup.to_string(), normalized(fen));
         assert_eq!(setup.to_string().parse::<Fen>(), Ok(setup.clone()));
-        assert_eq!(pos.to_setup(), setup);
+        assert_eq!(Fen::from(&pos), setup);
         assert_eq!(Position::try_from(&setup), Ok(pos.clone()));
         for sq in Square::ALL {
             assert_eq!(pos.piece_on(sq), setup.piece_on(sq), "{fen} {sq}");
@@ -166,8 +166,10 @@ fn position_err(fen: &str) -> PositionError {
         Err(FenError::Position(e)) => {
             assert_eq!(Position::try_from(&setup), Err(e.clone()));
             assert!(!e.to_string().is_empty());
+            // The wrapper's text holds the cause once, and no source repeats it.
             let wrapped = FenError::Position(e.clone());
-            assert!(std::error::Error::source(&wrapped).is_some());
+            assert_eq!(wrapped.to_string(), format!("illegal position: {e}"));
+            assert!(std::error::Error::source(&wrapped).is_none());
             e
         }
         other => panic!("{fen}: expected a position error, got {other:?}"),

@@ -6,23 +6,8 @@
 
 use proptest::prelude::*;
 use xq_core::notation::{line_to_notation, move_to_notation, NotationStyle};
-use xq_core::{Fen, Move, Position, Square, START_FEN};
-
-const SUITE: &str = include_str!("../../data/perft.epd");
-
-/// The start position's FEN followed by the FEN of every suite position.
-fn start_fens() -> Vec<&'static str> {
-    let mut out = vec![START_FEN];
-    out.extend(
-        SUITE
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim()),
-    );
-    assert_eq!(out.len(), 51, "the start position and 50 suite positions");
-    out
-}
+use xq_core::{Fen, Move, Position, Square};
+use xq_testkit::start_fens;
 
 /// Characters a FEN is made of, plus a few that have no business there.
 const ALPHABET: &[char] = &[

@@ -4,8 +4,7 @@
 
 pub mod pst;
 
-use xq_core::ids;
-use xq_core::{Color, Move, PieceKind, Position};
+use xq_core::{Color, Move, Position};
 
 /// The incrementally kept part of the evaluation: Red-relative middlegame and endgame
 /// sums of material plus placement, and the game phase.
@@ -37,7 +36,7 @@ impl Eval {
         let mut e = Eval::default();
         for color in Color::ALL {
             for (piece, sq) in pos.pieces(color) {
-                let (mg, eg) = pst::PSQ[piece.index()][sq.mailbox()];
+                let (mg, eg) = pst::PSQ[piece.index()][sq];
                 e.mg += mg;
                 e.eg += eg;
                 e.phase += pst::PHASE_WEIGHT[piece.kind.index()];
@@ -53,20 +52,22 @@ impl Eval {
     /// a meaningless result.
     #[inline]
     pub fn after(&self, pos: &Position, m: Move) -> Eval {
-        let (from, to) = (m.from_mailbox_index(), m.to_mailbox_index());
-        let moved = ids::piece_index(pos.id_at(from));
+        let (from, to) = (m.from(), m.to());
+        let moved = pos
+            .piece_on(from)
+            .expect("Eval::after: no piece on the move's origin")
+            .index();
         let (a, b) = (pst::PSQ[moved][from], pst::PSQ[moved][to]);
         let mut e = Eval {
             mg: self.mg - a.0 + b.0,
             eg: self.eg - a.1 + b.1,
             phase: self.phase,
         };
-        let cap = pos.id_at(to);
-        if cap != 0 {
-            let c = pst::PSQ[ids::piece_index(cap)][to];
+        if let Some(cap) = pos.piece_on(to) {
+            let c = pst::PSQ[cap.index()][to];
             e.mg -= c.0;
             e.eg -= c.1;
-            e.phase -= pst::PHASE_WEIGHT[ids::kind(cap).index()];
+            e.phase -= pst::PHASE_WEIGHT[cap.kind.index()];
         }
         e
     }
@@ -115,7 +116,7 @@ pub struct Breakdown {
     /// Material alone, tapered by phase, Red minus Black.
     pub material: i32,
     /// Placement (piece-square bonus) per kind, tapered, Red minus Black, indexed by
-    /// [`PieceKind::index`].
+    /// [`PieceKind::index`](xq_core::PieceKind::index).
     pub placement: [i32; 7],
     /// Bonus for the side to move, from Red's point of view.
     pub tempo: i32,
@@ -144,7 +145,7 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         let s = color.sign();
         for (piece, sq) in pos.pieces(color) {
             let k = piece.kind.index();
-            let (mg, eg) = pst::PSQ[piece.index()][sq.mailbox()];
+            let (mg, eg) = pst::PSQ[piece.index()][sq];
             material.0 += s * pst::MATERIAL_MG[k];
             material.1 += s * pst::MATERIAL_EG[k];
             placement[k].0 += mg - s * pst::MATERIAL_MG[k];
@@ -160,16 +161,4 @@ pub fn breakdown(pos: &Position) -> Breakdown {
         total_red: total * pos.side_to_move().sign(),
         total,
     }
-}
-
-/// Does `color` have enough material for null-move pruning to be safe (some piece that
-/// can move freely besides soldiers, advisors and elephants)?
-pub fn has_non_pawn_material(pos: &Position, color: Color) -> bool {
-    let tag = ids::side_tag(color);
-    (ids::HORSES.start..ids::CANNONS.end).any(|off| pos.square_of_id(tag + off) != 0)
-}
-
-/// The value of a piece for move ordering (most valuable victim first).
-pub fn ordering_value(kind: PieceKind) -> i32 {
-    [10000, 120, 120, 400, 900, 420, 80][kind.index()]
 }

@@ -10,7 +10,7 @@
 //! material value; `mg` applies with the board full, `eg` in the endgame, and the
 //! evaluation interpolates between them by the game phase ([`Eval::phase`](crate::Eval::phase)).
 
-use xq_core::PieceKind;
+use xq_core::{File, PieceKind, Rank, Square, SquareMap};
 
 /// Material value of each kind in the middlegame (general, advisor, elephant, horse,
 /// chariot, cannon, soldier).
@@ -182,10 +182,10 @@ const TABLES: [(Table, Table); 7] = [
     (SOLDIER_MG, SOLDIER_EG),
 ];
 
-/// Packed (mg, eg) value of every piece on every mailbox square, Red-relative (Black's
-/// entries negative), material included: `[piece index][mailbox]`.
-pub(crate) static PSQ: [[(i32, i32); 256]; 14] = {
-    let mut t = [[(0, 0); 256]; 14];
+/// The (mg, eg) value of every piece on every square, Red-relative (Black's entries
+/// negative), material included: `PSQ[piece index][square]`.
+pub(crate) static PSQ: [SquareMap<(i32, i32)>; 14] = {
+    let mut t = [const { SquareMap::new((0, 0)) }; 14];
     let mut kind = 0;
     while kind < 7 {
         let mut rank = 0;
@@ -198,11 +198,15 @@ pub(crate) static PSQ: [[(i32, i32); 256]; 14] = {
                     MATERIAL_MG[kind] + mg[9 - rank][file],
                     MATERIAL_EG[kind] + eg[9 - rank][file],
                 );
-                let red_sq = ((rank + 3) << 4) | (file + 3);
+                let (Some(f), Some(r)) = (File::from_index(file), Rank::from_index(rank)) else {
+                    unreachable!()
+                };
+                let red_sq = Square::new(f, r);
                 // Black's piece on the square mirrored across the river.
-                let black_sq = ((12 - rank) << 4) | (file + 3);
-                t[kind][red_sq] = red;
-                t[7 + kind][black_sq] = (-red.0, -red.1);
+                let black_sq = red_sq.flip_vertical();
+                let (red_map, black_map) = (t[kind], t[7 + kind]);
+                t[kind] = red_map.with(red_sq, red);
+                t[7 + kind] = black_map.with(black_sq, (-red.0, -red.1));
                 file += 1;
             }
             rank += 1;
@@ -216,7 +220,7 @@ pub(crate) static PSQ: [[(i32, i32); 256]; 14] = {
 /// `0..9` and rank `0..10`, material included.
 ///
 /// ```
-/// use xq_core::PieceKind;
+/// use xq_core::{File, PieceKind, Rank, Square, SquareMap};
 /// let (home, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 3);
 /// let (crossed, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 6);
 /// assert!(crossed > home);

@@ -50,10 +50,10 @@ fn colour_flip_keeps_the_score_for_the_side_to_move() {
 #[test]
 fn mirror_left_right_keeps_the_score() {
     for pos in suite() {
-        let mut fen = pos.to_setup();
+        let mut fen = xq_core::Fen::from(&pos);
         let orig = fen.clone();
         for sq in xq_core::Square::ALL {
-            fen.set(sq.mirror(), orig.piece_on(sq));
+            fen.set(sq.flip_horizontal(), orig.piece_on(sq));
         }
         let mirrored = Position::try_from(&fen).unwrap();
         assert_eq!(evaluate(&pos), evaluate(&mirrored), "{pos}");

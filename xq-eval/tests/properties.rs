@@ -3,50 +3,9 @@
 //! evaluation. Each property runs 256 cases (set `PROPTEST_CASES` to run more).
 
 use proptest::prelude::*;
-use xq_core::{Position, START_FEN};
 use xq_eval::{breakdown, evaluate, Eval};
 use xq_movegen::legal_moves;
-
-const SUITE: &str = include_str!("../../data/perft.epd");
-
-/// The start position's FEN followed by the FEN of every suite position.
-fn start_fens() -> Vec<&'static str> {
-    let mut out = vec![START_FEN];
-    out.extend(
-        SUITE
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim()),
-    );
-    assert_eq!(out.len(), 51, "the start position and 50 suite positions");
-    out
-}
-
-/// Every position of the game `choices` plays from `fen` (the start included), stopping
-/// early at a position without a legal move.
-fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
-    let mut pos = Position::from_fen(fen).unwrap();
-    let mut out = vec![pos.clone()];
-    for &c in choices {
-        let moves = legal_moves(&pos);
-        if moves.is_empty() {
-            break;
-        }
-        pos.make_move(moves[c as usize % moves.len()]);
-        out.push(pos.clone());
-    }
-    out
-}
-
-/// A random game of up to 60 plies from the start position or a suite position.
-fn game() -> impl Strategy<Value = Vec<Position>> {
-    (
-        prop::sample::select(start_fens()),
-        prop::collection::vec(any::<u16>(), 0..60),
-    )
-        .prop_map(|(fen, choices)| play(fen, &choices))
-}
+use xq_testkit::game;
 
 fn config() -> ProptestConfig {
     ProptestConfig {

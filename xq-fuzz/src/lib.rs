@@ -81,7 +81,7 @@ pub fn moves(data: &[u8]) {
             }
         }
     }
-    match xq_search::Game::from_fen_moves(xq_core::START_FEN, &words) {
+    match xq_movegen::Game::from_fen_moves(xq_core::START_FEN, &words) {
         Ok(game) => {
             assert_eq!(game.moves().len(), words.len());
             let mut pos = Position::startpos();
@@ -243,7 +243,7 @@ fn built_position(mode: u8, data: &[u8]) -> Option<(Position, &[u8])> {
     let black = RED_PALACE[((g / 9) % 9) as usize]
         .parse::<Square>()
         .ok()?
-        .flip_rank();
+        .flip_vertical();
     setup.board[red.index()] = Some(Piece::new(Color::Red, PieceKind::General));
     setup.board[black.index()] = Some(Piece::new(Color::Black, PieceKind::General));
     setup.side_to_move = if mode & 2 == 0 {
@@ -414,10 +414,6 @@ pub fn check_moves(pos: &Position) {
         .iter()
         .map(|m| m.to_u16())
         .collect();
-    let expected: BTreeSet<u16> = legal.iter().map(|m| flip_rank(*m).to_u16()).collect();
+    let expected: BTreeSet<u16> = legal.iter().map(|m| m.flip_vertical().to_u16()).collect();
     assert_eq!(flipped_moves, expected, "{fen}: colour flip");
-}
-
-fn flip_rank(m: Move) -> Move {
-    Move::new(m.from().flip_rank(), m.to().flip_rank())
 }

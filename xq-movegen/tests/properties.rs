@@ -8,62 +8,26 @@
 //! runs 256 cases (set `PROPTEST_CASES` to run more).
 
 use proptest::prelude::*;
-use xq_core::{Fen, Move, Position, Square, START_FEN};
+use xq_core::{Color, Fen, Move, Piece, Position, Square};
 use xq_movegen::{
     count_legal, is_legal, is_pseudo_legal, legal_captures, legal_moves, legal_quiets,
     pseudo_legal_moves, try_play, LegalityFilter,
 };
+use xq_testkit::game;
 
-const SUITE: &str = include_str!("../../data/perft.epd");
+/// A side's pieces in list order.
+type PieceList = Vec<(Piece, Square)>;
 
-/// The start position's FEN followed by the FEN of every suite position.
-fn start_fens() -> Vec<&'static str> {
-    let mut out = vec![START_FEN];
-    out.extend(
-        SUITE
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim()),
-    );
-    assert_eq!(out.len(), 51, "the start position and 50 suite positions");
-    out
-}
-
-/// Every position of the game `choices` plays from `fen` (the start included), stopping
-/// early at a position without a legal move.
-fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
-    let mut pos = Position::from_fen(fen).unwrap();
-    let mut out = vec![pos.clone()];
-    for &c in choices {
-        let moves = legal_moves(&pos);
-        if moves.is_empty() {
-            break;
-        }
-        pos.make_move(moves[c as usize % moves.len()]);
-        out.push(pos.clone());
-    }
-    out
-}
-
-/// A random game of up to 60 plies from the start position or a suite position.
-fn game() -> impl Strategy<Value = Vec<Position>> {
-    (
-        prop::sample::select(start_fens()),
-        prop::collection::vec(any::<u16>(), 0..60),
-    )
-        .prop_map(|(fen, choices)| play(fen, &choices))
-}
-
-/// Everything a position holds, the low-level piece ids included, for exact comparison.
-fn snapshot(pos: &Position) -> (String, u64, Vec<usize>, Vec<usize>, Vec<u16>, Vec<u16>) {
+/// Everything a position shows, for exact comparison: the placement, the key, and the
+/// piece lists in their order (which exposes the internal identity of each piece: a
+/// take-back that swapped two horses' list slots would show here). The occupancy bits
+/// are compared with the board by `check_invariants`.
+fn snapshot(pos: &Position) -> (String, u64, PieceList, PieceList) {
     (
         pos.to_fen(),
         pos.key(),
-        (0..256).map(|i| pos.id_at(i)).collect(),
-        (0..48).map(|id| pos.square_of_id(id)).collect(),
-        (0..16).map(|r| pos.rank_occupancy(r)).collect(),
-        (0..16).map(|f| pos.file_occupancy(f)).collect(),
+        pos.pieces(Color::Red).collect(),
+        pos.pieces(Color::Black).collect(),
     )
 }
 
@@ -86,7 +50,7 @@ proptest! {
             prop_assert_eq!(&back, pos);
             prop_assert_eq!(back.to_fen(), text.clone());
             let setup: Fen = text.parse().unwrap();
-            prop_assert_eq!(&setup, &pos.to_setup());
+            prop_assert_eq!(&setup, &xq_core::Fen::from(pos));
             prop_assert_eq!(setup.to_string(), text);
             prop_assert_eq!(Position::try_from(&setup).unwrap(), back);
         }
@@ -103,7 +67,7 @@ proptest! {
         }
         // Equal placements and sides give equal keys, however they were reached.
         for (a, b) in positions.iter().zip(positions.iter().skip(1)) {
-            if a.to_setup().board == b.to_setup().board && a.side_to_move() == b.side_to_move() {
+            if xq_core::Fen::from(a).board == xq_core::Fen::from(b).board && a.side_to_move() == b.side_to_move() {
                 prop_assert_eq!(a.key(), b.key());
             }
         }

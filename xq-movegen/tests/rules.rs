@@ -573,7 +573,7 @@ fn assert_moves(fen: &str, expected: &[&str]) {
     let flipped = pos.color_flipped();
     let flip = |m: &str| {
         let m = mv(m);
-        Move::new(m.from().flip_rank(), m.to().flip_rank()).to_string()
+        Move::new(m.from().flip_vertical(), m.to().flip_vertical()).to_string()
     };
     let mut want: Vec<String> = expected.iter().map(|m| flip(m)).collect();
     want.sort();

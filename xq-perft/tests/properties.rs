@@ -5,50 +5,10 @@
 //! more).
 
 use proptest::prelude::*;
-use xq_core::{Move, Position, START_FEN};
+use xq_core::Move;
 use xq_movegen::legal_moves;
 use xq_perft::{divide, divide_with_progress, perft, perft_threads};
-
-const SUITE: &str = include_str!("../../data/perft.epd");
-
-/// The start position's FEN followed by the FEN of every suite position.
-fn start_fens() -> Vec<&'static str> {
-    let mut out = vec![START_FEN];
-    out.extend(
-        SUITE
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| l.split(';').next().unwrap().trim()),
-    );
-    assert_eq!(out.len(), 51, "the start position and 50 suite positions");
-    out
-}
-
-/// Every position of the game `choices` plays from `fen` (the start included), stopping
-/// early at a position without a legal move.
-fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
-    let mut pos = Position::from_fen(fen).unwrap();
-    let mut out = vec![pos.clone()];
-    for &c in choices {
-        let moves = legal_moves(&pos);
-        if moves.is_empty() {
-            break;
-        }
-        pos.make_move(moves[c as usize % moves.len()]);
-        out.push(pos.clone());
-    }
-    out
-}
-
-/// A random game of up to 40 plies from the start position or a suite position.
-fn game() -> impl Strategy<Value = Vec<Position>> {
-    (
-        prop::sample::select(start_fens()),
-        prop::collection::vec(any::<u16>(), 0..40),
-    )
-        .prop_map(|(fen, choices)| play(fen, &choices))
-}
+use xq_testkit::game_of;
 
 fn config() -> ProptestConfig {
     ProptestConfig {
@@ -64,7 +24,7 @@ proptest! {
     /// every legal move once, each count is the perft of the child one ply shallower,
     /// and the counts add up to the perft. The position is left unchanged.
     #[test]
-    fn perft_is_the_sum_of_its_divide(positions in game(), depth in 1u32..=3) {
+    fn perft_is_the_sum_of_its_divide(positions in game_of(40), depth in 1u32..=3) {
         let pos = positions.last().unwrap();
         let mut p = pos.clone();
         let total = perft(&mut p, depth);
@@ -89,7 +49,7 @@ proptest! {
     /// Two threads count the same as one, and the progress callback runs once per root
     /// move with `done` counting up to `total`.
     #[test]
-    fn threaded_perft_agrees(positions in game(), depth in 1u32..=3) {
+    fn threaded_perft_agrees(positions in game_of(40), depth in 1u32..=3) {
         let pos = positions.last().unwrap();
         let one = divide(&mut pos.clone(), depth);
         let mut calls = Vec::new();

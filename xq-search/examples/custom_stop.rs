@@ -14,7 +14,8 @@ use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use xq_core::notation::{line_to_notation, NotationStyle};
-use xq_search::{Game, Info, Limits, Score, SearchResult, Searcher};
+use xq_movegen::Game;
+use xq_search::{Info, Limits, Score, SearchResult, Searcher};
 
 /// When the watcher stops the search.
 #[derive(Copy, Clone, Debug)]

@@ -15,8 +15,9 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use xq_core::notation::{move_to_notation, NotationStyle};
 use xq_core::Color;
-use xq_search::game::{judge_repetition, Repetition};
-use xq_search::{Game, Limits, Searcher, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::game::{judge_repetition, Repetition, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::Game;
+use xq_search::{Limits, Searcher};
 
 /// How the game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,11 +2,14 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod game;
+mod info;
+mod limits;
+mod picker;
 pub mod score;
 mod search;
 pub mod tt;
 
-pub use game::{Game, GameError};
+pub use info::{Info, SearchResult};
+pub use limits::{Limits, SearchConfig};
 pub use score::Score;
-pub use search::{Info, Limits, SearchConfig, SearchResult, Searcher, NO_CAPTURE_DRAW_PLIES};
+pub use search::Searcher;

@@ -1,197 +1,33 @@
 //! Iterative deepening principal variation search.
 
-use crate::game::{judge_repetition, Game, Repetition};
+use crate::info::{Info, SearchResult};
+use crate::limits::{Limits, SearchConfig};
+use crate::picker::{ordering_value, Heuristics, MovePicker};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use xq_core::{ids, Move, Position};
-use xq_eval::{has_non_pawn_material, ordering_value, Eval};
-use xq_movegen::{
-    legal_moves, pseudo_legal_captures_into, pseudo_legal_moves_into, LegalityFilter, MoveList,
-};
-
-/// Plies without a capture after which the game is drawn (the 60-move rule).
-pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
-
-/// When to stop searching. Every limit that is set applies; with none the search runs
-/// until stopped (or to [`MAX_PLY`]).
-///
-/// ```
-/// use std::time::Duration;
-/// use xq_search::Limits;
-/// let quick = Limits::depth(6);
-/// // Limits combine: at most 8 plies, 100,000 nodes or half a second, whichever first.
-/// let mixed = Limits {
-///     nodes: Some(100_000),
-///     ..Limits { depth: Some(8), ..Limits::movetime(Duration::from_millis(500)) }
-/// };
-/// assert_eq!(mixed.depth, Some(8));
-/// assert_eq!(quick.nodes, None);
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Deepest iteration to complete.
-    pub depth: Option<u32>,
-    /// Stop after about this many nodes.
-    pub nodes: Option<u64>,
-    /// Do not start a new iteration after this much time (time management's soft limit;
-    /// may be stretched or cut by the search's stability, see [`Limits::hard_time`]).
-    pub soft_time: Option<Duration>,
-    /// Stop as soon as this much time has passed.
-    pub hard_time: Option<Duration>,
-    /// Stop once a mate in at most this many moves is found.
-    pub mate: Option<u32>,
-    /// Search only these root moves (UCI `searchmoves`); empty means all.
-    pub root_moves: Vec<Move>,
-    /// Never play these root moves (UCCI `banmoves`).
-    pub banned_moves: Vec<Move>,
-}
-
-impl Limits {
-    /// A fixed-depth limit.
-    pub fn depth(d: u32) -> Limits {
-        Limits {
-            depth: Some(d),
-            ..Limits::default()
-        }
-    }
-    /// A node limit.
-    pub fn nodes(n: u64) -> Limits {
-        Limits {
-            nodes: Some(n),
-            ..Limits::default()
-        }
-    }
-    /// A fixed time per move.
-    pub fn movetime(t: Duration) -> Limits {
-        Limits {
-            soft_time: Some(t),
-            hard_time: Some(t),
-            ..Limits::default()
-        }
-    }
-}
-
-/// Switches for the search's selective parts. [`SearchConfig::default`] is the engine;
-/// [`SearchConfig::plain`] turns everything off that changes the value a search returns,
-/// which leaves plain alpha-beta (Knuth and Moore: the same value as minimax).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchConfig {
-    /// Use transposition-table scores to cut off (the table's moves are always used
-    /// for ordering).
-    pub tt_cutoffs: bool,
-    /// Null-move pruning.
-    pub null_move: bool,
-    /// Late move reductions.
-    pub lmr: bool,
-    /// Check and single-reply extensions.
-    pub extensions: bool,
-    /// Reverse futility pruning (static null move) near the leaves.
-    pub futility: bool,
-    /// Quiescence search at the horizon (off: the static evaluation).
-    pub quiescence: bool,
-    /// Aspiration windows around the last iteration's score.
-    pub aspiration: bool,
-    /// Mate-distance pruning.
-    pub mate_distance: bool,
-}
-
-impl Default for SearchConfig {
-    fn default() -> SearchConfig {
-        SearchConfig {
-            tt_cutoffs: true,
-            null_move: true,
-            lmr: true,
-            extensions: true,
-            futility: true,
-            quiescence: true,
-            aspiration: true,
-            mate_distance: true,
-        }
-    }
-}
-
-impl SearchConfig {
-    /// Plain fixed-depth alpha-beta: no pruning, reductions, extensions, table cutoffs
-    /// or quiescence.
-    pub fn plain() -> SearchConfig {
-        SearchConfig {
-            tt_cutoffs: false,
-            null_move: false,
-            lmr: false,
-            extensions: false,
-            futility: false,
-            quiescence: false,
-            aspiration: false,
-            mate_distance: false,
-        }
-    }
-}
-
-/// What one completed iteration found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Info {
-    /// Iteration depth.
-    pub depth: u32,
-    /// Deepest ply reached (quiescence included).
-    pub seldepth: u32,
-    /// Which line this is (1 for the best; see [`Searcher::set_multipv`]).
-    pub multipv: usize,
-    /// The score from the side to move's point of view.
-    pub score: Score,
-    /// The raw search value behind `score`.
-    pub value: i32,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Time since the search started.
-    pub time: Duration,
-    /// Transposition table use, permille.
-    pub hashfull: u32,
-    /// The principal variation, a legal line from the root.
-    pub pv: Vec<Move>,
-}
-
-impl Info {
-    /// Nodes per second so far.
-    pub fn nps(&self) -> u64 {
-        let ms = self.time.as_millis().max(1) as u64;
-        self.nodes * 1000 / ms
-    }
-}
-
-/// The search's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
-    /// The move to play; `None` only when the side to move has no legal move (or every
-    /// legal move is banned).
-    pub best_move: Option<Move>,
-    /// The expected reply, when known.
-    pub ponder: Option<Move>,
-    /// The score of the best move.
-    pub score: Score,
-    /// The raw value behind `score`.
-    pub value: i32,
-    /// The last completed depth.
-    pub depth: u32,
-    /// Deepest ply reached.
-    pub seldepth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Time spent.
-    pub time: Duration,
-    /// The principal variation.
-    pub pv: Vec<Move>,
-}
+use xq_core::{Color, Move, Piece, PieceKind, Position};
+use xq_eval::Eval;
+use xq_movegen::game::{judge_repetition, Game, Repetition, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::legal_moves;
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
-type Scores = arrayvec::ArrayVec<i32, { xq_movegen::MAX_MOVES }>;
+
+/// Does `color` have a piece besides soldiers, advisors and elephants? Null-move pruning
+/// is unsafe without one (zugzwang).
+fn has_non_pawn_material(pos: &Position, color: Color) -> bool {
+    [PieceKind::Horse, PieceKind::Chariot, PieceKind::Cannon]
+        .iter()
+        .any(|&kind| pos.squares_of(Piece::new(color, kind)).next().is_some())
+}
 
 /// A search thread's state: the shared table, its own ordering tables and counters.
 ///
 /// ```
-/// use xq_search::{Game, Limits, Searcher, Score};
+/// use xq_movegen::Game;
+/// use xq_search::{Limits, Searcher, Score};
 /// use std::sync::atomic::AtomicBool;
 /// // Red mates at once: the chariot goes to e9, guarded by its own general along the
 /// // open file, and the other chariot holds rank 8.
@@ -213,11 +49,12 @@ pub struct Searcher {
     root_index: usize,
     evals: Vec<Eval>,
     pv: Vec<Pv>,
-    killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    history: Box<[[i32; 256]; 14]>,
+    heuristics: Heuristics,
     nodes: u64,
     seldepth: usize,
-    rep_hits: u64,
+    /// Nodes whose value the path decided (a repetition or the 60-move rule), counted
+    /// so that a node can tell whether any such node lies below it.
+    path_rulings: u64,
     stopped: bool,
     start: Instant,
     limits: Limits,
@@ -249,11 +86,10 @@ impl Searcher {
             root_index: 0,
             evals: vec![Eval::default(); MAX_PLY + 2],
             pv: vec![Pv::new(); MAX_PLY + 2],
-            killers: [[None; 2]; MAX_PLY + 2],
-            history: Box::new([[0; 256]; 14]),
+            heuristics: Heuristics::new(),
             nodes: 0,
             seldepth: 0,
-            rep_hits: 0,
+            path_rulings: 0,
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
@@ -285,8 +121,7 @@ impl Searcher {
     /// Forgets what earlier searches learnt (history and killers; the table is cleared
     /// by its owner, e.g. with `Arc::get_mut`). Call at a new game.
     pub fn new_game(&mut self) {
-        self.history.iter_mut().for_each(|h| h.fill(0));
-        self.killers = [[None; 2]; MAX_PLY + 2];
+        self.heuristics.clear();
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
@@ -302,7 +137,8 @@ impl Searcher {
     ///
     /// ```
     /// use std::sync::atomic::{AtomicBool, Ordering};
-    /// use xq_search::{Game, Limits, Searcher};
+    /// use xq_movegen::Game;
+    /// use xq_search::{Limits, Searcher};
     /// let game = Game::startpos();
     /// let stop = AtomicBool::new(false);
     /// let mut searcher = Searcher::new(16);
@@ -351,11 +187,7 @@ impl Searcher {
         if thread == 0 {
             self.tt.new_search();
         }
-        for h in self.history.iter_mut() {
-            for v in h.iter_mut() {
-                *v /= 2;
-            }
-        }
+        self.heuristics.age();
 
         let mut root: Vec<Move> = legal_moves(&self.pos)
             .into_iter()
@@ -534,7 +366,7 @@ impl Searcher {
         }
     }
 
-    /// The index in `keys` of the current node.
+    /// Makes `m` at `ply`: the child's evaluation, key and check flag are pushed.
     #[inline]
     fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
         self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
@@ -566,7 +398,7 @@ impl Searcher {
         if reversible >= 4 {
             if let Some(r) = judge_repetition(&self.keys, &self.checks, reversible, self.root_index)
             {
-                self.rep_hits += 1;
+                self.path_rulings += 1;
                 return Some(match r {
                     Repetition::Draw => 0,
                     // Perpetual check loses like being mated there (as Pikafish scores
@@ -577,7 +409,7 @@ impl Searcher {
             }
         }
         if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
-            self.rep_hits += 1;
+            self.path_rulings += 1;
             return Some(if xq_movegen::count_legal(&self.pos) == 0 {
                 mated_in(ply)
             } else {
@@ -690,79 +522,51 @@ impl Searcher {
             }
         }
 
-        // Outside the root and check, moves are generated pseudo-legal and tested for
-        // legality only when their turn comes: most nodes cut off after one or two.
-        let lazy = !root && !in_check;
-        // Built when the moves are generated (not needed if the table's move cuts off).
-        let mut filter = None;
-        // In lazy nodes the table's move is tried before anything is generated.
-        let tt_first = if lazy {
-            tt_move.filter(|&m| xq_movegen::is_legal(&self.pos, m))
-        } else {
-            None
-        };
-        let mut moves = MoveList::new();
-        let mut scores = Scores::new();
-        let mut generated = false;
-        if !lazy {
-            moves = legal_moves(&self.pos);
-            if root {
-                let limits = &self.limits;
-                let excluded = &self.excluded;
-                moves.retain(|m| {
-                    (limits.root_moves.is_empty() || limits.root_moves.contains(m))
-                        && !limits.banned_moves.contains(m)
-                        && !excluded.contains(m)
-                });
-                if moves.is_empty() {
-                    return -INFINITE;
-                }
-            } else if moves.is_empty() {
+        // Outside the root and check, the picker tries the table's move before it
+        // generates anything, and tests the others for legality only when their turn
+        // comes: most nodes cut off after one or two moves.
+        let mut picker = if root {
+            let mut moves = legal_moves(&self.pos);
+            let limits = &self.limits;
+            let excluded = &self.excluded;
+            moves.retain(|m| {
+                (limits.root_moves.is_empty() || limits.root_moves.contains(m))
+                    && !limits.banned_moves.contains(m)
+                    && !excluded.contains(m)
+            });
+            if moves.is_empty() {
+                return -INFINITE;
+            }
+            MovePicker::legal(&self.pos, moves, tt_move, ply, &self.heuristics)
+        } else if in_check {
+            let picker = MovePicker::evasions(&self.pos, tt_move, ply, &self.heuristics);
+            if picker.generated() == 0 {
                 // No legal move loses, in check or not.
                 return mated_in(ply);
             }
-            self.score_moves(&moves, tt_move, ply, &mut scores);
-            generated = true;
-        }
+            picker
+        } else {
+            MovePicker::lazy(&self.pos, tt_move, ply)
+        };
         let mut ext = 0;
-        if self.config.extensions && (in_check || (!lazy && moves.len() == 1)) && ply < MAX_PLY / 2
+        if self.config.extensions
+            && (in_check || (root && picker.generated() == 1))
+            && ply < MAX_PLY / 2
         {
             ext = 1;
         }
 
-        let rep_before = self.rep_hits;
+        let rulings_before = self.path_rulings;
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
 
         let mut legal = 0;
-        let mut next = 0;
-        loop {
-            let m = match tt_first {
-                Some(m) if legal == 0 => m,
-                _ => {
-                    if !generated {
-                        pseudo_legal_moves_into(&self.pos, &mut moves);
-                        self.score_moves(&moves, tt_move, ply, &mut scores);
-                        filter = Some(LegalityFilter::with_check(&self.pos, in_check));
-                        generated = true;
-                    }
-                    if next >= moves.len() {
-                        break;
-                    }
-                    let m = pick(&mut moves, &mut scores, next);
-                    next += 1;
-                    let illegal = |m| filter.as_ref().is_some_and(|f| !f.is_legal(&self.pos, m));
-                    if Some(m) == tt_first || (lazy && illegal(m)) {
-                        continue;
-                    }
-                    m
-                }
-            };
+        while let Some(m) = picker.next(&self.pos, &self.heuristics) {
             let i = legal;
             legal += 1;
-            let capture = self.pos.id_at(m.to_mailbox_index()) != 0;
+            let capture = !self.pos.is_empty(m.to());
             let undo = self.push(m, ply);
             let gives_check = self.checks[self.keys.len() - 1];
             let new_depth = depth - 1 + ext;
@@ -777,7 +581,7 @@ impl Searcher {
                     if pv_node {
                         r -= 1;
                     }
-                    if self.killers[ply].contains(&Some(m)) {
+                    if self.heuristics.is_killer(ply, m) {
                         r -= 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -802,7 +606,8 @@ impl Searcher {
                     self.update_pv(ply, m);
                     if v >= beta {
                         if !capture {
-                            self.reward(m, depth, ply, &quiets_tried);
+                            self.heuristics
+                                .reward(&self.pos, m, depth, ply, &quiets_tried);
                         }
                         break;
                     }
@@ -817,7 +622,7 @@ impl Searcher {
             // Every pseudo-legal move was illegal: no legal move loses.
             return mated_in(ply);
         }
-        let bound = if self.rep_hits != rep_before {
+        let bound = if self.path_rulings != rulings_before {
             // The value depends on the path (a repetition below): keep only the move.
             Bound::None
         } else if best >= beta {
@@ -835,51 +640,6 @@ impl Searcher {
         best
     }
 
-    fn reward(&mut self, m: Move, depth: i32, ply: usize, tried: &[Move]) {
-        let k = &mut self.killers[ply];
-        if k[0] != Some(m) {
-            k[1] = k[0];
-            k[0] = Some(m);
-        }
-        let bonus = (depth * depth).min(400);
-        let pi = ids::piece_index(self.pos.id_at(m.from_mailbox_index()));
-        let h = &mut self.history[pi][m.to_mailbox_index()];
-        *h += bonus - *h * bonus / 16384;
-        for &q in tried {
-            let pi = ids::piece_index(self.pos.id_at(q.from_mailbox_index()));
-            let h = &mut self.history[pi][q.to_mailbox_index()];
-            *h -= bonus + *h * bonus / 16384;
-        }
-    }
-
-    /// Fills `scores` with the ordering score of each move.
-    fn score_moves(
-        &self,
-        moves: &MoveList,
-        tt_move: Option<Move>,
-        ply: usize,
-        scores: &mut Scores,
-    ) {
-        scores.clear();
-        scores.extend(moves.iter().map(|&m| {
-            if Some(m) == tt_move {
-                return 1 << 30;
-            }
-            let victim = self.pos.id_at(m.to_mailbox_index());
-            let attacker = self.pos.id_at(m.from_mailbox_index());
-            if victim != 0 {
-                (1 << 24) + ordering_value(ids::kind(victim)) * 16
-                    - ordering_value(ids::kind(attacker)) / 16
-            } else if self.killers[ply][0] == Some(m) {
-                1 << 22
-            } else if self.killers[ply][1] == Some(m) {
-                (1 << 22) - 1
-            } else {
-                self.history[ids::piece_index(attacker)][m.to_mailbox_index()]
-            }
-        }));
-    }
-
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, stop: &AtomicBool) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
@@ -895,13 +655,7 @@ impl Searcher {
         }
         let in_check = self.checks[self.keys.len() - 1];
         let mut best;
-        let mut moves = MoveList::new();
-        let filter;
         if in_check {
-            // All evasions (the filter rejects most pseudo-legal moves cheaply in check).
-            filter = LegalityFilter::with_check(&self.pos, true);
-            pseudo_legal_moves_into(&self.pos, &mut moves);
-            moves.retain(|m| filter.is_legal(&self.pos, *m));
             best = -INFINITE;
         } else {
             if stand >= beta {
@@ -909,20 +663,13 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
             best = stand;
-            pseudo_legal_captures_into(&self.pos, &mut moves);
-            filter = LegalityFilter::without_pins(&self.pos);
         }
-        let mut scores = Scores::new();
-        self.score_moves(&moves, None, ply, &mut scores);
-        for i in 0..moves.len() {
-            let m = pick(&mut moves, &mut scores, i);
+        let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, &self.heuristics);
+        while let Some(m) = picker.next(&self.pos, &self.heuristics) {
             if !in_check {
                 // Delta pruning: even winning the victim cannot reach alpha.
-                let victim = ids::kind(self.pos.id_at(m.to_mailbox_index()));
-                if stand + ordering_value(victim) + 200 < alpha && !is_mate(alpha) {
-                    continue;
-                }
-                if !filter.is_legal(&self.pos, m) {
+                let victim = self.pos.piece_on(m.to()).expect("a capture has a victim");
+                if stand + ordering_value(victim.kind) + 200 < alpha && !is_mate(alpha) {
                     continue;
                 }
             }
@@ -949,34 +696,4 @@ impl Searcher {
         }
         best
     }
-}
-
-/// The move to try `i`-th: the best-scored remaining one. The first few are found by
-/// selection (most nodes cut off early); past them the rest is sorted once.
-#[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
-    const SELECT: usize = 4;
-    if i < SELECT {
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if scores[j] > scores[best] {
-                best = j;
-            }
-        }
-        moves.swap(i, best);
-        scores.swap(i, best);
-    } else if i == SELECT && moves.len() > SELECT + 1 {
-        let mut rest: arrayvec::ArrayVec<(i32, Move), { xq_movegen::MAX_MOVES }> = scores[i..]
-            .iter()
-            .copied()
-            .zip(moves[i..].iter().copied())
-            .collect();
-        // Stable, so equal scores keep generation order as selection would.
-        rest.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        for (j, (s, m)) in rest.into_iter().enumerate() {
-            scores[i + j] = s;
-            moves[i + j] = m;
-        }
-    }
-    moves[i]
 }

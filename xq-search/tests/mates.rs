@@ -3,7 +3,8 @@
 
 use std::sync::atomic::AtomicBool;
 use xq_core::Move;
-use xq_search::{Game, Limits, Score, Searcher};
+use xq_movegen::Game;
+use xq_search::{Limits, Score, Searcher};
 
 const SUITE: &str = include_str!("../../data/mates.epd");
 

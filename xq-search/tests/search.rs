@@ -3,9 +3,10 @@
 use std::sync::atomic::AtomicBool;
 use xq_core::{Move, Position};
 use xq_eval::Eval;
+use xq_movegen::Game;
 use xq_movegen::{is_legal, legal_moves};
 use xq_search::score::{mated_in, INFINITE};
-use xq_search::{Game, Limits, Score, SearchConfig, SearchResult, Searcher};
+use xq_search::{Limits, Score, SearchConfig, SearchResult, Searcher};
 
 const SUITE: &str = include_str!("../../data/perft.epd");
 
@@ -109,7 +110,7 @@ fn simple_repetition_is_a_draw() {
 
 #[test]
 fn perpetual_check_loses_for_the_checker() {
-    use xq_search::game::{judge_repetition, Repetition};
+    use xq_movegen::game::{judge_repetition, Repetition};
     // Red checked with every move of the cycle (h8h9+, h9h8+) while Black only stepped
     // aside, twice round: checking again brings the third occurrence, which loses for
     // Red, so Red must not, lost as it is.

@@ -1,14 +1,19 @@
 //! A game: a start position and the moves played since, with what the repetition rules
-//! need (the key of every position and whether the move leading to it gave check).
+//! need (the key of every position and whether the move leading to it gave check), and
+//! the rules that end a game without a mate: repetition ([`judge_repetition`]) and the
+//! 60-move rule ([`NO_CAPTURE_DRAW_PLIES`]).
 
+use crate::{try_play, IllegalMoveError};
 use std::fmt;
 use xq_core::{FenError, Move, ParseMoveError, Position};
-use xq_movegen::{try_play, IllegalMoveError};
+
+/// Plies without a capture after which the game is drawn (the 60-move rule).
+pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
 
 /// A game record that knows the Xiangqi repetition rules' inputs.
 ///
 /// ```
-/// use xq_search::Game;
+/// use xq_movegen::Game;
 /// let mut game = Game::startpos();
 /// game.play_text("h2e2 h9g7").unwrap();
 /// assert_eq!(game.moves().len(), 2);
@@ -84,7 +89,7 @@ impl Game {
     /// [`GameError`] naming the bad FEN or the first bad move.
     ///
     /// ```
-    /// use xq_search::{Game, GameError};
+    /// use xq_movegen::{Game, GameError};
     /// let game = Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7"]).unwrap();
     /// assert_eq!(game.moves().len(), 2);
     /// let err = Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h2e2"]).unwrap_err();
@@ -134,7 +139,7 @@ impl Game {
     ///
     /// ```
     /// use xq_movegen::IllegalMoveError;
-    /// use xq_search::Game;
+    /// use xq_movegen::Game;
     /// let mut game = Game::startpos();
     /// assert!(game.play("h2e2".parse().unwrap()).is_ok());
     /// let m = "a0a5".parse().unwrap(); // not Red's turn, and no Black piece there
@@ -206,7 +211,7 @@ pub enum Repetition {
 /// it is a draw.
 ///
 /// ```
-/// use xq_search::game::{judge_repetition, Repetition};
+/// use xq_movegen::game::{judge_repetition, Repetition};
 /// let keys = [1, 2, 3, 4, 1, 2, 3, 4, 1];
 /// // Root R, then A, B, C, D, A inside the search tree: both sides shuffled.
 /// assert_eq!(judge_repetition(&[9, 1, 2, 3, 4, 1], &[false; 6], 5, 0), Some(Repetition::Draw));

@@ -1,0 +1,95 @@
+//! Check detection after a move: which moves give check, cheaply.
+
+use xq_core::attacks::{horse_leg, Direction, Step, HORSE_ATTACKS};
+use xq_core::{Move, Piece, PieceKind, Position, Square};
+
+/// Is the side to move in check?
+#[inline]
+pub fn in_check(pos: &Position) -> bool {
+    pos.is_check()
+}
+
+/// Is the side to move in check, given that `m` was the move just made? (The side to
+/// move now was not to move before, so it was not in check then. A move that did
+/// not move the mover's general, land on or leave a line or horse leg of the checked
+/// general, or land on a horse's square can give no check.) Cheaper than
+/// [`Position::is_check`] for most moves; always the same answer.
+///
+/// ```
+/// use xq_core::Position;
+/// let mut pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w").unwrap();
+/// let m = "i0i9".parse().unwrap();
+/// pos.make_move(m);
+/// assert!(xq_movegen::in_check_after(&pos, m));
+/// ```
+#[inline]
+pub fn in_check_after(pos: &Position, m: Move) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let k = pos.general(pos.side_to_move());
+    let attacker = !pos.side_to_move();
+    let is = |sq: Square, kind: PieceKind| pos.holds(sq, Piece::new(attacker, kind));
+    // A chariot, the general or a cannon along the line from the general through `sq`.
+    let line_through = |sq: Square| -> bool {
+        let Some(dir) = Direction::between(k, sq) else {
+            return false;
+        };
+        let mut along = pos.occupied_along(k, dir);
+        match along.next() {
+            Some(first)
+                if is(first, PieceKind::Chariot)
+                    || (dir.is_vertical() && is(first, PieceKind::General)) =>
+            {
+                true
+            }
+            Some(_) => along.next().is_some_and(|s| is(s, PieceKind::Cannon)),
+            None => false,
+        }
+    };
+    // Lines: the moved piece attacking along one, becoming a cannon's screen, or
+    // uncovering one.
+    if line_through(to) || line_through(from) {
+        return true;
+    }
+    // A horse on `to` attacking the general over an empty leg.
+    if is(to, PieceKind::Horse) && horse_leg(to, k).is_some_and(|leg| pos.is_empty(leg)) {
+        return true;
+    }
+    // A soldier on `to` in front of or beside the general (both on its lines, so only
+    // the soldier itself is left to check).
+    if is(to, PieceKind::Soldier)
+        && [Step::forward(attacker), Step::LEFT, Step::RIGHT]
+            .iter()
+            .any(|&s| to.offset(s) == Some(k))
+    {
+        return true;
+    }
+    // A horse's leg next to the general vacated.
+    for (leg, horses) in HORSE_ATTACKS {
+        if k.offset(leg) == Some(from) {
+            return horses
+                .iter()
+                .any(|&h| k.offset(h).is_some_and(|sq| is(sq, PieceKind::Horse)));
+        }
+    }
+    false
+}
+
+/// Does the legal move `m` put the opponent in check?
+///
+/// # Panics
+/// In debug builds, if `m` is not pseudo-legal (see [`Position::make_move`]); test
+/// moves of unknown origin with [`is_legal`](crate::is_legal) first.
+///
+/// ```
+/// use xq_core::Position;
+/// let pos = Position::startpos();
+/// assert!(xq_movegen::gives_check(&pos, "h2h9".parse().unwrap()) == false);
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w").unwrap();
+/// assert!(xq_movegen::gives_check(&pos, "i0i9".parse().unwrap()));
+/// assert!(xq_movegen::gives_check(&pos, "e0e1".parse().unwrap()) == false);
+/// ```
+pub fn gives_check(pos: &Position, m: Move) -> bool {
+    let mut p = pos.clone();
+    p.make_move(m);
+    in_check_after(&p, m)
+}

@@ -1,0 +1,93 @@
+//! Test support shared by the xq crates' property tests (not published): the positions
+//! of the perft suite, and random games played from them.
+//!
+//! ```
+//! use proptest::prelude::*;
+//! let fens = xq_testkit::start_fens();
+//! assert_eq!(fens[0], xq_core::START_FEN);
+//! // A strategy for random games; each is the list of its positions, start included.
+//! proptest!(|(positions in xq_testkit::game())| {
+//!     prop_assert!(!positions.is_empty());
+//! });
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+use proptest::prelude::*;
+use xq_core::{Position, START_FEN};
+use xq_movegen::legal_moves;
+
+/// The perft suite (`data/perft.epd`): one `FEN ;D1 n ;D2 n ...` line per position.
+pub const SUITE: &str = include_str!("../../data/perft.epd");
+
+/// The start position's FEN followed by the FEN of every position of the perft suite:
+/// openings, middlegames, checks, mates and sparse endgames.
+pub fn start_fens() -> Vec<&'static str> {
+    let suite = SUITE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let mut out = vec![START_FEN];
+    out.extend(suite.map(|l| l.split(';').next().unwrap_or(l).trim()));
+    out
+}
+
+/// Every position of the game `choices` plays from `fen` (the start included): the
+/// `i`-th move is `choices[i]` modulo the number of legal moves. Stops early at a
+/// position without a legal move.
+///
+/// # Panics
+/// If `fen` is not a valid position.
+pub fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
+    let mut pos = Position::from_fen(fen).expect("a valid start FEN");
+    let mut out = vec![pos.clone()];
+    for &c in choices {
+        let moves = legal_moves(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        pos.make_move(moves[c as usize % moves.len()]);
+        out.push(pos.clone());
+    }
+    out
+}
+
+/// A random game of up to 60 plies from the start position or a suite position, as the
+/// list of its positions.
+pub fn game() -> impl Strategy<Value = Vec<Position>> {
+    game_of(60)
+}
+
+/// A random game of fewer than `max_plies` plies from the start position or a suite
+/// position, as the list of its positions.
+pub fn game_of(max_plies: usize) -> impl Strategy<Value = Vec<Position>> {
+    (
+        prop::sample::select(start_fens()),
+        prop::collection::vec(any::<u16>(), 0..max_plies),
+    )
+        .prop_map(|(fen, choices)| play(fen, &choices))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_suite_and_the_start_are_all_there() {
+        let fens = super::start_fens();
+        let lines = super::SUITE
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+        assert_eq!(fens.len(), 1 + lines.count());
+        for fen in fens {
+            assert!(xq_core::Position::from_fen(fen).is_ok(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn play_follows_the_choices() {
+        let game = super::play(xq_core::START_FEN, &[0, 0]);
+        assert_eq!(game.len(), 3);
+        // Mated positions end the game early.
+        let mated = super::play("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", &[0, 1, 2]);
+        assert_eq!(mated.len(), 1);
+    }
+}
