@@ -19,7 +19,10 @@ mod bench;
 mod board;
 mod perft;
 
-use xq_cli::{engine, ucci, uci};
+use xq_cli::auto::Auto;
+use xq_cli::engine::Caps;
+use xq_cli::protocol::{self, Protocol, Sink};
+use xq_cli::{ucci, uci};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
@@ -86,7 +89,7 @@ struct EvalArgs {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Ok(engine::run_auto()),
+        None => Ok(run_protocol(&mut Auto::new(Sink::Stdout, Caps::default()))),
         Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
         Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
         Some(Command::Analyze(a)) => analyze::run(&a),
@@ -103,8 +106,8 @@ fn main() {
     }
 }
 
-fn run_protocol(proto: &mut dyn engine::Protocol) -> i32 {
-    engine::run(proto, &mut std::io::stdin().lock());
+fn run_protocol(proto: &mut dyn Protocol) -> i32 {
+    protocol::run(proto, &mut std::io::stdin().lock());
     0
 }
 

@@ -1,10 +1,11 @@
 //! The UCI protocol (as Pikafish speaks it for Xiangqi).
 
 use crate::engine::{
-    legal_ponder, parse_legal_moves, parse_position, printable, say, Caps, Clock, Engine, Flow,
-    GoRequest, Options, Output, Protocol, Sink, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH,
-    MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS,
+    legal_ponder, Caps, Engine, GoRequest, Options, Output, DEFAULT_HASH, DEFAULT_OVERHEAD,
+    MAX_HASH, MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS,
 };
+use crate::protocol::{parse_legal_moves, parse_position, printable, say, Flow, Protocol, Sink};
+use crate::time::Clock;
 
 use std::sync::Arc;
 use std::time::Duration;
