@@ -25,6 +25,11 @@ use xq_search::{Game, Info, Limits, SearchResult, Searcher};
 
 use crate::time::{time_budget, Budget, Clock};
 
+/// The engine's name and version, as protocols announce it.
+pub const NAME: &str = concat!("xq ", env!("CARGO_PKG_VERSION"));
+/// The engine's authors, as protocols announce them.
+pub const AUTHOR: &str = "The xq developers";
+
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH: usize = 64;
 /// Largest transposition table, MiB.

@@ -123,6 +123,71 @@ pub fn parse_legal_moves(pos: &Position, words: &[&str]) -> (Vec<Move>, Vec<Stri
     (good, bad)
 }
 
+/// Parses the value of a parameter, saying what is wrong otherwise.
+///
+/// # Errors
+/// `missing value for <name>` or `bad value '<word>' for <name>`.
+///
+/// ```
+/// use xq_cli::protocol::parse_num;
+/// assert_eq!(parse_num::<u32>("depth", Some("8")), Ok(8));
+/// assert_eq!(parse_num::<u32>("depth", Some("-1")), Err("bad value '-1' for depth".to_string()));
+/// assert_eq!(parse_num::<u32>("depth", None), Err("missing value for depth".to_string()));
+/// ```
+pub fn parse_num<T: std::str::FromStr>(name: &str, word: Option<&str>) -> Result<T, String> {
+    match word {
+        Some(w) => w.parse().map_err(|_| format!("bad value '{w}' for {name}")),
+        None => Err(format!("missing value for {name}")),
+    }
+}
+
+/// Parses the value of a spin (integer) option within `min..=max`.
+///
+/// # Errors
+/// As [`parse_num`], or `<name> must be between <min> and <max>, not <n>`.
+///
+/// ```
+/// use xq_cli::protocol::parse_spin;
+/// assert_eq!(parse_spin("Hash", Some("16"), 1, 2048), Ok(16));
+/// assert_eq!(parse_spin("Hash", Some("0"), 1, 2048), Err("Hash must be between 1 and 2048, not 0".to_string()));
+/// ```
+pub fn parse_spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let n: u64 = parse_num(name, value)?;
+    if n < min || n > max {
+        return Err(format!("{name} must be between {min} and {max}, not {n}"));
+    }
+    Ok(n)
+}
+
+/// Parses the value of a check (boolean) option: `true`, `on` or `1`, `false`, `off` or
+/// `0`, in any case.
+///
+/// # Errors
+/// `missing value for <name>` or `bad value '<value>' for <name> (true or false)`.
+///
+/// ```
+/// use xq_cli::protocol::parse_check;
+/// assert_eq!(parse_check("Ponder", Some("True")), Ok(true));
+/// assert_eq!(parse_check("Ponder", Some("off")), Ok(false));
+/// assert_eq!(parse_check("Ponder", Some("maybe")), Err("bad value 'maybe' for Ponder (true or false)".to_string()));
+/// ```
+pub fn parse_check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    let v = value.ok_or_else(|| format!("missing value for {name}"))?;
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" => Ok(true),
+        "false" | "off" | "0" => Ok(false),
+        _ => Err(format!("bad value '{v}' for {name} (true or false)")),
+    }
+}
+
+/// Reports a command that failed, as UCI and UCCI engines do: one `info string` line
+/// naming the command, what is wrong, and the line as received (made [`printable`],
+/// since it may hold any bytes the GUI sent).
+pub fn report_error(sink: &Sink, cmd: &str, error: &str, line: &str) {
+    let text = format!("info string {cmd}: {error} (in: {line})");
+    say!(sink, "{}", printable(&text));
+}
+
 /// What a protocol handler wants after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -177,5 +242,60 @@ mod tests {
         assert!(parse_position(&["fen", "xyz"]).is_err());
         assert!(parse_position(&[]).is_err());
         assert!(parse_position(&["fen", "R3k4/1R7/9/9/9/9/9/9/9/3K5", "b"]).is_ok());
+    }
+
+    #[test]
+    fn option_values_parse_or_say_why_not() {
+        fn err<T>(s: &str) -> Result<T, String> {
+            Err(s.to_string())
+        }
+        assert_eq!(parse_spin("Threads", Some("16"), 1, 16), Ok(16));
+        assert_eq!(
+            parse_spin("Threads", Some("17"), 1, 16),
+            err("Threads must be between 1 and 16, not 17")
+        );
+        assert_eq!(
+            parse_spin("hashsize", Some("lots"), 0, 2048),
+            err("bad value 'lots' for hashsize")
+        );
+        assert_eq!(
+            parse_spin("hashsize", Some("-1"), 0, 2048),
+            err("bad value '-1' for hashsize")
+        );
+        assert_eq!(
+            parse_spin("hashsize", None, 0, 2048),
+            err("missing value for hashsize")
+        );
+        for (v, want) in [("TRUE", true), ("on", true), ("1", true), ("False", false)] {
+            assert_eq!(parse_check("ponder", Some(v)), Ok(want), "{v}");
+        }
+        assert_eq!(parse_check("Ponder", None), err("missing value for Ponder"));
+        assert_eq!(
+            parse_check("usemillisec", Some("Maybe")),
+            err("bad value 'Maybe' for usemillisec (true or false)")
+        );
+        assert_eq!(
+            parse_num::<u64>("nodes", Some("18446744073709551615")),
+            Ok(u64::MAX)
+        );
+        assert_eq!(
+            parse_num::<u32>("depth", Some("4294967296")),
+            err("bad value '4294967296' for depth")
+        );
+    }
+
+    #[test]
+    fn errors_are_one_printable_line() {
+        let (sink, lines) = Sink::buffer();
+        report_error(
+            &sink,
+            "go",
+            "unknown go parameter 'x\r'",
+            "go x\rbestmove a0a1",
+        );
+        assert_eq!(
+            *lines.lock().unwrap(),
+            ["info string go: unknown go parameter 'x?' (in: go x?bestmove a0a1)"]
+        );
     }
 }
