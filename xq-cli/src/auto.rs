@@ -77,12 +77,57 @@ impl Protocol for Auto {
                 )
             }
         }
-        Flow::Continue
+        self.sink.flow()
     }
 
     fn eof(&mut self) {
         if let Some(p) = &mut self.chosen {
             p.eof();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::run;
+    use crate::protocol::tests::Pipe;
+
+    fn caps() -> Caps {
+        Caps {
+            max_hash_mib: 1,
+            max_threads: 1,
+            max_nodes: Some(10_000),
+        }
+    }
+
+    #[test]
+    fn the_session_ends_when_nobody_reads_the_answers() {
+        let (pipe, sink) = Pipe::sink();
+        let mut auto = Auto::new(sink, caps());
+        assert_eq!(auto.handle("uci"), Flow::Continue);
+        assert!(pipe.text().ends_with("uciok\n"));
+        pipe.close();
+        assert_eq!(auto.handle("isready"), Flow::Quit);
+
+        // Before a protocol is chosen too.
+        let (pipe, sink) = Pipe::sink();
+        pipe.close();
+        let mut auto = Auto::new(sink, caps());
+        assert_eq!(auto.handle("isready"), Flow::Quit);
+    }
+
+    #[test]
+    fn the_line_loop_stops_reading_once_the_output_is_closed() {
+        for first in ["uci", "ucci", "isready"] {
+            let (pipe, sink) = Pipe::sink();
+            pipe.close();
+            let mut auto = Auto::new(sink, caps());
+            let text = format!("{first}\nisready\ngo depth 1\n");
+            let mut input = text.as_bytes();
+            run(&mut auto, &mut input);
+            // The first answer failed: the rest is never read.
+            assert_eq!(input, b"isready\ngo depth 1\n", "{first}");
         }
     }
 }

@@ -44,6 +44,6 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     let elapsed = start.elapsed();
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    crate::outln!("{nodes} nodes {nps} nps");
+    outln!("{nodes} nodes {nps} nps")?;
     Ok(0)
 }

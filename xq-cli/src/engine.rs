@@ -72,6 +72,10 @@ pub trait Output: Send + Sync {
     /// The final answer for `game`'s current position (`best_move` is `None` when there
     /// is no legal, unbanned move).
     fn bestmove(&self, result: &SearchResult, game: &Game);
+    /// Nobody reads the reports any more (a closed pipe): a running search stops.
+    fn closed(&self) -> bool {
+        false
+    }
 }
 
 /// The engine's settings, as set by `setoption`.
@@ -491,7 +495,7 @@ fn search_thread(
                     output.info(info);
                 }
                 let deadline = ctl.lock().soft_deadline;
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if output.closed() || deadline.is_some_and(|d| Instant::now() >= d) {
                     stop.store(true, Ordering::SeqCst);
                 }
             };
@@ -522,4 +526,52 @@ pub fn legal_ponder(pos: &Position, best: Move, ponder: Option<Move>) -> Option<
     let mut after = pos.clone();
     xq_movegen::try_play(&mut after, best).ok()?;
     xq_movegen::is_legal(&after, p).then_some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::{channel, Sender};
+
+    /// Reports nothing; closed after the first iteration; sends the best move.
+    struct ClosedAfterOne {
+        infos: Mutex<usize>,
+        done: Mutex<Sender<Option<Move>>>,
+    }
+
+    impl Output for ClosedAfterOne {
+        fn info(&self, _: &Info) {
+            *self.infos.lock().unwrap() += 1;
+        }
+        fn bestmove(&self, result: &SearchResult, _: &Game) {
+            self.done.lock().unwrap().send(result.best_move).unwrap();
+        }
+        fn closed(&self) -> bool {
+            *self.infos.lock().unwrap() > 0
+        }
+    }
+
+    #[test]
+    fn a_search_stops_when_nobody_reads_its_reports() {
+        let (tx, rx) = channel();
+        let output = Arc::new(ClosedAfterOne {
+            infos: Mutex::new(0),
+            done: Mutex::new(tx),
+        });
+        let caps = Caps {
+            max_hash_mib: 1,
+            max_threads: 1,
+            max_nodes: None,
+        };
+        let mut engine = Engine::with_caps(output.clone(), caps);
+        let mut req = GoRequest::default();
+        // Far more than a test could finish: only the closed output can end it.
+        req.limits.depth = Some(60);
+        engine.go(req);
+        let best = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the search ended by itself");
+        assert!(best.is_some());
+        assert_eq!(*output.infos.lock().unwrap(), 1);
+    }
 }

@@ -1,18 +1,12 @@
 //! `xq`: the command-line face of the xq Xiangqi engine.
 
-/// Prints a line to standard output; exits quietly when the reader has gone away (a
-/// closed pipe, as with `xq analyze | head`), instead of panicking.
+/// Prints a line to standard output; `Err(StdoutClosed)` when nobody reads it any more.
+/// (Defined before the modules, so they can use it by name.)
 macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let mut out = std::io::stdout().lock();
-        if writeln!(out, $($arg)*).and_then(|_| out.flush()).is_err() {
-            std::process::exit(0);
-        }
-    }};
+    ($($arg:tt)*) => {
+        xq_cli::protocol::stdout_line(format_args!($($arg)*)).map_err(|_| crate::StdoutClosed)
+    };
 }
-
-pub(crate) use outln;
 
 mod analyze;
 mod bench;
@@ -89,7 +83,10 @@ struct EvalArgs {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Ok(run_protocol(&mut Auto::new(Sink::Stdout, Caps::default()))),
+        None => Ok(run_protocol(&mut Auto::new(
+            Sink::stdout(),
+            Caps::default(),
+        ))),
         Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
         Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
         Some(Command::Analyze(a)) => analyze::run(&a),
@@ -99,6 +96,9 @@ fn main() {
     };
     match result {
         Ok(code) => std::process::exit(code),
+        // The reader has gone away (a closed pipe, as with `xq analyze | head`): there
+        // is nobody to tell anything, and nothing went wrong.
+        Err(e) if e.is::<StdoutClosed>() => std::process::exit(0),
         Err(e) => {
             eprintln!("xq: {e:#}");
             std::process::exit(2);
@@ -106,6 +106,21 @@ fn main() {
     }
 }
 
+/// Standard output is closed: whoever read it has gone away. Not a failure: `main` exits
+/// quietly with code 0.
+#[derive(Debug)]
+struct StdoutClosed;
+
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output is closed")
+    }
+}
+
+impl std::error::Error for StdoutClosed {}
+
+/// Runs an engine protocol on standard input and output. It ends at `quit`, at the end
+/// of the input, or when standard output is closed.
 fn run_protocol(proto: &mut dyn Protocol) -> i32 {
     protocol::run(proto, &mut std::io::stdin().lock());
     0
@@ -114,22 +129,22 @@ fn run_protocol(proto: &mut dyn Protocol) -> i32 {
 fn eval(args: &EvalArgs) -> Result<i32> {
     let game = args.position.game().context("bad position")?;
     let pos = game.position();
-    outln!("{}", board::diagram(pos, false).trim_end());
+    outln!("{}", board::diagram(pos, false).trim_end())?;
     let b = xq_eval::breakdown(pos);
     outln!(
         "phase      {:>6}  (48 = every chariot, horse and cannon on the board)",
         b.phase
-    );
-    outln!("material   {:>6}", b.material);
+    )?;
+    outln!("material   {:>6}", b.material)?;
     for kind in xq_core::PieceKind::ALL {
         outln!(
             "{:<10} {:>6}",
             format!("{kind:?}").to_lowercase(),
             b.placement[kind.index()]
-        );
+        )?;
     }
-    outln!("tempo      {:>6}", b.tempo);
-    outln!("total      {:>6}  (Red's view)", b.total_red);
+    outln!("tempo      {:>6}", b.tempo)?;
+    outln!("total      {:>6}  (Red's view)", b.total_red)?;
     outln!(
         "eval       {:>6}  ({} to move)",
         b.total,
@@ -138,6 +153,6 @@ fn eval(args: &EvalArgs) -> Result<i32> {
         } else {
             "Black"
         }
-    );
+    )?;
     Ok(0)
 }

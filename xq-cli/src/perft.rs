@@ -49,16 +49,16 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
     let nodes = if args.divide && depth > 0 {
         let div = xq_perft::divide_with_progress(&mut pos, depth, threads, |_, _| {});
         for (m, n) in &div {
-            crate::outln!("{m}: {n}");
+            outln!("{m}: {n}")?;
         }
-        crate::outln!();
+        outln!("")?;
         div.iter().map(|(_, n)| n).sum()
     } else {
         xq_perft::perft_threads(&pos, depth, threads)
     };
     let elapsed = start.elapsed();
-    crate::outln!("Nodes searched: {nodes}");
-    crate::outln!("Time: {:.3} s", elapsed.as_secs_f64());
-    crate::outln!("Speed: {}", format_nps(nodes, elapsed));
+    outln!("Nodes searched: {nodes}")?;
+    outln!("Time: {:.3} s", elapsed.as_secs_f64())?;
+    outln!("Speed: {}", format_nps(nodes, elapsed))?;
     Ok(0)
 }

@@ -4,43 +4,143 @@
 //!
 //! Nothing here knows a particular protocol; the protocols build on it.
 
-use std::io::BufRead;
+use std::fmt;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use xq_core::{Move, Position};
 use xq_search::Game;
 
-/// Where the engine's output lines go: standard output (the binary) or a buffer (tests
-/// and fuzzing, which feed lines to a handler without real standard input and output).
-#[derive(Clone, Debug, Default)]
-pub enum Sink {
-    /// Standard output; the process exits quietly when the reader has gone away.
-    #[default]
+/// Writes one line to `out` and flushes it, so that a GUI sees it at once.
+///
+/// # Errors
+/// The write or the flush failed: for a pipe, the reader has gone away.
+///
+/// ```
+/// let mut out = Vec::new();
+/// xq_cli::protocol::write_line(&mut out, format_args!("readyok")).unwrap();
+/// assert_eq!(out, b"readyok\n");
+/// ```
+pub fn write_line(out: &mut (impl Write + ?Sized), text: fmt::Arguments<'_>) -> io::Result<()> {
+    writeln!(out, "{text}")?;
+    out.flush()
+}
+
+/// Writes one line to standard output and flushes it. This is the one place the
+/// engine and the binary's commands write to standard output.
+///
+/// # Errors
+/// Standard output is closed: the reader has gone away (as in `xq analyze | head`).
+/// The caller decides what that means; a library never exits the process for it.
+pub fn stdout_line(text: fmt::Arguments<'_>) -> io::Result<()> {
+    write_line(&mut io::stdout().lock(), text)
+}
+
+/// Where the engine's output lines go: standard output (the binary), any writer, or a
+/// buffer of lines (tests and fuzzing, which feed lines to a handler without real
+/// standard input and output).
+///
+/// A sink is shared by its clones (the protocol handler and the search thread write to
+/// the same one). When a write fails, the sink is *closed*: nobody reads it any more, so
+/// nothing more is written, and [`Sink::flow`] tells the line loop to stop.
+///
+/// ```
+/// use xq_cli::protocol::Sink;
+/// let (sink, lines) = Sink::buffer();
+/// sink.line(format_args!("id name {}", "xq"));
+/// assert_eq!(*lines.lock().unwrap(), ["id name xq"]);
+/// assert!(!sink.is_closed());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Sink {
+    target: Target,
+    closed: Arc<AtomicBool>,
+}
+
+#[derive(Clone)]
+enum Target {
     Stdout,
-    /// Collected lines, in the order they were written.
     Buffer(Arc<Mutex<Vec<String>>>),
+    Writer(Arc<Mutex<dyn Write + Send>>),
+}
+
+impl fmt::Debug for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Stdout => f.write_str("Stdout"),
+            Target::Buffer(_) => f.write_str("Buffer"),
+            Target::Writer(_) => f.write_str("Writer"),
+        }
+    }
+}
+
+impl Default for Sink {
+    /// Standard output.
+    fn default() -> Sink {
+        Sink::stdout()
+    }
 }
 
 impl Sink {
-    /// A fresh buffer sink and the buffer it writes to.
-    pub fn buffer() -> (Sink, Arc<Mutex<Vec<String>>>) {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        (Sink::Buffer(buf.clone()), buf)
+    fn new(target: Target) -> Sink {
+        Sink {
+            target,
+            closed: Arc::new(AtomicBool::new(false)),
+        }
     }
 
-    /// Writes one line.
-    pub fn line(&self, text: std::fmt::Arguments<'_>) {
-        match self {
-            Sink::Stdout => {
-                use std::io::Write as _;
-                let mut out = std::io::stdout().lock();
-                if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
-                    std::process::exit(0);
-                }
+    /// Standard output.
+    pub fn stdout() -> Sink {
+        Sink::new(Target::Stdout)
+    }
+
+    /// A fresh buffer sink and the buffer it writes to (one string per line).
+    pub fn buffer() -> (Sink, Arc<Mutex<Vec<String>>>) {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        (Sink::new(Target::Buffer(buf.clone())), buf)
+    }
+
+    /// A sink writing lines to `out`, flushing after each.
+    pub fn writer(out: impl Write + Send + 'static) -> Sink {
+        Sink::new(Target::Writer(Arc::new(Mutex::new(out))))
+    }
+
+    /// Writes one line; closes the sink if that fails. Does nothing once closed.
+    pub fn line(&self, text: fmt::Arguments<'_>) {
+        if self.is_closed() {
+            return;
+        }
+        let written = match &self.target {
+            Target::Stdout => stdout_line(text),
+            Target::Writer(out) => {
+                // A poisoned lock only means a panicking writer thread; write anyway.
+                let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+                write_line(&mut *out, text)
             }
-            Sink::Buffer(buf) => buf
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(text.to_string()),
+            Target::Buffer(buf) => {
+                buf.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(text.to_string());
+                Ok(())
+            }
+        };
+        if written.is_err() {
+            self.closed.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Has a write failed (the reader has gone away)?
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::SeqCst)
+    }
+
+    /// What the line loop should do after a command wrote here: [`Flow::Quit`] once the
+    /// sink is closed (nobody would read an answer), else [`Flow::Continue`].
+    pub fn flow(&self) -> Flow {
+        if self.is_closed() {
+            Flow::Quit
+        } else {
+            Flow::Continue
         }
     }
 }
@@ -198,8 +298,9 @@ pub enum Flow {
 }
 
 /// A protocol: handles one command line at a time.
-pub trait Protocol: std::fmt::Debug + Send {
-    /// Handles one line (trimmed, non-empty).
+pub trait Protocol: fmt::Debug + Send {
+    /// Handles one line (trimmed, non-empty). Returns [`Flow::Quit`] after a command
+    /// that ends the session, and once the output is closed ([`Sink::flow`]).
     fn handle(&mut self, line: &str) -> Flow;
     /// Standard input ended: stop quietly.
     fn eof(&mut self);
@@ -229,8 +330,67 @@ pub fn run(proto: &mut dyn Protocol, input: &mut impl BufRead) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A pipe whose reader can go away: writes fail once `gone` is set.
+    #[derive(Clone, Debug, Default)]
+    pub(crate) struct Pipe {
+        pub(crate) gone: Arc<AtomicBool>,
+        pub(crate) data: Arc<Mutex<Vec<u8>>>,
+        pub(crate) writes: Arc<Mutex<usize>>,
+    }
+
+    impl Write for Pipe {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            *self.writes.lock().unwrap() += 1;
+            if self.gone.load(Ordering::SeqCst) {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            self.data.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Pipe {
+        /// A pipe and a sink writing to it.
+        pub(crate) fn sink() -> (Pipe, Sink) {
+            let pipe = Pipe::default();
+            (pipe.clone(), Sink::writer(pipe))
+        }
+
+        /// The reader goes away.
+        pub(crate) fn close(&self) {
+            self.gone.store(true, Ordering::SeqCst);
+        }
+
+        /// What was written.
+        pub(crate) fn text(&self) -> String {
+            String::from_utf8_lossy(&self.data.lock().unwrap()).into_owned()
+        }
+    }
+
+    #[test]
+    fn a_failed_write_closes_the_sink_and_its_clones() {
+        let (pipe, sink) = Pipe::sink();
+        let clone = sink.clone();
+        say!(sink, "id name {}", "xq");
+        assert_eq!(pipe.text(), "id name xq\n");
+        assert_eq!(sink.flow(), Flow::Continue);
+        pipe.close();
+        say!(clone, "readyok");
+        assert!(sink.is_closed() && clone.is_closed());
+        assert_eq!(sink.flow(), Flow::Quit);
+        // Nothing more is attempted.
+        let tried = *pipe.writes.lock().unwrap();
+        say!(sink, "bestmove h2e2");
+        assert_eq!(*pipe.writes.lock().unwrap(), tried);
+        assert_eq!(pipe.text(), "id name xq\n");
+    }
 
     #[test]
     fn positions_parse() {

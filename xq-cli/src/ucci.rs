@@ -28,6 +28,10 @@ struct UcciOutput {
 }
 
 impl Output for UcciOutput {
+    fn closed(&self) -> bool {
+        self.sink.is_closed()
+    }
+
     fn info(&self, info: &Info) {
         // UCCI has no MultiPV: report the best line only.
         if info.multipv != 1 {
@@ -82,7 +86,7 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
 impl Ucci {
     /// A fresh engine.
     pub fn new() -> Ucci {
-        Ucci::with_sink(Sink::Stdout, Caps::default())
+        Ucci::with_sink(Sink::stdout(), Caps::default())
     }
 
     /// An engine writing to `sink`, within `caps`.
@@ -318,7 +322,7 @@ impl Protocol for Ucci {
         if let Err(e) = r {
             report_error(&self.sink, cmd, &e, line);
         }
-        Flow::Continue
+        self.sink.flow()
     }
 
     fn eof(&mut self) {

@@ -22,6 +22,10 @@ struct UciOutput {
 }
 
 impl Output for UciOutput {
+    fn closed(&self) -> bool {
+        self.sink.is_closed()
+    }
+
     fn info(&self, info: &Info) {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
         say!(
@@ -92,7 +96,7 @@ const GO_KEYWORDS: &[&str] = &[
 impl Uci {
     /// A fresh engine.
     pub fn new() -> Uci {
-        Uci::with_sink(Sink::Stdout, Caps::default())
+        Uci::with_sink(Sink::stdout(), Caps::default())
     }
 
     /// An engine writing to `sink`, within `caps`.
@@ -287,7 +291,7 @@ impl Protocol for Uci {
         if let Err(e) = r {
             report_error(&self.sink, cmd, &e, line);
         }
-        Flow::Continue
+        self.sink.flow()
     }
 
     fn eof(&mut self) {

@@ -1,7 +1,9 @@
 //! The `xq` command line: output formats (insta snapshots, timing redacted), errors,
 //! exit codes.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{ChildStdin, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn xq(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xq"))
@@ -224,4 +226,81 @@ fn bench_ends_with_nodes_and_nps() {
         .last()
         .unwrap()
         .starts_with(&format!("{nodes} nodes ")));
+}
+
+/// The write end of a pipe whose reader has already gone away: every write to it fails
+/// (the reader was the standard input of an `xq --version` that has exited).
+fn dead_pipe() -> ChildStdin {
+    let mut reader = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .arg("--version")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the xq binary runs");
+    let pipe = reader.stdin.take().unwrap();
+    reader.wait().unwrap();
+    pipe
+}
+
+#[test]
+fn a_closed_standard_output_ends_a_command_quietly() {
+    // As in `xq analyze | head -1`, but with the reader gone before the first line.
+    let cases: [&[&str]; 5] = [
+        &["analyze", "--depth", "3", "--hash", "4"],
+        &["analyze", "--depth", "3", "--hash", "4", "--json"],
+        &["perft", "2", "--divide"],
+        &["eval"],
+        &["bench", "1", "--hash", "1"],
+    ];
+    for args in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .args(args)
+            .stdout(dead_pipe())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the xq binary runs");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        // No panic message, no error: bench's per-position lines only.
+        let err = stderr(&o);
+        assert!(
+            err.lines().all(|l| !l.starts_with("xq:") && !l.contains("panic")),
+            "{args:?}: {err}"
+        );
+        if args[0] != "bench" {
+            assert_eq!(err, "", "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_an_engine_session() {
+    // The GUI keeps the engine's input open but no longer reads its output: the engine
+    // ends at the first answer it cannot give, without waiting for more input.
+    for (args, first) in [(&[][..], "uci"), (&["ucci"][..], "ucci")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(dead_pipe())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the xq binary runs");
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{first}").unwrap();
+        stdin.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("{args:?}: still running with its output closed");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(0), "{args:?}");
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(stderr(&o), "", "{args:?}");
+        drop(stdin);
+    }
 }
