@@ -11,6 +11,7 @@ macro_rules! outln {
 mod analyze;
 mod bench;
 mod board;
+mod eval;
 mod perft;
 
 use xq_cli::auto::Auto;
@@ -18,7 +19,7 @@ use xq_cli::engine::Caps;
 use xq_cli::protocol::{self, Protocol, Sink};
 use xq_cli::{ucci, uci};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
 use xq_search::Game;
 
@@ -67,17 +68,11 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth: node count and speed.
     Bench(bench::BenchArgs),
     /// Show the static evaluation of a position and its parts.
-    Eval(EvalArgs),
+    Eval(eval::EvalArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
     Ucci,
-}
-
-#[derive(clap::Args, Debug)]
-struct EvalArgs {
-    #[command(flatten)]
-    position: PositionArgs,
 }
 
 fn main() {
@@ -92,7 +87,7 @@ fn main() {
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
-        Some(Command::Eval(a)) => eval(&a),
+        Some(Command::Eval(a)) => eval::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
@@ -124,35 +119,4 @@ impl std::error::Error for StdoutClosed {}
 fn run_protocol(proto: &mut dyn Protocol) -> i32 {
     protocol::run(proto, &mut std::io::stdin().lock());
     0
-}
-
-fn eval(args: &EvalArgs) -> Result<i32> {
-    let game = args.position.game().context("bad position")?;
-    let pos = game.position();
-    outln!("{}", board::diagram(pos, false).trim_end())?;
-    let b = xq_eval::breakdown(pos);
-    outln!(
-        "phase      {:>6}  (48 = every chariot, horse and cannon on the board)",
-        b.phase
-    )?;
-    outln!("material   {:>6}", b.material)?;
-    for kind in xq_core::PieceKind::ALL {
-        outln!(
-            "{:<10} {:>6}",
-            format!("{kind:?}").to_lowercase(),
-            b.placement[kind.index()]
-        )?;
-    }
-    outln!("tempo      {:>6}", b.tempo)?;
-    outln!("total      {:>6}  (Red's view)", b.total_red)?;
-    outln!(
-        "eval       {:>6}  ({} to move)",
-        b.total,
-        if pos.side_to_move() == xq_core::Color::Red {
-            "Red"
-        } else {
-            "Black"
-        }
-    )?;
-    Ok(0)
 }

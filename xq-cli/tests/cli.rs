@@ -263,7 +263,8 @@ fn a_closed_standard_output_ends_a_command_quietly() {
         // No panic message, no error: bench's per-position lines only.
         let err = stderr(&o);
         assert!(
-            err.lines().all(|l| !l.starts_with("xq:") && !l.contains("panic")),
+            err.lines()
+                .all(|l| !l.starts_with("xq:") && !l.contains("panic")),
             "{args:?}: {err}"
         );
         if args[0] != "bench" {
