@@ -1,11 +1,12 @@
 //! `xq analyze`: search one position and explain the result.
 
 use crate::board::diagram;
-use crate::{PositionArgs, StdoutClosed};
+use crate::{hash_mib, PositionArgs, StdoutClosed};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use xq_cli::engine::DEFAULT_HASH;
 use xq_core::notation::{line_to_notation, NotationStyle};
 use xq_core::{Move, Position};
 use xq_search::{Info, Limits, Score, Searcher};
@@ -25,8 +26,8 @@ pub struct AnalyzeArgs {
     /// Search about this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    /// Transposition table size in MiB (1 to 2048).
+    #[arg(long, default_value_t = DEFAULT_HASH, value_name = "MB", value_parser = hash_mib())]
     hash: usize,
     /// Report the best N moves, each with its own line.
     #[arg(long, default_value_t = 1, value_name = "N")]

@@ -14,8 +14,8 @@ pub struct BenchArgs {
     /// Depth of each search.
     #[arg(default_value_t = 9)]
     depth: u32,
-    /// Transposition table size in MiB (cleared between positions).
-    #[arg(long, default_value_t = 16, value_name = "MB")]
+    /// Transposition table size in MiB, 1 to 2048 (cleared between positions).
+    #[arg(long, default_value_t = 16, value_name = "MB", value_parser = crate::hash_mib())]
     hash: usize,
 }
 

@@ -15,7 +15,7 @@ mod eval;
 mod perft;
 
 use xq_cli::auto::Auto;
-use xq_cli::engine::Caps;
+use xq_cli::engine::{Caps, MAX_HASH};
 use xq_cli::protocol::{self, Protocol, Sink};
 use xq_cli::{ucci, uci};
 
@@ -57,6 +57,11 @@ impl PositionArgs {
             .collect();
         Game::from_fen_moves(fen, &moves).map_err(anyhow::Error::from)
     }
+}
+
+/// The parser of a `--hash` size in MiB: within what the engine's `Hash` option allows.
+fn hash_mib() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH as u64)
 }
 
 #[derive(Subcommand, Debug)]

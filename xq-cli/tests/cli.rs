@@ -149,6 +149,29 @@ fn bad_input_is_one_line_and_a_nonzero_exit() {
 }
 
 #[test]
+fn hash_sizes_are_bounded_like_the_hash_option() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["analyze", "--hash", "0"], "error: invalid value '0' for '--hash <MB>': 0 is not in 1..=2048\n"),
+        (&["analyze", "--hash", "2049"], "error: invalid value '2049' for '--hash <MB>': 2049 is not in 1..=2048\n"),
+        (&["bench", "--hash", "4096"], "error: invalid value '4096' for '--hash <MB>': 4096 is not in 1..=2048\n"),
+        (&["bench", "--hash", "99999999999999999999"], "error: invalid value '99999999999999999999' for '--hash <MB>': number too large to fit in target type\n"),
+    ];
+    for (args, expected) in cases {
+        let o = xq(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            format!("{expected}\nFor more information, try '--help'.\n"),
+            "{args:?}"
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    // The largest size is accepted (the table is only allocated when searching).
+    let o = xq(&["analyze", "--hash", "2048", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
 fn perft_output() {
     let o = xq(&["perft", "3"]);
     let out = stdout(&o);
