@@ -218,7 +218,38 @@ fn perft_suite_failure_prints_the_divide() {
     std::fs::write(&bad, format!("{} ;D1 44 ;D2 1921\n", xq_core::START_FEN)).unwrap();
     let o = xq(&["perft", "--suite", good.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("1 passed, 0 failed"));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let head = format!("ok     1/1  D{:<2} {:>12} nodes ", 2, 1964);
+    assert!(lines[0].starts_with(&head), "{out}");
+    assert!(lines[0].ends_with(xq_core::START_FEN), "{out}");
+    assert!(
+        lines[1].starts_with("1 passed, 0 failed; 2 depth checks (0 skipped); 1964 nodes in "),
+        "{out}"
+    );
+    let o = xq(&[
+        "perft",
+        "--suite",
+        good.to_str().unwrap(),
+        "--max-nodes",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("\n1 passed, 0 failed; 1 depth checks (1 skipped); 44 nodes in "),
+        "{}",
+        stdout(&o)
+    );
+    // The suite's options need a suite, and a single count takes none of them.
+    for args in [
+        &["perft", "2", "--max-depth", "3"][..],
+        &["perft", "--max-nodes", "9"],
+    ] {
+        let o = xq(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).starts_with("error: "), "{args:?}");
+    }
     let o = xq(&["perft", "--suite", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
