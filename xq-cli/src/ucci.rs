@@ -28,10 +28,6 @@ struct UcciOutput {
 }
 
 impl Output for UcciOutput {
-    fn closed(&self) -> bool {
-        self.sink.is_closed()
-    }
-
     fn info(&self, info: &Info) {
         // UCCI has no MultiPV: report the best line only.
         if info.multipv != 1 {
@@ -61,6 +57,10 @@ impl Output for UcciOutput {
             },
             None => say!(self.sink, "nobestmove"),
         }
+    }
+
+    fn closed(&self) -> bool {
+        self.sink.is_closed()
     }
 }
 

@@ -22,10 +22,6 @@ struct UciOutput {
 }
 
 impl Output for UciOutput {
-    fn closed(&self) -> bool {
-        self.sink.is_closed()
-    }
-
     fn info(&self, info: &Info) {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
         say!(
@@ -56,6 +52,10 @@ impl Output for UciOutput {
                 say!(self.sink, "bestmove (none)");
             }
         }
+    }
+
+    fn closed(&self) -> bool {
+        self.sink.is_closed()
     }
 }
 
