@@ -1,11 +1,12 @@
 //! `xq analyze`: search one position and explain the result.
 
 use crate::board::diagram;
-use crate::PositionArgs;
+use crate::{hash_mib, PositionArgs, StdoutClosed};
 use anyhow::{Context, Result};
 use serde_json::json;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+use xq_cli::engine::DEFAULT_HASH;
 use xq_core::notation::{line_to_notation, NotationStyle};
 use xq_core::{Move, Position};
 use xq_search::{Info, Limits, Score, Searcher};
@@ -25,8 +26,8 @@ pub struct AnalyzeArgs {
     /// Search about this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_name = "MB")]
+    /// Transposition table size in MiB (1 to 2048).
+    #[arg(long, default_value_t = DEFAULT_HASH, value_name = "MB", value_parser = hash_mib())]
     hash: usize,
     /// Report the best N moves, each with its own line.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -70,8 +71,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     };
 
     if !args.json {
-        outln!("{}", diagram(&pos, args.unicode));
-        crate::outln!(
+        outln!("{}", diagram(&pos, args.unicode))?;
+        outln!(
             "{:>5} {:>10} {:>11} {:>8} {:>8} {:>5}  pv",
             "depth",
             "score",
@@ -79,15 +80,20 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "knps",
             "time",
             "hash"
-        );
+        )?;
     }
     let mut searcher = Searcher::new(args.hash);
     searcher.set_multipv(args.multipv);
     let stop = AtomicBool::new(false);
     let json = args.json;
+    // A failed write means nobody reads any more: stop the search, say nothing more.
+    let mut closed = false;
     let report = |info: &Info| {
+        if closed {
+            return;
+        }
         let words = notation(&pos, &info.pv, style);
-        if json {
+        let written = if json {
             let mut obj = json!({
                 "type": "info",
                 "depth": info.depth,
@@ -101,7 +107,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             });
             obj["pv_notation"] = json!(words);
-            crate::outln!("{obj}");
+            outln!("{obj}")
         } else {
             let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
             let multi = if info.multipv > 1 || args.multipv > 1 {
@@ -109,7 +115,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             } else {
                 String::new()
             };
-            crate::outln!(
+            outln!(
                 "{:>2}/{:<2} {:>10} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
                 info.depth,
                 info.seldepth,
@@ -120,10 +126,17 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 info.hashfull,
                 pv.join(" "),
                 words.join(" ")
-            );
+            )
+        };
+        if written.is_err() {
+            closed = true;
+            stop.store(true, Ordering::Relaxed);
         }
     };
     let result = searcher.search(&game, &limits, &stop, report);
+    if closed {
+        return Err(StdoutClosed.into());
+    }
     let best = result.best_move;
     if json {
         let obj = json!({
@@ -138,10 +151,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             "pv_notation": notation(&pos, &result.pv, style),
         });
-        crate::outln!("{obj}");
+        outln!("{obj}")?;
     } else {
         match best {
-            Some(m) => crate::outln!(
+            Some(m) => outln!(
                 "bestmove {m} ({}) score {} depth {} nodes {} time {:.2}s{}",
                 notation(&pos, &[m], style).join(""),
                 result.score,
@@ -152,8 +165,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                     .ponder
                     .map(|p| format!(" ponder {p}"))
                     .unwrap_or_default()
-            ),
-            None => crate::outln!(
+            )?,
+            None => outln!(
                 "no legal move: {} has lost ({})",
                 if pos.side_to_move() == xq_core::Color::Red {
                     "Red"
@@ -165,7 +178,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 } else {
                     "stalemate"
                 }
-            ),
+            )?,
         }
     }
     Ok(0)

@@ -15,8 +15,8 @@ pub struct BenchArgs {
     /// Depth of each search.
     #[arg(default_value_t = 9)]
     depth: u32,
-    /// Transposition table size in MiB (cleared between positions).
-    #[arg(long, default_value_t = 16, value_name = "MB")]
+    /// Transposition table size in MiB, 1 to 2048 (cleared between positions).
+    #[arg(long, default_value_t = 16, value_name = "MB", value_parser = crate::hash_mib())]
     hash: usize,
 }
 
@@ -45,6 +45,6 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     }
     let elapsed = start.elapsed();
     let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
-    crate::outln!("{nodes} nodes {nps} nps");
+    outln!("{nodes} nodes {nps} nps")?;
     Ok(0)
 }

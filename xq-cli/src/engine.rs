@@ -1,4 +1,5 @@
-//! The protocol-independent engine core behind `xq uci` and `xq ucci`.
+//! The protocol-independent engine behind every protocol: the game, the options, and
+//! the control of the search threads.
 //!
 //! The main thread reads commands; a search runs on its own thread (with helper threads
 //! for Lazy SMP), so that `isready` and `stop` are answered while it thinks. The search
@@ -14,7 +15,6 @@
 //! iteration (no new iteration after it), and a timer thread sets the stop flag at the
 //! hard deadline. The search itself is not restarted, so nothing it learnt is lost.
 
-use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -23,6 +23,13 @@ use xq_core::{Move, Position};
 use xq_movegen::Game;
 use xq_search::tt::TranspositionTable;
 use xq_search::{Info, Limits, SearchResult, Searcher};
+
+use crate::time::{time_budget, Budget, Clock};
+
+/// The engine's name and version, as protocols announce it.
+pub const NAME: &str = concat!("xq ", env!("CARGO_PKG_VERSION"));
+/// The engine's authors, as protocols announce them.
+pub const AUTHOR: &str = "The xq developers";
 
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH: usize = 64;
@@ -36,58 +43,6 @@ pub const MAX_MULTIPV: usize = 16;
 pub const DEFAULT_OVERHEAD: u64 = 30;
 /// Largest move overhead, ms.
 pub const MAX_OVERHEAD: u64 = 5000;
-
-/// Where the engine's output lines go: standard output (the binary) or a buffer (tests
-/// and fuzzing, which feed lines to a handler without real standard input and output).
-#[derive(Clone, Debug, Default)]
-pub enum Sink {
-    /// Standard output; the process exits quietly when the reader has gone away.
-    #[default]
-    Stdout,
-    /// Collected lines, in the order they were written.
-    Buffer(Arc<Mutex<Vec<String>>>),
-}
-
-impl Sink {
-    /// A fresh buffer sink and the buffer it writes to.
-    pub fn buffer() -> (Sink, Arc<Mutex<Vec<String>>>) {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        (Sink::Buffer(buf.clone()), buf)
-    }
-
-    /// Writes one line.
-    pub fn line(&self, text: std::fmt::Arguments<'_>) {
-        match self {
-            Sink::Stdout => {
-                use std::io::Write as _;
-                let mut out = std::io::stdout().lock();
-                if writeln!(out, "{text}").and_then(|_| out.flush()).is_err() {
-                    std::process::exit(0);
-                }
-            }
-            Sink::Buffer(buf) => buf
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(text.to_string()),
-        }
-    }
-}
-
-/// Writes a formatted line to a [`Sink`].
-macro_rules! say {
-    ($sink:expr, $($arg:tt)*) => {
-        $sink.line(format_args!($($arg)*))
-    };
-}
-pub(crate) use say;
-
-/// Text from the GUI made safe to echo on one output line: control characters (a
-/// carriage return could start a fake line for some GUIs) become `?`.
-pub fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
-}
 
 /// Resource caps for an embedded engine: the option maxima a GUI may set, and an
 /// optional node cap on every search (fuzzing and tests use small ones).
@@ -118,6 +73,10 @@ pub trait Output: Send + Sync {
     /// The final answer for `game`'s current position (`best_move` is `None` when there
     /// is no legal, unbanned move).
     fn bestmove(&self, result: &SearchResult, game: &Game);
+    /// Nobody reads the reports any more (a closed pipe): a running search stops.
+    fn closed(&self) -> bool {
+        false
+    }
 }
 
 /// The engine's settings, as set by `setoption`.
@@ -148,17 +107,6 @@ impl Default for Options {
     }
 }
 
-/// The side to move's clock.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    /// Time left.
-    pub time: Duration,
-    /// Increment per move.
-    pub inc: Duration,
-    /// Moves until the next time control, if the control is not sudden death.
-    pub movestogo: Option<u32>,
-}
-
 /// What `go` asks for, protocol-independently.
 #[derive(Clone, Debug, Default)]
 pub struct GoRequest {
@@ -173,39 +121,6 @@ pub struct GoRequest {
     pub infinite: bool,
     /// Ponder: search without a clock until `ponderhit` (then the clock runs) or `stop`.
     pub ponder: bool,
-}
-
-/// The time management: a soft limit (do not start a new iteration after it) and a
-/// hard limit (abort) for one move, from the clock, keeping `overhead` back.
-///
-/// The soft limit is the time left shared over the moves to go (30 when unknown) plus
-/// three quarters of the increment; the hard limit is four times that, but never more
-/// than 80% of the time left minus the overhead. Both are at least a millisecond, so a
-/// move is always produced.
-pub fn clock_budget(clock: &Clock, overhead: Duration) -> (Duration, Duration) {
-    let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(30).min(100);
-    let avail = clock.time.saturating_sub(overhead);
-    let soft = avail / mtg + clock.inc * 3 / 4;
-    let cap = (clock.time * 4 / 5).saturating_sub(overhead);
-    let hard = soft
-        .saturating_mul(4)
-        .min(cap)
-        .max(Duration::from_millis(2));
-    let soft = soft.min(hard).max(Duration::from_millis(1));
-    (soft, hard)
-}
-
-/// The soft and hard time limits a request implies, if any.
-pub fn time_budget(req: &GoRequest, overhead: Duration) -> Option<(Duration, Duration)> {
-    let from_clock = req.clock.as_ref().map(|c| clock_budget(c, overhead));
-    let from_movetime = req.movetime.map(|t| {
-        let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
-        (t, t)
-    });
-    match (from_clock, from_movetime) {
-        (Some(a), Some(b)) => Some((a.0.min(b.0), a.1.min(b.1))),
-        (a, b) => a.or(b),
-    }
 }
 
 #[derive(Debug, Default)]
@@ -243,7 +158,7 @@ struct Running {
     /// `go ponder infinite`: still held after `ponderhit`.
     infinite: bool,
     /// The clock's budget, to start at `ponderhit`.
-    budget: Option<(Duration, Duration)>,
+    budget: Option<Budget>,
 }
 
 impl Running {
@@ -441,15 +356,15 @@ impl Engine {
     pub fn go(&mut self, req: GoRequest) {
         self.stop();
         let overhead = Duration::from_millis(self.options.move_overhead);
-        let budget = time_budget(&req, overhead);
+        let budget = time_budget(req.clock.as_ref(), req.movetime, overhead);
         let mut limits = req.limits.clone();
         limits.banned_moves.extend(self.banned.iter().copied());
         if let Some(cap) = self.caps.max_nodes {
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
         }
-        if let (Some((soft, hard)), false) = (budget, req.ponder) {
-            limits.soft_time = Some(soft);
-            limits.hard_time = Some(hard);
+        if let (Some(b), false) = (budget, req.ponder) {
+            limits.soft_time = Some(b.soft);
+            limits.hard_time = Some(b.hard);
         }
         let ctl = Arc::new(Control::default());
         ctl.lock().hold = req.infinite || req.ponder;
@@ -504,11 +419,11 @@ impl Engine {
         {
             let mut st = r.ctl.lock();
             st.hold = r.infinite;
-            st.soft_deadline = budget.map(|(soft, _)| now + soft);
+            st.soft_deadline = budget.map(|b| now + b.soft);
         }
         r.ctl.cv.notify_all();
         // Without a clock (e.g. `go ponder depth 8`) the search ends by its own limits.
-        if let Some((_, hard)) = budget {
+        if let Some(Budget { hard, .. }) = budget {
             let ctl = r.ctl.clone();
             let deadline = now + hard;
             let timer = std::thread::Builder::new()
@@ -581,7 +496,7 @@ fn search_thread(
                     output.info(info);
                 }
                 let deadline = ctl.lock().soft_deadline;
-                if deadline.is_some_and(|d| Instant::now() >= d) {
+                if output.closed() || deadline.is_some_and(|d| Instant::now() >= d) {
                     stop.store(true, Ordering::SeqCst);
                 }
             };
@@ -614,212 +529,50 @@ pub fn legal_ponder(pos: &Position, best: Move, ponder: Option<Move>) -> Option<
     xq_movegen::is_legal(&after, p).then_some(p)
 }
 
-/// Parses `[startpos | fen <fen fields>] [moves m1 m2 ...]` into a game.
-pub fn parse_position(words: &[&str]) -> Result<Game, String> {
-    let moves_at = words.iter().position(|w| *w == "moves");
-    let (setup, moves) = match moves_at {
-        Some(i) => (&words[..i], &words[i + 1..]),
-        None => (words, &[][..]),
-    };
-    let fen = match setup.split_first() {
-        Some((&"startpos", rest)) => {
-            if !rest.is_empty() {
-                return Err(format!("unexpected '{}' after startpos", rest.join(" ")));
-            }
-            xq_core::START_FEN.to_string()
-        }
-        Some((&"fen", rest)) => {
-            if rest.is_empty() {
-                return Err("missing FEN".into());
-            }
-            rest.join(" ")
-        }
-        _ => return Err("expected 'startpos' or 'fen'".into()),
-    };
-    Game::from_fen_moves(&fen, moves).map_err(|e| e.to_string())
-}
-
-/// Parses moves that must be legal in `pos`; returns the good ones and complaints
-/// about the others.
-pub fn parse_legal_moves(pos: &Position, words: &[&str]) -> (Vec<Move>, Vec<String>) {
-    let mut good = Vec::new();
-    let mut bad = Vec::new();
-    for w in words {
-        match w.parse::<Move>() {
-            Ok(m) if xq_movegen::is_legal(pos, m) => good.push(m),
-            Ok(_) => bad.push(format!("illegal move {w}")),
-            Err(e) => bad.push(format!("bad move '{w}': {e}")),
-        }
-    }
-    (good, bad)
-}
-
-/// What a protocol handler wants after a line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Keep reading.
-    Continue,
-    /// Exit.
-    Quit,
-}
-
-/// A protocol: handles one command line at a time.
-pub trait Protocol {
-    /// Handles one line (trimmed, non-empty).
-    fn handle(&mut self, line: &str) -> Flow;
-    /// Standard input ended: stop quietly.
-    fn eof(&mut self);
-}
-
-/// Reads one line of standard input (lossily decoded); `None` at the end.
-pub fn read_line(input: &mut impl BufRead) -> Option<String> {
-    let mut buf = Vec::new();
-    match input.read_until(b'\n', &mut buf) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(String::from_utf8_lossy(&buf).into_owned()),
-    }
-}
-
-/// Runs `proto` over standard input until `quit` or the end of input.
-pub fn run(proto: &mut dyn Protocol, input: &mut impl BufRead) {
-    while let Some(line) = read_line(input) {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        if proto.handle(line) == Flow::Quit {
-            return;
-        }
-    }
-    proto.eof();
-}
-
-/// Plain `xq`: waits for `uci` or `ucci` and hands over to that protocol.
-#[derive(Debug)]
-pub struct Auto {
-    sink: Sink,
-    caps: Caps,
-    chosen: Option<Box<dyn ProtocolDebug>>,
-}
-
-/// A [`Protocol`] that can be debug-printed (for [`Auto`]).
-pub trait ProtocolDebug: Protocol + std::fmt::Debug + Send {}
-impl<T: Protocol + std::fmt::Debug + Send> ProtocolDebug for T {}
-
-impl Auto {
-    /// Waits for `uci` or `ucci`; the chosen protocol writes to `sink`, within `caps`.
-    pub fn new(sink: Sink, caps: Caps) -> Auto {
-        Auto {
-            sink,
-            caps,
-            chosen: None,
-        }
-    }
-}
-
-impl Protocol for Auto {
-    fn handle(&mut self, line: &str) -> Flow {
-        if let Some(p) = &mut self.chosen {
-            return p.handle(line);
-        }
-        match line.split_whitespace().next() {
-            None => {}
-            Some("uci") => {
-                let p = self.chosen.insert(Box::new(crate::uci::Uci::with_sink(
-                    self.sink.clone(),
-                    self.caps,
-                )));
-                return p.handle(line);
-            }
-            Some("ucci") => {
-                let p = self.chosen.insert(Box::new(crate::ucci::Ucci::with_sink(
-                    self.sink.clone(),
-                    self.caps,
-                )));
-                return p.handle(line);
-            }
-            Some("isready") => say!(self.sink, "readyok"),
-            Some("quit") => return Flow::Quit,
-            Some(_) => say!(
-                self.sink,
-                "info string send 'uci' or 'ucci' first; ignoring: {}",
-                printable(line)
-            ),
-        }
-        Flow::Continue
-    }
-
-    fn eof(&mut self) {
-        if let Some(p) = &mut self.chosen {
-            p.eof();
-        }
-    }
-}
-
-/// Plain `xq` on standard input and output.
-pub fn run_auto() -> i32 {
-    let mut auto = Auto::new(Sink::Stdout, Caps::default());
-    run(&mut auto, &mut std::io::stdin().lock());
-    0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc::{channel, Sender};
 
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
+    /// Reports nothing; closed after the first iteration; sends the best move.
+    struct ClosedAfterOne {
+        infos: Mutex<usize>,
+        done: Mutex<Sender<Option<Move>>>,
     }
 
-    #[test]
-    fn budget_is_safe() {
-        let o = ms(30);
-        for time in [0, 1, 10, 29, 30, 31, 50, 100, 1000, 10_000, 600_000] {
-            for inc in [0, 100, 1000, 10_000] {
-                for mtg in [None, Some(0), Some(1), Some(2), Some(40)] {
-                    let c = Clock {
-                        time: ms(time),
-                        inc: ms(inc),
-                        movestogo: mtg,
-                    };
-                    let (soft, hard) = clock_budget(&c, o);
-                    assert!(soft <= hard, "{c:?}");
-                    assert!(soft >= ms(1));
-                    assert!(hard <= ms(time * 4 / 5).max(ms(2)), "{c:?}: {hard:?}");
-                }
-            }
+    impl Output for ClosedAfterOne {
+        fn info(&self, _: &Info) {
+            *self.infos.lock().unwrap() += 1;
         }
-        let (soft, hard) = clock_budget(
-            &Clock {
-                time: ms(10_000),
-                inc: ms(100),
-                movestogo: None,
-            },
-            o,
-        );
-        assert_eq!(soft, ms(9970) / 30 + ms(75));
-        assert_eq!(hard, soft * 4);
+        fn bestmove(&self, result: &SearchResult, _: &Game) {
+            self.done.lock().unwrap().send(result.best_move).unwrap();
+        }
+        fn closed(&self) -> bool {
+            *self.infos.lock().unwrap() > 0
+        }
     }
 
     #[test]
-    fn movetime_keeps_overhead_back() {
-        let req = GoRequest {
-            movetime: Some(ms(1000)),
-            ..GoRequest::default()
+    fn a_search_stops_when_nobody_reads_its_reports() {
+        let (tx, rx) = channel();
+        let output = Arc::new(ClosedAfterOne {
+            infos: Mutex::new(0),
+            done: Mutex::new(tx),
+        });
+        let caps = Caps {
+            max_hash_mib: 1,
+            max_threads: 1,
+            max_nodes: None,
         };
-        assert_eq!(time_budget(&req, ms(30)), Some((ms(970), ms(970))));
-        assert_eq!(time_budget(&GoRequest::default(), ms(30)), None);
-    }
-
-    #[test]
-    fn positions_parse() {
-        assert!(parse_position(&["startpos"]).is_ok());
-        let g = parse_position(&["startpos", "moves", "h2e2", "h9g7"]).unwrap();
-        assert_eq!(g.moves().len(), 2);
-        assert!(parse_position(&["startpos", "moves", "h2e2", "h2e2"]).is_err());
-        assert!(parse_position(&["fen"]).is_err());
-        assert!(parse_position(&["fen", "xyz"]).is_err());
-        assert!(parse_position(&[]).is_err());
-        assert!(parse_position(&["fen", "R3k4/1R7/9/9/9/9/9/9/9/3K5", "b"]).is_ok());
+        let mut engine = Engine::with_caps(output.clone(), caps);
+        let mut req = GoRequest::default();
+        // Far more than a test could finish: only the closed output can end it.
+        req.limits.depth = Some(60);
+        engine.go(req);
+        let best = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the search ended by itself");
+        assert!(best.is_some());
+        assert_eq!(*output.infos.lock().unwrap(), 1);
     }
 }

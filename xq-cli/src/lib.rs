@@ -1,13 +1,20 @@
 //! The engine side of the `xq` binary as a library: the UCI and UCCI command handlers
 //! and the protocol-independent engine behind them.
 //!
-//! The handlers write to a [`engine::Sink`] (standard output for the binary, a buffer
+//! The layers, from the bottom: [`protocol`] (where output goes, the line loop, parsing
+//! what GUIs send) and [`time`] (clock to time budget); [`engine`] (the game, the options,
+//! the search threads); the protocols [`uci`] and [`ucci`]; and [`auto`], which picks a
+//! protocol from the first command. Lower layers never name a higher one.
+//!
+//! The handlers write to a [`protocol::Sink`] (standard output for the binary, a buffer
 //! for tests and fuzzing) and take one line at a time through
-//! [`engine::Protocol::handle`], so a session can be driven without real standard input
-//! and output:
+//! [`protocol::Protocol::handle`], so a session can be driven without real standard
+//! input and output:
 //!
 //! ```
-//! use xq_cli::engine::{Auto, Caps, Protocol, Sink};
+//! use xq_cli::auto::Auto;
+//! use xq_cli::engine::Caps;
+//! use xq_cli::protocol::{Protocol, Sink};
 //! let (sink, lines) = Sink::buffer();
 //! let mut engine = Auto::new(sink, Caps::default());
 //! engine.handle("uci");
@@ -18,6 +25,12 @@
 //! assert_eq!(lines.last().unwrap(), "readyok");
 //! ```
 
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod auto;
 pub mod engine;
+pub mod protocol;
+pub mod time;
 pub mod ucci;
 pub mod uci;

@@ -1,27 +1,25 @@
 //! `xq`: the command-line face of the xq Xiangqi engine.
 
-/// Prints a line to standard output; exits quietly when the reader has gone away (a
-/// closed pipe, as with `xq analyze | head`), instead of panicking.
+/// Prints a line to standard output; `Err(StdoutClosed)` when nobody reads it any more.
+/// (Defined before the modules, so they can use it by name.)
 macro_rules! outln {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let mut out = std::io::stdout().lock();
-        if writeln!(out, $($arg)*).and_then(|_| out.flush()).is_err() {
-            std::process::exit(0);
-        }
-    }};
+    ($($arg:tt)*) => {
+        xq_cli::protocol::stdout_line(format_args!($($arg)*)).map_err(|_| crate::StdoutClosed)
+    };
 }
-
-pub(crate) use outln;
 
 mod analyze;
 mod bench;
 mod board;
+mod eval;
 mod perft;
 
-use xq_cli::{engine, ucci, uci};
+use xq_cli::auto::Auto;
+use xq_cli::engine::{Caps, MAX_HASH};
+use xq_cli::protocol::{self, Protocol, Sink};
+use xq_cli::{ucci, uci};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
 use xq_movegen::Game;
 
@@ -61,6 +59,11 @@ impl PositionArgs {
     }
 }
 
+/// The parser of a `--hash` size in MiB: within what the engine's `Hash` option allows.
+fn hash_mib() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH as u64)
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Analyse a position: best move, score and principal variation, depth by depth.
@@ -70,32 +73,32 @@ enum Command {
     /// Search a fixed set of positions to a fixed depth: node count and speed.
     Bench(bench::BenchArgs),
     /// Show the static evaluation of a position and its parts.
-    Eval(EvalArgs),
+    Eval(eval::EvalArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
     Ucci,
 }
 
-#[derive(clap::Args, Debug)]
-struct EvalArgs {
-    #[command(flatten)]
-    position: PositionArgs,
-}
-
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Ok(engine::run_auto()),
+        None => Ok(run_protocol(&mut Auto::new(
+            Sink::stdout(),
+            Caps::default(),
+        ))),
         Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
         Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
-        Some(Command::Eval(a)) => eval(&a),
+        Some(Command::Eval(a)) => eval::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
+        // The reader has gone away (a closed pipe, as with `xq analyze | head`): there
+        // is nobody to tell anything, and nothing went wrong.
+        Err(e) if e.is::<StdoutClosed>() => std::process::exit(0),
         Err(e) => {
             eprintln!("xq: {e:#}");
             std::process::exit(2);
@@ -103,38 +106,22 @@ fn main() {
     }
 }
 
-fn run_protocol(proto: &mut dyn engine::Protocol) -> i32 {
-    engine::run(proto, &mut std::io::stdin().lock());
-    0
+/// Standard output is closed: whoever read it has gone away. Not a failure: `main` exits
+/// quietly with code 0.
+#[derive(Debug)]
+struct StdoutClosed;
+
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output is closed")
+    }
 }
 
-fn eval(args: &EvalArgs) -> Result<i32> {
-    let game = args.position.game().context("bad position")?;
-    let pos = game.position();
-    outln!("{}", board::diagram(pos, false).trim_end());
-    let b = xq_eval::breakdown(pos);
-    outln!(
-        "phase      {:>6}  (48 = every chariot, horse and cannon on the board)",
-        b.phase
-    );
-    outln!("material   {:>6}", b.material);
-    for kind in xq_core::PieceKind::ALL {
-        outln!(
-            "{:<10} {:>6}",
-            format!("{kind:?}").to_lowercase(),
-            b.placement[kind.index()]
-        );
-    }
-    outln!("tempo      {:>6}", b.tempo);
-    outln!("total      {:>6}  (Red's view)", b.total_red);
-    outln!(
-        "eval       {:>6}  ({} to move)",
-        b.total,
-        if pos.side_to_move() == xq_core::Color::Red {
-            "Red"
-        } else {
-            "Black"
-        }
-    );
-    Ok(0)
+impl std::error::Error for StdoutClosed {}
+
+/// Runs an engine protocol on standard input and output. It ends at `quit`, at the end
+/// of the input, or when standard output is closed.
+fn run_protocol(proto: &mut dyn Protocol) -> i32 {
+    protocol::run(proto, &mut std::io::stdin().lock());
+    0
 }

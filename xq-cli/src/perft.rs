@@ -2,8 +2,14 @@
 
 use crate::PositionArgs;
 use anyhow::{bail, Context, Result};
-use std::time::Instant;
-use xq_perft::suite::{format_nps, parse_suite, run_suite, RunOptions};
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+use xq_perft::suite::{parse_suite, run_suite, EntryReport, RunOptions, SuiteReport};
+
+/// The arguments of a single count, which a suite run does not take. (The suite's own
+/// options conflict with them too: `requires = "suite"` alone is not checked when the
+/// missing `--suite` conflicts with an argument given.)
+const NOT_WITH_SUITE: [&str; 4] = ["depth", "divide", "fen", "moves"];
 
 /// Count leaf nodes of the legal move tree.
 #[derive(clap::Args, Debug)]
@@ -19,11 +25,14 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Validate a suite file of `FEN ;D1 n ;D2 n ...` lines instead.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["depth", "divide", "fen", "moves"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = NOT_WITH_SUITE)]
     suite: Option<String>,
     /// With --suite: skip depths above this.
-    #[arg(long, value_name = "D", requires = "suite")]
+    #[arg(long, value_name = "D", requires = "suite", conflicts_with_all = NOT_WITH_SUITE)]
     max_depth: Option<u32>,
+    /// With --suite: skip depths whose expected count is above this.
+    #[arg(long, value_name = "N", requires = "suite", conflicts_with_all = NOT_WITH_SUITE)]
+    max_nodes: Option<u64>,
 }
 
 /// Runs perft; returns the exit code.
@@ -34,10 +43,10 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
         let suite = parse_suite(&text).with_context(|| format!("in {file}"))?;
         let opts = RunOptions {
             max_depth: args.max_depth,
+            max_nodes: args.max_nodes,
             threads,
-            ..RunOptions::default()
         };
-        let report = run_suite(&suite, &opts, &mut std::io::stdout().lock())?;
+        let report = suite_report(&suite, &opts)?;
         return Ok(if report.ok() { 0 } else { 1 });
     }
     let Some(depth) = args.depth else {
@@ -49,16 +58,106 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
     let nodes = if args.divide && depth > 0 {
         let div = xq_perft::divide_with_progress(&mut pos, depth, threads, |_, _| {});
         for (m, n) in &div {
-            crate::outln!("{m}: {n}");
+            outln!("{m}: {n}")?;
         }
-        crate::outln!();
+        outln!("")?;
         div.iter().map(|(_, n)| n).sum()
     } else {
         xq_perft::perft_threads(&pos, depth, threads)
     };
     let elapsed = start.elapsed();
-    crate::outln!("Nodes searched: {nodes}");
-    crate::outln!("Time: {:.3} s", elapsed.as_secs_f64());
-    crate::outln!("Speed: {}", format_nps(nodes, elapsed));
+    outln!("Nodes searched: {nodes}")?;
+    outln!("Time: {:.3} s", elapsed.as_secs_f64())?;
+    outln!("Speed: {}", format_nps(nodes, elapsed))?;
     Ok(0)
+}
+
+/// Checks a suite, printing a line per position (and the divide of any failing depth)
+/// and the totals, with a progress bar on standard error when it is a terminal.
+fn suite_report(suite: &[xq_perft::suite::SuiteEntry], opts: &RunOptions) -> Result<SuiteReport> {
+    let total = suite.len();
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(total as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} positions {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let mut report = SuiteReport::default();
+    for entry in run_suite(suite, opts) {
+        let printed = match &bar {
+            // Lines go above the bar.
+            Some(bar) => bar.suspend(|| print_entry(&entry, total)),
+            None => print_entry(&entry, total),
+        };
+        if let Some(bar) = &bar {
+            bar.inc(1);
+        }
+        printed?;
+        report.entries.push(entry);
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    outln!(
+        "{} passed, {} failed; {} depth checks ({} skipped); {} nodes in {:.3} s, {}",
+        report.passed(),
+        report.failed(),
+        report.checks(),
+        report.skipped(),
+        report.nodes(),
+        report.elapsed().as_secs_f64(),
+        format_nps(report.nodes(), report.elapsed())
+    )?;
+    Ok(report)
+}
+
+/// One position's line: pass or fail, deepest depth, nodes, time, speed, FEN; for a
+/// failure, every wrong count and the divide at the first.
+fn print_entry(r: &EntryReport, total: usize) -> Result<()> {
+    let n = r.index + 1;
+    if let Some(e) = &r.error {
+        outln!("FAIL {n:>3}/{total}  line {}: {e}", r.line)?;
+        return Ok(());
+    }
+    let (nodes, elapsed) = (r.nodes(), r.elapsed());
+    outln!(
+        "{} {n:>3}/{total}  D{:<2} {nodes:>12} nodes {:>8.3} s {:>12}  {}",
+        if r.passed() { "ok  " } else { "FAIL" },
+        r.deepest(),
+        elapsed.as_secs_f64(),
+        format_nps(nodes, elapsed),
+        r.fen
+    )?;
+    for c in r.failures() {
+        outln!(
+            "     depth {}: expected {}, counted {} ({:+})",
+            c.depth,
+            c.expected,
+            c.actual,
+            c.actual as i128 - c.expected as i128
+        )?;
+    }
+    if let Some(d) = &r.divide {
+        outln!("     divide at depth {}:", d.depth)?;
+        for (m, n) in &d.moves {
+            outln!("     {m}: {n}")?;
+        }
+    }
+    Ok(())
+}
+
+/// A nodes-per-second figure: `12.3 Mnps`, `4567 nps`, or `- nps` for no time.
+fn format_nps(nodes: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    if secs <= 0.0 {
+        return "- nps".to_string();
+    }
+    let nps = nodes as f64 / secs;
+    if nps >= 1e6 {
+        format!("{:.1} Mnps", nps / 1e6)
+    } else {
+        format!("{:.0} nps", nps)
+    }
 }

@@ -7,10 +7,14 @@
 //! Draw offers (`go draw`, `ponderhit draw`) are accepted syntactically and ignored.
 
 use crate::engine::{
-    legal_ponder, parse_legal_moves, parse_position, printable, say, Caps, Clock, Engine, Flow,
-    GoRequest, Options, Output, Protocol, Sink, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH,
-    MAX_OVERHEAD, MAX_THREADS,
+    legal_ponder, Caps, Engine, GoRequest, Options, Output, AUTHOR, DEFAULT_HASH, DEFAULT_OVERHEAD,
+    MAX_HASH, MAX_OVERHEAD, MAX_THREADS, NAME,
 };
+use crate::protocol::{
+    parse_check, parse_legal_moves, parse_num, parse_position, parse_spin, report_error, say, Flow,
+    Protocol, Sink,
+};
+use crate::time::Clock;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -55,6 +59,10 @@ impl Output for UcciOutput {
             None => say!(self.sink, "nobestmove"),
         }
     }
+
+    fn closed(&self) -> bool {
+        self.sink.is_closed()
+    }
 }
 
 /// The UCCI command handler.
@@ -71,30 +79,15 @@ impl Default for Ucci {
     }
 }
 
-fn parse_bool(name: &str, v: Option<&str>) -> Result<bool, String> {
-    match v.map(|s| s.to_ascii_lowercase()).as_deref() {
-        // `setoption ponder` alone switches it on.
-        None | Some("true") | Some("on") | Some("1") => Ok(true),
-        Some("false") | Some("off") | Some("0") => Ok(false),
-        Some(v) => Err(format!("bad value '{v}' for {name} (true or false)")),
-    }
-}
-
-fn parse_spin(name: &str, v: Option<&str>, max: u64) -> Result<u64, String> {
-    let v = v.ok_or_else(|| format!("missing value for {name}"))?;
-    let n: u64 = v
-        .parse()
-        .map_err(|_| format!("bad value '{v}' for {name}"))?;
-    if n > max {
-        return Err(format!("{name} must be at most {max}, not {n}"));
-    }
-    Ok(n)
+/// A check option's value; `setoption ponder` alone switches it on.
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    value.map_or(Ok(true), |v| parse_check(name, Some(v)))
 }
 
 impl Ucci {
     /// A fresh engine.
     pub fn new() -> Ucci {
-        Ucci::with_sink(Sink::Stdout, Caps::default())
+        Ucci::with_sink(Sink::stdout(), Caps::default())
     }
 
     /// An engine writing to `sink`, within `caps`.
@@ -107,12 +100,9 @@ impl Ucci {
     }
 
     fn handshake(&self) {
-        say!(self.sink, "id name xq {}", env!("CARGO_PKG_VERSION"));
-        say!(
-            self.sink,
-            "id copyright 2024 The xq developers, MIT OR Apache-2.0"
-        );
-        say!(self.sink, "id author The xq developers");
+        say!(self.sink, "id name {NAME}");
+        say!(self.sink, "id copyright 2024 {AUTHOR}, MIT OR Apache-2.0");
+        say!(self.sink, "id author {AUTHOR}");
         say!(self.sink, "option usemillisec type check default false");
         say!(
             self.sink,
@@ -139,19 +129,19 @@ impl Ucci {
         let mut o: Options = self.engine.options().clone();
         match name.to_ascii_lowercase().as_str() {
             "usemillisec" => {
-                self.use_millisec = parse_bool(name, value)?;
+                self.use_millisec = check(name, value)?;
                 return Ok(());
             }
             "hashsize" => {
-                let n = parse_spin(name, value, MAX_HASH as u64)? as usize;
+                let n = parse_spin(name, value, 0, MAX_HASH as u64)? as usize;
                 o.hash_mib = if n == 0 { DEFAULT_HASH } else { n };
             }
             "threads" => {
-                let n = parse_spin(name, value, MAX_THREADS as u64)? as usize;
+                let n = parse_spin(name, value, 0, MAX_THREADS as u64)? as usize;
                 o.threads = n.max(1);
             }
-            "ponder" => o.ponder = parse_bool(name, value)?,
-            "moveoverhead" => o.move_overhead = parse_spin(name, value, MAX_OVERHEAD)?,
+            "ponder" => o.ponder = check(name, value)?,
+            "moveoverhead" => o.move_overhead = parse_spin(name, value, 0, MAX_OVERHEAD)?,
             "newgame" | "clearhash" => {
                 self.engine.new_game();
                 return Ok(());
@@ -164,13 +154,14 @@ impl Ucci {
     }
 
     /// A time in the GUI's unit (seconds, or milliseconds with `usemillisec`).
-    fn time(&self, name: &str, word: Option<&&str>) -> Result<Duration, String> {
-        let w = word.ok_or_else(|| format!("missing value for {name}"))?;
-        let v: f64 = w
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| format!("bad value '{w}' for {name}"))?;
+    fn time(&self, name: &str, word: Option<&str>) -> Result<Duration, String> {
+        let v: f64 = parse_num(name, word)?;
+        if !v.is_finite() {
+            return Err(format!(
+                "bad value '{}' for {name}",
+                word.unwrap_or_default()
+            ));
+        }
         let ms = if self.use_millisec { v } else { v * 1000.0 };
         Ok(Duration::from_millis(ms.clamp(0.0, 1e12) as u64))
     }
@@ -184,25 +175,25 @@ impl Ucci {
         let mut i = 0;
         while i < words.len() {
             let w = words[i];
-            let arg = words.get(i + 1);
+            let arg = words.get(i + 1).copied();
             let r: Result<bool, String> = match w {
                 "ponder" => {
                     req.ponder = true;
                     Ok(false)
                 }
                 "draw" => Ok(false),
-                "depth" => match arg.copied() {
+                "depth" => match arg {
                     Some("infinite") => {
                         req.infinite = true;
                         Ok(true)
                     }
-                    _ => parse_spin(w, arg.copied(), u32::MAX as u64).map(|d| {
+                    _ => parse_num::<u32>(w, arg).map(|d| {
                         depth_zero = d == 0;
-                        limits.depth = Some(d.max(1) as u32);
+                        limits.depth = Some(d.max(1));
                         true
                     }),
                 },
-                "nodes" => parse_spin(w, arg.copied(), u64::MAX).map(|n| {
+                "nodes" => parse_num::<u64>(w, arg).map(|n| {
                     limits.nodes = Some(n.max(1));
                     true
                 }),
@@ -214,8 +205,8 @@ impl Ucci {
                     inc = Some(t);
                     true
                 }),
-                "movestogo" => parse_spin(w, arg.copied(), u32::MAX as u64).map(|n| {
-                    mtg = Some(n as u32);
+                "movestogo" => parse_num::<u32>(w, arg).map(|n| {
+                    mtg = Some(n);
                     true
                 }),
                 "opptime" | "oppincrement" | "oppmovestogo" => Ok(true),
@@ -330,11 +321,9 @@ impl Protocol for Ucci {
             _ => Err("unknown command".into()),
         };
         if let Err(e) = r {
-            // The echo may hold any bytes the GUI sent: keep it on one printable line.
-            let text = format!("info string {cmd}: {e} (in: {line})");
-            say!(self.sink, "{}", printable(&text));
+            report_error(&self.sink, cmd, &e, line);
         }
-        Flow::Continue
+        self.sink.flow()
     }
 
     fn eof(&mut self) {

@@ -1,10 +1,14 @@
 //! The UCI protocol (as Pikafish speaks it for Xiangqi).
 
 use crate::engine::{
-    legal_ponder, parse_legal_moves, parse_position, printable, say, Caps, Clock, Engine, Flow,
-    GoRequest, Options, Output, Protocol, Sink, DEFAULT_HASH, DEFAULT_OVERHEAD, MAX_HASH,
-    MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS,
+    legal_ponder, Caps, Engine, GoRequest, Options, Output, AUTHOR, DEFAULT_HASH, DEFAULT_OVERHEAD,
+    MAX_HASH, MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS, NAME,
 };
+use crate::protocol::{
+    parse_check, parse_legal_moves, parse_num, parse_position, parse_spin, report_error, say, Flow,
+    Protocol, Sink,
+};
+use crate::time::Clock;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -50,6 +54,10 @@ impl Output for UciOutput {
             }
         }
     }
+
+    fn closed(&self) -> bool {
+        self.sink.is_closed()
+    }
 }
 
 /// The UCI command handler.
@@ -65,17 +73,9 @@ impl Default for Uci {
     }
 }
 
-/// Parses a number, saying what is wrong otherwise.
-fn num<T: std::str::FromStr>(name: &str, word: Option<&&str>) -> Result<T, String> {
-    match word {
-        Some(w) => w.parse().map_err(|_| format!("bad value '{w}' for {name}")),
-        None => Err(format!("missing value for {name}")),
-    }
-}
-
 /// A time in milliseconds; negative values (a GUI running late) count as zero.
-fn millis(name: &str, word: Option<&&str>) -> Result<Duration, String> {
-    let v: i64 = num(name, word)?;
+fn millis(name: &str, word: Option<&str>) -> Result<Duration, String> {
+    let v: i64 = parse_num(name, word)?;
     Ok(Duration::from_millis(v.max(0) as u64))
 }
 
@@ -97,7 +97,7 @@ const GO_KEYWORDS: &[&str] = &[
 impl Uci {
     /// A fresh engine.
     pub fn new() -> Uci {
-        Uci::with_sink(Sink::Stdout, Caps::default())
+        Uci::with_sink(Sink::stdout(), Caps::default())
     }
 
     /// An engine writing to `sink`, within `caps`.
@@ -109,8 +109,8 @@ impl Uci {
     }
 
     fn handshake(&self) {
-        say!(self.sink, "id name xq {}", env!("CARGO_PKG_VERSION"));
-        say!(self.sink, "id author The xq developers");
+        say!(self.sink, "id name {NAME}");
+        say!(self.sink, "id author {AUTHOR}");
         say!(
             self.sink,
             "option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}"
@@ -141,35 +141,15 @@ impl Uci {
             Some(i) => (rest[..i].join(" "), Some(rest[i + 1..].join(" "))),
             None => (rest.join(" "), None),
         };
+        let value = value.as_deref().filter(|v| !v.is_empty());
+        let spin = |what: &str, min: u64, max: u64| parse_spin(what, value, min, max);
         let mut o: Options = self.engine.options().clone();
-        let value_of = |what: &str| -> Result<String, String> {
-            value
-                .clone()
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| format!("missing value for {what}"))
-        };
-        let spin = |what: &str, min: u64, max: u64| -> Result<u64, String> {
-            let v = value_of(what)?;
-            let n: u64 = v
-                .parse()
-                .map_err(|_| format!("bad value '{v}' for {what}"))?;
-            if n < min || n > max {
-                return Err(format!("{what} must be between {min} and {max}, not {n}"));
-            }
-            Ok(n)
-        };
         match name.to_ascii_lowercase().as_str() {
             "hash" => o.hash_mib = spin("Hash", 1, MAX_HASH as u64)? as usize,
             "threads" => o.threads = spin("Threads", 1, MAX_THREADS as u64)? as usize,
             "multipv" => o.multipv = spin("MultiPV", 1, MAX_MULTIPV as u64)? as usize,
             "move overhead" => o.move_overhead = spin("Move Overhead", 0, MAX_OVERHEAD)?,
-            "ponder" => {
-                o.ponder = match value_of("Ponder")?.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    v => return Err(format!("bad value '{v}' for Ponder (true or false)")),
-                }
-            }
+            "ponder" => o.ponder = parse_check("Ponder", value)?,
             "clear hash" => {
                 self.engine.new_game();
                 return Ok(());
@@ -189,7 +169,7 @@ impl Uci {
         let mut i = 0;
         while i < words.len() {
             let w = words[i];
-            let arg = words.get(i + 1);
+            let arg = words.get(i + 1).copied();
             let r: Result<(), String> = match w {
                 "infinite" => {
                     req.infinite = true;
@@ -221,10 +201,10 @@ impl Uci {
                         inc = t;
                     }
                 }),
-                "movestogo" => num::<u32>(w, arg).map(|n| mtg = Some(n)),
-                "depth" => num::<u32>(w, arg).map(|d| limits.depth = Some(d.max(1))),
-                "nodes" => num::<u64>(w, arg).map(|n| limits.nodes = Some(n.max(1))),
-                "mate" => num::<u32>(w, arg).map(|n| limits.mate = Some(n.max(1))),
+                "movestogo" => parse_num::<u32>(w, arg).map(|n| mtg = Some(n)),
+                "depth" => parse_num::<u32>(w, arg).map(|d| limits.depth = Some(d.max(1))),
+                "nodes" => parse_num::<u64>(w, arg).map(|n| limits.nodes = Some(n.max(1))),
+                "mate" => parse_num::<u32>(w, arg).map(|n| limits.mate = Some(n.max(1))),
                 "movetime" => millis(w, arg).map(|t| req.movetime = Some(t)),
                 _ => Err(format!("unknown go parameter '{w}'")),
             };
@@ -234,7 +214,7 @@ impl Uci {
                 Err(e) => {
                     problems.push(e);
                     // Skip a bad value but not a following keyword.
-                    i += if arg.is_some_and(|a| !GO_KEYWORDS.contains(a))
+                    i += if arg.is_some_and(|a| !GO_KEYWORDS.contains(&a))
                         && GO_KEYWORDS.contains(&w)
                     {
                         2
@@ -310,11 +290,9 @@ impl Protocol for Uci {
             _ => Err("unknown command".into()),
         };
         if let Err(e) = r {
-            // The echo may hold any bytes the GUI sent: keep it on one printable line.
-            let text = format!("info string {cmd}: {e} (in: {line})");
-            say!(self.sink, "{}", printable(&text));
+            report_error(&self.sink, cmd, &e, line);
         }
-        Flow::Continue
+        self.sink.flow()
     }
 
     fn eof(&mut self) {

@@ -1,7 +1,9 @@
 //! The `xq` command line: output formats (insta snapshots, timing redacted), errors,
 //! exit codes.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{ChildStdin, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 fn xq(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xq"))
@@ -147,6 +149,29 @@ fn bad_input_is_one_line_and_a_nonzero_exit() {
 }
 
 #[test]
+fn hash_sizes_are_bounded_like_the_hash_option() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["analyze", "--hash", "0"], "error: invalid value '0' for '--hash <MB>': 0 is not in 1..=2048\n"),
+        (&["analyze", "--hash", "2049"], "error: invalid value '2049' for '--hash <MB>': 2049 is not in 1..=2048\n"),
+        (&["bench", "--hash", "4096"], "error: invalid value '4096' for '--hash <MB>': 4096 is not in 1..=2048\n"),
+        (&["bench", "--hash", "99999999999999999999"], "error: invalid value '99999999999999999999' for '--hash <MB>': number too large to fit in target type\n"),
+    ];
+    for (args, expected) in cases {
+        let o = xq(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            format!("{expected}\nFor more information, try '--help'.\n"),
+            "{args:?}"
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    // The largest size is accepted (the table is only allocated when searching).
+    let o = xq(&["analyze", "--hash", "2048", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
 fn perft_output() {
     let o = xq(&["perft", "3"]);
     let out = stdout(&o);
@@ -193,7 +218,38 @@ fn perft_suite_failure_prints_the_divide() {
     std::fs::write(&bad, format!("{} ;D1 44 ;D2 1921\n", xq_core::START_FEN)).unwrap();
     let o = xq(&["perft", "--suite", good.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("1 passed, 0 failed"));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let head = format!("ok     1/1  D{:<2} {:>12} nodes ", 2, 1964);
+    assert!(lines[0].starts_with(&head), "{out}");
+    assert!(lines[0].ends_with(xq_core::START_FEN), "{out}");
+    assert!(
+        lines[1].starts_with("1 passed, 0 failed; 2 depth checks (0 skipped); 1964 nodes in "),
+        "{out}"
+    );
+    let o = xq(&[
+        "perft",
+        "--suite",
+        good.to_str().unwrap(),
+        "--max-nodes",
+        "100",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("\n1 passed, 0 failed; 1 depth checks (1 skipped); 44 nodes in "),
+        "{}",
+        stdout(&o)
+    );
+    // The suite's options need a suite, and a single count takes none of them.
+    for args in [
+        &["perft", "2", "--max-depth", "3"][..],
+        &["perft", "--max-nodes", "9"],
+    ] {
+        let o = xq(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).starts_with("error: "), "{args:?}");
+    }
     let o = xq(&["perft", "--suite", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
@@ -224,4 +280,82 @@ fn bench_ends_with_nodes_and_nps() {
         .last()
         .unwrap()
         .starts_with(&format!("{nodes} nodes ")));
+}
+
+/// The write end of a pipe whose reader has already gone away: every write to it fails
+/// (the reader was the standard input of an `xq --version` that has exited).
+fn dead_pipe() -> ChildStdin {
+    let mut reader = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .arg("--version")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the xq binary runs");
+    let pipe = reader.stdin.take().unwrap();
+    reader.wait().unwrap();
+    pipe
+}
+
+#[test]
+fn a_closed_standard_output_ends_a_command_quietly() {
+    // As in `xq analyze | head -1`, but with the reader gone before the first line.
+    let cases: [&[&str]; 5] = [
+        &["analyze", "--depth", "3", "--hash", "4"],
+        &["analyze", "--depth", "3", "--hash", "4", "--json"],
+        &["perft", "2", "--divide"],
+        &["eval"],
+        &["bench", "1", "--hash", "1"],
+    ];
+    for args in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .args(args)
+            .stdout(dead_pipe())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the xq binary runs");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        // No panic message, no error: bench's per-position lines only.
+        let err = stderr(&o);
+        assert!(
+            err.lines()
+                .all(|l| !l.starts_with("xq:") && !l.contains("panic")),
+            "{args:?}: {err}"
+        );
+        if args[0] != "bench" {
+            assert_eq!(err, "", "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_an_engine_session() {
+    // The GUI keeps the engine's input open but no longer reads its output: the engine
+    // ends at the first answer it cannot give, without waiting for more input.
+    for (args, first) in [(&[][..], "uci"), (&["ucci"][..], "ucci")] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_xq"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(dead_pipe())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the xq binary runs");
+        let mut stdin = child.stdin.take().unwrap();
+        writeln!(stdin, "{first}").unwrap();
+        stdin.flush().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("{args:?}: still running with its output closed");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(0), "{args:?}");
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(stderr(&o), "", "{args:?}");
+        drop(stdin);
+    }
 }

@@ -4,7 +4,9 @@
 //! through them on stable Rust, so `cargo test --workspace` covers the corpus.
 
 use std::collections::BTreeSet;
-use xq_cli::engine::{run, Auto, Caps, Sink};
+use xq_cli::auto::Auto;
+use xq_cli::engine::Caps;
+use xq_cli::protocol::{read_line, run, Flow, Protocol, Sink};
 use xq_core::{Color, Fen, Move, Piece, PieceKind, Position, Square};
 use xq_eval::Eval;
 
@@ -120,9 +122,9 @@ pub fn protocol(data: &[u8]) {
     let mut gos = 0usize;
     let mut proto: Option<&str> = None;
     let mut input = data;
-    // The same loop as `engine::run`, one line at a time, checking after each.
+    // The same loop as `protocol::run`, one line at a time, checking after each.
     let mut quit = false;
-    while let Some(line) = xq_cli::engine::read_line(&mut input) {
+    while let Some(line) = read_line(&mut input) {
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -132,7 +134,7 @@ pub fn protocol(data: &[u8]) {
         if proto.is_none() && (cmd == "uci" || cmd == "ucci") {
             proto = Some(if cmd == "uci" { "uci" } else { "ucci" });
         }
-        let flow = xq_cli::engine::Protocol::handle(&mut engine, line);
+        let flow = engine.handle(line);
         let lines = out.lock().unwrap().clone();
         let new = &lines[before..];
         match cmd {
@@ -149,13 +151,13 @@ pub fn protocol(data: &[u8]) {
             "go" if proto.is_some() => gos += 1,
             _ => {}
         }
-        if flow == xq_cli::engine::Flow::Quit {
+        if flow == Flow::Quit {
             quit = true;
             break;
         }
     }
     if !quit {
-        xq_cli::engine::Protocol::eof(&mut engine);
+        engine.eof();
     }
     // Joins every search thread.
     drop(engine);

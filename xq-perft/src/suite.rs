@@ -1,11 +1,14 @@
 //! Perft suites: files of `FEN ;D1 n ;D2 n ...` lines, and a validator that checks
 //! move generation against them.
+//!
+//! The validator prints nothing: [`run_suite`] yields one [`EntryReport`] per position as
+//! it is checked (a front end prints it, moves a progress bar), and the reports collect
+//! into a [`SuiteReport`] with the totals. `xq perft --suite FILE` is such a front end.
 
 use crate::{divide_with_progress, perft_threads};
 use std::fmt;
-use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
-use xq_core::{FenError, Position};
+use xq_core::{FenError, Move, Position};
 
 /// One suite line: a position and its known perft counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,8 +122,6 @@ pub struct RunOptions {
     pub max_nodes: Option<u64>,
     /// Threads per perft (root moves are split).
     pub threads: usize,
-    /// Show a progress bar when standard error is a terminal.
-    pub progress: bool,
 }
 
 impl Default for RunOptions {
@@ -129,192 +130,218 @@ impl Default for RunOptions {
             max_depth: None,
             max_nodes: None,
             threads: 1,
-            progress: true,
         }
     }
 }
 
-/// The result of one `(position, depth)` check.
+/// One depth of one position, counted.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Check {
-    /// Index of the entry in the suite.
-    pub entry: usize,
-    /// Depth checked.
+pub struct DepthCheck {
+    /// Depth counted.
     pub depth: u32,
-    /// Expected count.
+    /// The count the suite gives.
     pub expected: u64,
-    /// Counted.
+    /// The count found.
     pub actual: u64,
-}
-
-/// Totals of a suite run.
-#[derive(Clone, Debug, Default)]
-pub struct SuiteReport {
-    /// Positions whose every checked depth matched.
-    pub passed: usize,
-    /// Positions with at least one mismatch.
-    pub failed: usize,
-    /// Every mismatch.
-    pub failures: Vec<Check>,
-    /// Depth checks made.
-    pub checks: usize,
-    /// Depth checks skipped by `max_depth` / `max_nodes`.
-    pub skipped: usize,
-    /// Nodes counted.
-    pub nodes: u64,
     /// Time spent counting.
     pub elapsed: Duration,
 }
 
-impl SuiteReport {
-    /// Did every checked count match?
-    pub fn ok(&self) -> bool {
-        self.failed == 0
+impl DepthCheck {
+    /// Did the count match?
+    pub fn passed(&self) -> bool {
+        self.actual == self.expected
     }
 }
 
-/// Format a nodes-per-second figure.
-pub fn format_nps(nodes: u64, elapsed: Duration) -> String {
-    let secs = elapsed.as_secs_f64();
-    if secs <= 0.0 {
-        return "- nps".to_string();
+/// Perft split by root move at one depth: where a wrong count comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divide {
+    /// Depth counted.
+    pub depth: u32,
+    /// `(root move, nodes below it)` pairs, in generation order.
+    pub moves: Vec<(Move, u64)>,
+}
+
+/// The result of checking one suite entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryReport {
+    /// Index of the entry in the suite, from 0.
+    pub index: usize,
+    /// Line number of the entry in its file, from 1.
+    pub line: usize,
+    /// The position.
+    pub fen: String,
+    /// The FEN gave no position, so nothing was counted. ([`parse_suite`] rejects such
+    /// lines; entries built by hand may have them.)
+    pub error: Option<FenError>,
+    /// The depths counted, in the order the entry lists them.
+    pub checks: Vec<DepthCheck>,
+    /// Depths skipped by [`RunOptions::max_depth`] and [`RunOptions::max_nodes`].
+    pub skipped: usize,
+    /// The divide at the first depth whose count is wrong, if any.
+    pub divide: Option<Divide>,
+}
+
+impl EntryReport {
+    /// Did the position parse and every counted depth match?
+    pub fn passed(&self) -> bool {
+        self.error.is_none() && self.checks.iter().all(DepthCheck::passed)
     }
-    let nps = nodes as f64 / secs;
-    if nps >= 1e6 {
-        format!("{:.1} Mnps", nps / 1e6)
-    } else {
-        format!("{:.0} nps", nps)
+
+    /// The counted depths whose count is wrong.
+    pub fn failures(&self) -> impl Iterator<Item = &DepthCheck> + '_ {
+        self.checks.iter().filter(|c| !c.passed())
+    }
+
+    /// Nodes counted over every depth.
+    pub fn nodes(&self) -> u64 {
+        self.checks.iter().map(|c| c.actual).sum()
+    }
+
+    /// Time spent counting (the divide not included).
+    pub fn elapsed(&self) -> Duration {
+        self.checks.iter().map(|c| c.elapsed).sum()
+    }
+
+    /// The deepest depth counted (0 when none was).
+    pub fn deepest(&self) -> u32 {
+        self.checks.iter().map(|c| c.depth).max().unwrap_or(0)
     }
 }
 
-/// Runs `entries`, writing one pass/fail line per position to `out` (and the divide of
-/// every failing depth, so the wrong root move can be found), and returns the totals.
-///
-/// # Errors
-/// Only errors writing to `out`.
+/// Checks one entry (the `index`-th of its suite): counts every depth the options allow
+/// and, when a count is wrong, the divide at the first wrong depth.
 ///
 /// ```
-/// use xq_perft::suite::{parse_suite, run_suite, RunOptions};
+/// use xq_perft::suite::{check_entry, parse_suite, RunOptions};
 /// // The general on d0 can only step to d1: e0 would face the general on e9.
-/// let suite = parse_suite("4k4/9/9/9/9/9/9/9/9/3K5 w ;D1 1 ;D2 2").unwrap();
-/// let mut out = Vec::new();
-/// let report = run_suite(&suite, &RunOptions { progress: false, ..Default::default() }, &mut out).unwrap();
-/// assert!(report.ok());
-/// assert_eq!(report.nodes, 3);
+/// let suite = parse_suite("4k4/9/9/9/9/9/9/9/9/3K5 w ;D1 1 ;D2 3").unwrap();
+/// let report = check_entry(0, &suite[0], &RunOptions::default());
+/// assert!(!report.passed());
+/// let wrong: Vec<_> = report.failures().map(|c| (c.depth, c.expected, c.actual)).collect();
+/// assert_eq!(wrong, [(2, 3, 2)]);
+/// let divide = report.divide.unwrap();
+/// assert_eq!((divide.depth, divide.moves.len()), (2, 1));
+/// assert_eq!(divide.moves[0].0.to_string(), "d0d1");
 /// ```
-pub fn run_suite(
-    entries: &[SuiteEntry],
-    opts: &RunOptions,
-    out: &mut dyn Write,
-) -> io::Result<SuiteReport> {
-    let mut report = SuiteReport::default();
-    let bar = (opts.progress && io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(entries.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} positions {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
-    for (i, entry) in entries.iter().enumerate() {
-        let pos = match Position::from_fen(&entry.fen) {
-            Ok(p) => p,
-            Err(e) => {
-                writeln!(
-                    out,
-                    "FAIL {:>3}/{}  line {}: {e}",
-                    i + 1,
-                    entries.len(),
-                    entry.line
-                )?;
-                report.failed += 1;
-                continue;
-            }
-        };
-        let mut pass = true;
-        let mut nodes = 0;
-        let mut deepest = 0;
+pub fn check_entry(index: usize, entry: &SuiteEntry, opts: &RunOptions) -> EntryReport {
+    let mut report = EntryReport {
+        index,
+        line: entry.line,
+        fen: entry.fen.clone(),
+        error: None,
+        checks: Vec::new(),
+        skipped: 0,
+        divide: None,
+    };
+    let pos = match Position::from_fen(&entry.fen) {
+        Ok(p) => p,
+        Err(e) => {
+            report.error = Some(e);
+            return report;
+        }
+    };
+    for &(depth, expected) in &entry.counts {
+        if opts.max_depth.is_some_and(|d| depth > d) || opts.max_nodes.is_some_and(|n| expected > n)
+        {
+            report.skipped += 1;
+            continue;
+        }
         let start = Instant::now();
-        let mut failed_at = Vec::new();
-        for &(depth, expected) in &entry.counts {
-            if opts.max_depth.is_some_and(|d| depth > d)
-                || opts.max_nodes.is_some_and(|n| expected > n)
-            {
-                report.skipped += 1;
-                continue;
-            }
-            let actual = perft_threads(&pos, depth, opts.threads);
-            nodes += actual;
-            deepest = deepest.max(depth);
-            report.checks += 1;
-            if actual != expected {
-                pass = false;
-                failed_at.push(depth);
-                report.failures.push(Check {
-                    entry: i,
-                    depth,
-                    expected,
-                    actual,
-                });
-            }
-        }
-        let elapsed = start.elapsed();
-        report.nodes += nodes;
-        report.elapsed += elapsed;
-        let line = format!(
-            "{} {:>3}/{}  D{:<2} {:>12} nodes {:>8.3} s {:>12}  {}",
-            if pass { "ok  " } else { "FAIL" },
-            i + 1,
-            entries.len(),
-            deepest,
-            nodes,
-            elapsed.as_secs_f64(),
-            format_nps(nodes, elapsed),
-            entry.fen
-        );
-        match &bar {
-            Some(bar) => bar.suspend(|| writeln!(out, "{line}"))?,
-            None => writeln!(out, "{line}")?,
-        }
-        if pass {
-            report.passed += 1;
-        } else {
-            report.failed += 1;
-            for c in report.failures.iter().filter(|c| c.entry == i) {
-                writeln!(
-                    out,
-                    "     depth {}: expected {}, counted {} ({:+})",
-                    c.depth,
-                    c.expected,
-                    c.actual,
-                    c.actual as i128 - c.expected as i128
-                )?;
-            }
-            if let Some(&depth) = failed_at.first() {
-                writeln!(out, "     divide at depth {depth}:")?;
-                for (m, n) in divide_with_progress(&mut pos.clone(), depth, opts.threads, |_, _| {})
-                {
-                    writeln!(out, "     {m}: {n}")?;
-                }
-            }
-        }
-        if let Some(bar) = &bar {
-            bar.inc(1);
+        let actual = perft_threads(&pos, depth, opts.threads);
+        report.checks.push(DepthCheck {
+            depth,
+            expected,
+            actual,
+            elapsed: start.elapsed(),
+        });
+    }
+    let first_wrong = report.failures().map(|c| c.depth).next();
+    if let Some(depth) = first_wrong {
+        let moves = divide_with_progress(&mut pos.clone(), depth, opts.threads, |_, _| {});
+        report.divide = Some(Divide { depth, moves });
+    }
+    report
+}
+
+/// Checks `entries` one by one, lazily: each step counts one position and yields its
+/// report, so a front end can print it and show progress. Collect the reports into a
+/// [`SuiteReport`] for the totals.
+///
+/// ```
+/// use xq_perft::suite::{parse_suite, run_suite, RunOptions, SuiteReport};
+/// let suite = parse_suite("4k4/9/9/9/9/9/9/9/9/3K5 w ;D1 1 ;D2 2 ;D3 5").unwrap();
+/// let opts = RunOptions { max_depth: Some(2), ..RunOptions::default() };
+/// let report: SuiteReport = run_suite(&suite, &opts).collect();
+/// assert!(report.ok());
+/// assert_eq!((report.passed(), report.checks(), report.skipped()), (1, 2, 1));
+/// assert_eq!(report.nodes(), 3);
+/// ```
+pub fn run_suite<'a>(
+    entries: &'a [SuiteEntry],
+    opts: &'a RunOptions,
+) -> impl ExactSizeIterator<Item = EntryReport> + 'a {
+    entries
+        .iter()
+        .enumerate()
+        .map(move |(i, e)| check_entry(i, e, opts))
+}
+
+/// The reports of a suite run, with the totals.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuiteReport {
+    /// One report per entry checked, in suite order.
+    pub entries: Vec<EntryReport>,
+}
+
+impl FromIterator<EntryReport> for SuiteReport {
+    fn from_iter<I: IntoIterator<Item = EntryReport>>(iter: I) -> SuiteReport {
+        SuiteReport {
+            entries: iter.into_iter().collect(),
         }
     }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
+}
+
+impl Extend<EntryReport> for SuiteReport {
+    fn extend<I: IntoIterator<Item = EntryReport>>(&mut self, iter: I) {
+        self.entries.extend(iter);
     }
-    writeln!(
-        out,
-        "{} passed, {} failed; {} depth checks ({} skipped); {} nodes in {:.3} s, {}",
-        report.passed,
-        report.failed,
-        report.checks,
-        report.skipped,
-        report.nodes,
-        report.elapsed.as_secs_f64(),
-        format_nps(report.nodes, report.elapsed)
-    )?;
-    Ok(report)
+}
+
+impl SuiteReport {
+    /// Did every entry pass?
+    pub fn ok(&self) -> bool {
+        self.entries.iter().all(EntryReport::passed)
+    }
+
+    /// Entries whose every counted depth matched.
+    pub fn passed(&self) -> usize {
+        self.entries.iter().filter(|e| e.passed()).count()
+    }
+
+    /// Entries with a wrong count or a bad FEN.
+    pub fn failed(&self) -> usize {
+        self.entries.len() - self.passed()
+    }
+
+    /// Depths counted.
+    pub fn checks(&self) -> usize {
+        self.entries.iter().map(|e| e.checks.len()).sum()
+    }
+
+    /// Depths skipped by the options.
+    pub fn skipped(&self) -> usize {
+        self.entries.iter().map(|e| e.skipped).sum()
+    }
+
+    /// Nodes counted.
+    pub fn nodes(&self) -> u64 {
+        self.entries.iter().map(EntryReport::nodes).sum()
+    }
+
+    /// Time spent counting.
+    pub fn elapsed(&self) -> Duration {
+        self.entries.iter().map(EntryReport::elapsed).sum()
+    }
 }

@@ -1,10 +1,11 @@
 //! Perft against `data/perft.epd`: every position at every listed depth whose expected
 //! count is within a node cap (2 000 000 in debug builds, unlimited in release, or
-//! `XQ_PERFT_MAX_NODES`), plus the start position, divide and the threaded perft.
+//! `XQ_PERFT_MAX_NODES`), plus the start position, divide, the threaded perft and the
+//! suite validator's reports.
 
 use xq_core::{Move, Position};
 use xq_movegen::legal_moves;
-use xq_perft::suite::parse_suite;
+use xq_perft::suite::{parse_suite, run_suite, RunOptions, SuiteEntry, SuiteReport};
 use xq_perft::{divide, divide_with_progress, perft, perft_threads};
 
 const SUITE: &str = include_str!("../../data/perft.epd");
@@ -195,4 +196,104 @@ fn no_moves_positions() {
         found += 1;
     }
     assert_eq!(found, 4);
+}
+
+#[test]
+fn the_validator_reports_every_depth() {
+    let file = entries();
+    let suite = parse_suite(SUITE).unwrap();
+    let opts = RunOptions {
+        max_depth: Some(2),
+        ..RunOptions::default()
+    };
+    let runs = run_suite(&suite, &opts);
+    assert_eq!(runs.len(), 50);
+    let report: SuiteReport = runs.collect();
+    assert!(report.ok());
+    assert_eq!((report.passed(), report.failed()), (50, 0));
+    // Depths 1 and 2 (the positions with no move list depth 1 only).
+    let shallow = |e: &Entry| e.counts.iter().take_while(|c| c.0 <= 2).count();
+    let checks: usize = file.iter().map(shallow).sum();
+    assert_eq!(checks, 96);
+    assert_eq!(report.checks(), checks);
+    let listed: usize = file.iter().map(|e| e.counts.len()).sum();
+    assert_eq!(report.skipped(), listed - checks);
+    let expected_nodes: u64 = file
+        .iter()
+        .flat_map(|e| &e.counts[..shallow(e)])
+        .map(|c| c.1)
+        .sum();
+    assert_eq!(report.nodes(), expected_nodes);
+    for (i, (r, e)) in report.entries.iter().zip(&file).enumerate() {
+        assert_eq!((r.index, r.line, &r.fen), (i, e.line, &e.fen));
+        let got: Vec<(u32, u64, u64)> = r
+            .checks
+            .iter()
+            .map(|c| (c.depth, c.expected, c.actual))
+            .collect();
+        let want: Vec<(u32, u64, u64)> = e.counts[..shallow(e)]
+            .iter()
+            .map(|&(d, n)| (d, n, n))
+            .collect();
+        assert_eq!(got, want, "line {}", e.line);
+        assert_eq!(r.deepest(), shallow(e) as u32);
+        assert!(r.error.is_none() && r.divide.is_none());
+    }
+
+    // Only depths whose count is within max_nodes.
+    let opts = RunOptions {
+        max_nodes: Some(100),
+        ..RunOptions::default()
+    };
+    let report: SuiteReport = run_suite(&suite, &opts).collect();
+    let small = file
+        .iter()
+        .flat_map(|e| &e.counts)
+        .filter(|c| c.1 <= 100)
+        .count();
+    assert_eq!(report.checks(), small);
+    assert_eq!(report.skipped(), listed - small);
+}
+
+#[test]
+fn the_validator_divides_a_wrong_count_and_reports_a_bad_fen() {
+    let file = entries();
+    let e = &file[3];
+    let (depth, right) = e.counts[1];
+    let wrong = SuiteEntry {
+        line: e.line,
+        fen: e.fen.clone(),
+        counts: vec![e.counts[0], (depth, right + 1)],
+    };
+    let bad_fen = SuiteEntry {
+        line: 99,
+        fen: "4k4/9/9 w".into(),
+        counts: vec![(1, 1)],
+    };
+    let good = parse_suite(SUITE).unwrap().swap_remove(0);
+    let suite = [good, wrong, bad_fen];
+    let report: SuiteReport = run_suite(&suite, &RunOptions::default()).collect();
+    assert!(!report.ok());
+    assert_eq!((report.passed(), report.failed()), (1, 2));
+
+    let r = &report.entries[1];
+    assert!(!r.passed());
+    let failures: Vec<(u32, u64, u64)> = r
+        .failures()
+        .map(|c| (c.depth, c.expected, c.actual))
+        .collect();
+    assert_eq!(failures, [(depth, right + 1, right)]);
+    let divide = r.divide.as_ref().expect("a divide at the wrong depth");
+    assert_eq!(divide.depth, depth);
+    assert_eq!(divide.moves, divide_of(&position(e), depth));
+    assert_eq!(divide.moves.iter().map(|m| m.1).sum::<u64>(), right);
+
+    let r = &report.entries[2];
+    assert!(!r.passed() && r.error.is_some());
+    assert_eq!((r.line, r.checks.len(), r.nodes()), (99, 0, 0));
+    assert!(r.divide.is_none());
+}
+
+fn divide_of(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    divide(&mut pos.clone(), depth)
 }
