@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use xq_core::{Move, Position};
-use xq_search::Game;
+use xq_movegen::Game;
 
 /// Writes one line to `out` and flushes it, so that a GUI sees it at once.
 ///
