@@ -3,7 +3,8 @@
 use xq_core::{Color, File, Position, Rank, Square};
 
 /// The position as text: ranks 9 to 0 from the top, files a to i, upper case Red.
-/// With `unicode`, the Chinese piece characters (red pieces in brackets).
+/// With `unicode`, the Chinese piece characters, whose names tell the sides apart (帥俥 for
+/// Red, 將車 for Black).
 pub fn diagram(pos: &Position, unicode: bool) -> String {
     let mut s = String::new();
     for rank in Rank::ALL.iter().rev() {
