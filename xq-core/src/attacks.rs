@@ -23,7 +23,7 @@
 //! ```
 
 use crate::piece::Color;
-use crate::square::Square;
+use crate::square::{in_board, Square};
 use std::fmt;
 
 /// A step from one square to another: a direction and distance on the board, such as one
@@ -114,6 +114,27 @@ impl fmt::Debug for Step {
             self.files(),
             self.ranks()
         )
+    }
+}
+
+impl Square {
+    /// The square one [`Step`] away, or `None` off the board.
+    ///
+    /// ```
+    /// use xq_core::{attacks::Step, Square};
+    /// assert_eq!(Square::E0.offset(Step::UP), Some(Square::E1));
+    /// assert_eq!(Square::E0.offset(Step::DOWN), None);
+    /// assert_eq!(Square::A4.offset(Step::LEFT), None);
+    /// assert_eq!(Square::B0.offset(Step::UP.then(Step::UP_RIGHT)), Some(Square::C2));
+    /// ```
+    #[inline(always)]
+    pub const fn offset(self, step: Step) -> Option<Square> {
+        let to = (self.mailbox() as i32 + step.0 as i32) as usize & 255;
+        if in_board(to) {
+            Some(Square::from_mailbox_unchecked(to as u8))
+        } else {
+            None
+        }
     }
 }
 

@@ -8,11 +8,10 @@
 //!
 //! A [`Square`] is stored as its mailbox index, so moving "one rank towards Black" is
 //! `+16` and "one file to the right" is `+1`: [`Square::offset`] takes a typed
-//! [`Step`] and costs one addition and one table look-up. The
+//! [`Step`](crate::attacks::Step) and costs one addition and one table look-up. The
 //! index itself is private to this crate; [`SquareMap`] is the typed array keyed by
 //! squares that uses it directly.
 
-use crate::attacks::Step;
 use crate::piece::Color;
 use std::fmt;
 use std::str::FromStr;
@@ -311,25 +310,6 @@ impl Square {
     #[inline(always)]
     pub(crate) const fn mailbox(self) -> usize {
         self.0 as usize
-    }
-
-    /// The square one [`Step`] away, or `None` off the board.
-    ///
-    /// ```
-    /// use xq_core::{attacks::Step, Square};
-    /// assert_eq!(Square::E0.offset(Step::UP), Some(Square::E1));
-    /// assert_eq!(Square::E0.offset(Step::DOWN), None);
-    /// assert_eq!(Square::A4.offset(Step::LEFT), None);
-    /// assert_eq!(Square::B0.offset(Step::UP.then(Step::UP_RIGHT)), Some(Square::C2));
-    /// ```
-    #[inline(always)]
-    pub const fn offset(self, step: Step) -> Option<Square> {
-        let to = (self.0 as i32 + step.mailbox_delta()) as usize & 255;
-        if IN_BOARD[to] {
-            Some(Square(to as u8))
-        } else {
-            None
-        }
     }
 
     /// The file of the square.

@@ -1,5 +1,5 @@
 //! Pseudo-legal move generation: the rules of movement of every piece, ignoring whether
-//! the mover's general is left attacked (that is [`crate::legality`]'s job).
+//! the mover's general is left attacked (the legality filter's job).
 
 use crate::MoveList;
 use xq_core::attacks::{Direction, Step, ELEPHANT_MOVES, HORSE_MOVES};
