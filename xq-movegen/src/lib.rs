@@ -2,6 +2,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod notation;
+
 use arrayvec::ArrayVec;
 use std::fmt;
 use xq_core::ids::{self, side_tag};
