@@ -3,6 +3,8 @@
 #![forbid(unsafe_code)]
 
 pub mod notation;
+pub mod pgn;
+pub mod record;
 
 use arrayvec::ArrayVec;
 use std::fmt;
