@@ -5,6 +5,7 @@
 pub mod notation;
 pub mod pgn;
 pub mod record;
+pub mod xqf;
 
 use arrayvec::ArrayVec;
 use std::fmt;
