@@ -801,7 +801,7 @@ fn parse_tag(text: &str) -> Option<(String, String)> {
     let inner = text.trim_end().strip_prefix('[')?.strip_suffix(']')?.trim();
     let name_end = inner.find(|c: char| c.is_whitespace() || c == '"')?;
     let name = &inner[..name_end];
-    if name.is_empty() {
+    if name.is_empty() || name.contains(['[', ']']) {
         return None;
     }
     let quoted = inner[name_end..].trim_start().strip_prefix('"')?;
@@ -811,6 +811,8 @@ fn parse_tag(text: &str) -> Option<(String, String)> {
         match chars.next()? {
             '\\' => value.push(chars.next()?),
             '"' => break,
+            // A line break cannot be written inside a tag: a stray one reads as a space.
+            '\r' => value.push(' '),
             c => value.push(c),
         }
     }
@@ -940,13 +942,15 @@ fn write_game(game: &Game, number: usize, options: &WriteOptions) -> Result<Stri
     layout.newline();
     layout.token(game.result.token());
     let mut out = layout.out;
-    out.push('\n');
-    if let Some(trailer) = &game.trailer {
-        if !trailer.trim().is_empty() {
-            out.push_str(trailer.trim());
-            out.push('\n');
+    if let Some(trailer) = game.trailer.as_deref().map(str::trim) {
+        if !trailer.is_empty() {
+            // A line that starts with `[` would begin a new game: such a first line
+            // stays on the result's line, where the reader takes it back.
+            out.push(if trailer.starts_with('[') { ' ' } else { '\n' });
+            out.push_str(trailer);
         }
     }
+    out.push('\n');
     Ok(out)
 }
 

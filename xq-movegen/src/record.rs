@@ -93,8 +93,8 @@ impl fmt::Display for GameResult {
 pub struct Node {
     /// The move.
     pub mv: Move,
-    /// The comment after the move (readers trim it and join consecutive comments with a
-    /// line break).
+    /// The comment after the move (readers trim it, make CRLF line breaks LF and join
+    /// consecutive comments with a line break).
     pub comment: Option<String>,
     /// Numeric annotation glyphs (`$1`, or `!` as read) attached to the move.
     pub nags: Vec<u8>,

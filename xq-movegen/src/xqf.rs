@@ -460,10 +460,11 @@ fn board_fen(board: &[Option<Piece>; 90], side: Color) -> String {
     fen
 }
 
-/// The length-prefixed GBK text of the header field at `offset` of `size` bytes.
+/// The length-prefixed GBK text of the header field at `offset` of `size` bytes, on one
+/// line (a tag value cannot hold a line break).
 fn header_text(header: &[u8], offset: usize, size: usize) -> String {
     let len = usize::from(header[offset]).min(size - 1);
-    gbk_text(&header[offset + 1..offset + 1 + len])
+    gbk_text(&header[offset + 1..offset + 1 + len]).replace(['\r', '\n'], " ")
 }
 
 fn push_text_tags(game: &mut Game, header: &[u8], fields: &[(&str, usize, usize)]) {
