@@ -17,6 +17,7 @@ pub(crate) use outln;
 mod analyze;
 mod bench;
 mod board;
+mod convert;
 mod perft;
 
 use xq_cli::{engine, ucci, uci};
@@ -71,6 +72,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Show the static evaluation of a position and its parts.
     Eval(EvalArgs),
+    /// Convert a game file (PGN in UTF-8 or GBK, or XQF) to PGN in the notation asked for.
+    Convert(convert::ConvertArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
@@ -93,6 +96,7 @@ fn main() {
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Eval(a)) => eval(&a),
+        Some(Command::Convert(a)) => convert::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
