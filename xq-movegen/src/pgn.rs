@@ -808,13 +808,13 @@ fn parse_tag(text: &str) -> Option<(String, String)> {
     let mut value = String::new();
     let mut chars = quoted.chars();
     loop {
-        match chars.next()? {
-            '\\' => value.push(chars.next()?),
+        let c = match chars.next()? {
+            '\\' => chars.next()?,
             '"' => break,
-            // A line break cannot be written inside a tag: a stray one reads as a space.
-            '\r' => value.push(' '),
-            c => value.push(c),
-        }
+            c => c,
+        };
+        // A line break cannot be written inside a tag: a stray one reads as a space.
+        value.push(if c == '\r' { ' ' } else { c });
     }
     if !chars.as_str().trim().is_empty() {
         return None;
