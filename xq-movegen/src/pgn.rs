@@ -654,7 +654,7 @@ impl<'a> Reader<'a> {
             }
         }
         let text = self.text[start..self.at].trim();
-        (!text.is_empty()).then(|| text.replace("\r\n", "\n"))
+        (!text.is_empty()).then(|| line_feeds(text))
     }
 
     /// Reads moves from `start` until a result, a `)` (when `depth > 0`), the next
@@ -691,11 +691,11 @@ impl<'a> Reader<'a> {
                     };
                     self.line += rest[..end].matches('\n').count();
                     self.at += end + 1;
-                    add_comment(&mut line, rest[..end].trim().replace("\r\n", "\n"));
+                    add_comment(&mut line, line_feeds(rest[..end].trim()));
                 }
                 ';' => {
                     self.bump();
-                    let comment = self.rest_of_line().trim().to_string();
+                    let comment = line_feeds(self.rest_of_line().trim());
                     add_comment(&mut line, comment);
                 }
                 '(' => {
@@ -775,6 +775,11 @@ impl<'a> Reader<'a> {
 fn start_position() -> Position {
     // The start FEN always parses; fall back to the first legal FEN rather than panic.
     Position::from_fen(START_FEN).unwrap_or_default()
+}
+
+/// `text` with every line break (CR LF, or a lone CR) made LF.
+pub(crate) fn line_feeds(text: &str) -> String {
+    text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
 /// Appends a comment where it was written: after the line's last move, or before its

@@ -93,7 +93,7 @@ impl fmt::Display for GameResult {
 pub struct Node {
     /// The move.
     pub mv: Move,
-    /// The comment after the move (readers trim it, make CRLF line breaks LF and join
+    /// The comment after the move (readers trim it, make every line break LF and join
     /// consecutive comments with a line break).
     pub comment: Option<String>,
     /// Numeric annotation glyphs (`$1`, or `!` as read) attached to the move.

@@ -477,11 +477,10 @@ fn push_text_tags(game: &mut Game, header: &[u8], fields: &[(&str, usize, usize)
 }
 
 /// GBK bytes as text (an invalid sequence becomes U+FFFD), trimmed of white space and
-/// NULs, with CRLF line breaks made LF.
+/// NULs, with line breaks made LF.
 fn gbk_text(bytes: &[u8]) -> String {
     let (text, _) = encoding_rs::GBK.decode_without_bom_handling(bytes);
-    text.trim_matches(|c: char| c.is_whitespace() || c == '\0')
-        .replace("\r\n", "\n")
+    crate::pgn::line_feeds(text.trim_matches(|c: char| c.is_whitespace() || c == '\0'))
 }
 
 /// One move record.
