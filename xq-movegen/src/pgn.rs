@@ -574,14 +574,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Is only white space between the start of the current line and the next
-    /// character?
+    /// Is only blank space between the start of the current line (after a CR or LF)
+    /// and the next character?
     fn at_line_start(&self) -> bool {
         self.text[..self.at]
             .chars()
             .rev()
-            .take_while(|&c| c != '\n')
-            .all(char::is_whitespace)
+            .take_while(|&c| !matches!(c, '\n' | '\r'))
+            .all(blank)
     }
 
     fn error(&self, line: usize, ply: Option<usize>, kind: PgnErrorKind) -> PgnError {
@@ -642,14 +642,12 @@ impl<'a> Reader<'a> {
     /// The text after a result, up to the next line that starts with `[`.
     fn trailer(&mut self) -> Option<String> {
         let start = self.at;
-        loop {
-            self.rest_of_line();
-            if self.bump().is_none() {
-                break;
-            }
-            let rest = &self.text[self.at..];
-            let line = rest.split('\n').next().unwrap_or("");
-            if line.trim_start().starts_with('[') {
+        while let Some(c) = self.bump() {
+            if matches!(c, '\n' | '\r')
+                && self.text[self.at..]
+                    .trim_start_matches(blank)
+                    .starts_with('[')
+            {
                 break;
             }
         }
@@ -775,6 +773,11 @@ impl<'a> Reader<'a> {
 fn start_position() -> Position {
     // The start FEN always parses; fall back to the first legal FEN rather than panic.
     Position::from_fen(START_FEN).unwrap_or_default()
+}
+
+/// White space that does not break a line.
+fn blank(c: char) -> bool {
+    c.is_whitespace() && !matches!(c, '\n' | '\r')
 }
 
 /// `text` with every line break (CR LF, or a lone CR) made LF.
