@@ -61,6 +61,13 @@ use xq_core::{Color, FenError, Move, Position, START_FEN};
 /// How deep variations may nest (a variation inside a variation is depth 2). Deeper
 /// input is refused with [`PgnErrorKind::TooDeep`], so that no input can exhaust the
 /// stack.
+///
+/// ```
+/// use xq_movegen::pgn::{self, PgnErrorKind, MAX_VARIATION_DEPTH};
+/// let nested = |depth| format!("1. h2e2 {}", "(1. b2e2 ".repeat(depth));
+/// assert_eq!(pgn::read_str(&nested(MAX_VARIATION_DEPTH)).unwrap_err().kind, PgnErrorKind::UnterminatedVariation);
+/// assert_eq!(pgn::read_str(&nested(MAX_VARIATION_DEPTH + 1)).unwrap_err().kind, PgnErrorKind::TooDeep);
+/// ```
 pub const MAX_VARIATION_DEPTH: usize = 100;
 
 /// The character encoding of PGN bytes.
@@ -137,6 +144,18 @@ pub struct WriteOptions {
 }
 
 /// What is wrong with PGN input.
+///
+/// ```
+/// use xq_movegen::pgn::{self, PgnErrorKind};
+/// let kind = |text| pgn::read_str(text).unwrap_err().kind;
+/// assert_eq!(kind("1. h2e2 {no end"), PgnErrorKind::UnterminatedComment);
+/// assert_eq!(kind("1. 炮二平五 马８进７)"), PgnErrorKind::UnmatchedParenthesis);
+/// assert_eq!(kind("1. C2=5 h9g7 xyz"), PgnErrorKind::UnknownNotation { text: "xyz".into() });
+/// assert_eq!(
+///     kind("1. h2e2 $x"),
+///     PgnErrorKind::BadNag { text: "$x".into() }
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PgnErrorKind {
     /// The bytes are not valid in the encoding (detected or asked for).
@@ -322,7 +341,7 @@ impl std::error::Error for PgnError {
     }
 }
 
-/// Why a game could not be written.
+/// Why a game could not be written (see [`WriteError`] for an example).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WriteErrorKind {
     /// A move of the tree is not legal where it is played.
@@ -630,12 +649,12 @@ impl<'a> Reader<'a> {
         let (main, end) = self.line_of_moves(&start, 0, 0, self.line)?;
         game.main = main;
         game.result = match end {
-            LineEnd::Result(r) => r,
-            _ => tagged.unwrap_or_default(),
+            LineEnd::Result(result) => {
+                game.trailer = self.trailer();
+                result
+            }
+            LineEnd::Close | LineEnd::GameOver => tagged.unwrap_or_default(),
         };
-        if matches!(end, LineEnd::Result(_)) {
-            game.trailer = self.trailer();
-        }
         Ok(game)
     }
 

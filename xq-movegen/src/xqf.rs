@@ -70,10 +70,26 @@ use xq_core::{Color, FenError, File, Move, Piece, PieceKind, Position, Rank, Squ
 /// The length of the header; the move records start here.
 const HEADER: usize = 1024;
 
-/// The newest version the reader knows (XQStudio 1.8).
+/// The newest version the reader knows (XQStudio 1.8); newer files are refused with
+/// [`XqfErrorKind::UnsupportedVersion`].
+///
+/// ```
+/// assert_eq!(xq_movegen::xqf::MAX_VERSION, 18);
+/// ```
 pub const MAX_VERSION: u8 = 18;
 
 /// What is wrong with XQF input.
+///
+/// ```
+/// use xq_movegen::xqf::{self, XqfErrorKind};
+/// let mut file = vec![0u8; 1024];
+/// file[..3].copy_from_slice(b"XQ\x13");
+/// assert_eq!(xqf::read(&file).unwrap_err().kind, XqfErrorKind::UnsupportedVersion { version: 19 });
+/// assert_eq!(
+///     XqfErrorKind::Truncated { needed: 4, available: 1 }.to_string(),
+///     "the file is cut short: 4 bytes needed, 1 left"
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum XqfErrorKind {
     /// The file does not start with `XQ`.
