@@ -11,6 +11,7 @@ macro_rules! outln {
 mod analyze;
 mod bench;
 mod board;
+mod convert;
 mod eval;
 mod perft;
 
@@ -74,6 +75,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Show the static evaluation of a position and its parts.
     Eval(eval::EvalArgs),
+    /// Convert a game file (PGN in UTF-8 or GBK, or XQF) to PGN in the notation asked for.
+    Convert(convert::ConvertArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
@@ -93,6 +96,7 @@ fn main() {
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Eval(a)) => eval::run(&a),
+        Some(Command::Convert(a)) => convert::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

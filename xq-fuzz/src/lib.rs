@@ -19,6 +19,8 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("moves", moves),
     ("protocol", protocol),
     ("legal", legal),
+    ("pgn", pgn),
+    ("xqf", xqf),
 ];
 
 /// The perft suite's positions (seed positions for `legal`).
@@ -418,4 +420,73 @@ pub fn check_moves(pos: &Position) {
         .collect();
     let expected: BTreeSet<u16> = legal.iter().map(|m| m.flip_vertical().to_u16()).collect();
     assert_eq!(flipped_moves, expected, "{fen}: colour flip");
+}
+
+/// The PGN reader fed arbitrary bytes, decoded in every [`Encoding`](xq_movegen::pgn::Encoding):
+/// no panic; an error has a place (a line from 1, a game unless the bytes could not be
+/// decoded); every game read is legal throughout and writes, in every notation, to text
+/// that reads back to the same games (a `}` in a comment is written `｝`).
+pub fn pgn(data: &[u8]) {
+    use xq_movegen::pgn::{self, Encoding, PgnErrorKind, ReadOptions};
+    for encoding in [Encoding::Auto, Encoding::Utf8, Encoding::Gbk] {
+        match pgn::read(data, &ReadOptions { encoding }) {
+            Ok(games) => {
+                for game in &games {
+                    assert_eq!(game.validate(), Ok(()), "{game:?}");
+                }
+                round_trips(&games);
+            }
+            Err(e) => {
+                assert!(e.line >= 1, "{e:?}");
+                let decoding = matches!(e.kind, PgnErrorKind::BadEncoding { .. });
+                assert_eq!(e.game.is_none(), decoding, "{e:?}");
+                assert!(!e.to_string().is_empty());
+            }
+        }
+    }
+}
+
+/// The XQF reader fed arbitrary bytes: no panic; an error points inside the file (or at
+/// its end); a game read is legal throughout and round-trips through PGN.
+pub fn xqf(data: &[u8]) {
+    match xq_movegen::xqf::read(data) {
+        Ok(game) => {
+            assert_eq!(game.validate(), Ok(()), "{game:?}");
+            round_trips(std::slice::from_ref(&game));
+        }
+        Err(e) => {
+            assert!(e.offset <= data.len(), "{e:?} in {} bytes", data.len());
+            assert!(!e.to_string().is_empty());
+        }
+    }
+}
+
+/// `games` written in every notation read back to themselves (comments with `}` as the
+/// writer changes them).
+fn round_trips(games: &[xq_movegen::record::Game]) {
+    use xq_movegen::notation::MoveNotation;
+    use xq_movegen::pgn::{self, WriteOptions};
+    use xq_movegen::record::Line;
+    fn braces(line: &mut Line) {
+        let fix = |c: &mut Option<String>| {
+            if let Some(c) = c {
+                *c = c.replace('}', "｝");
+            }
+        };
+        fix(&mut line.comment);
+        for node in &mut line.nodes {
+            fix(&mut node.comment);
+            node.variations.iter_mut().for_each(braces);
+        }
+    }
+    let mut expected = games.to_vec();
+    for game in &mut expected {
+        braces(&mut game.main);
+    }
+    for notation in MoveNotation::ALL {
+        let text = pgn::write_all(games, &WriteOptions { notation })
+            .unwrap_or_else(|e| panic!("a game read cannot be written: {e}"));
+        let again = pgn::read_str(&text).unwrap_or_else(|e| panic!("{e} in\n{text}"));
+        assert_eq!(again, expected, "{notation}:\n{text}");
+    }
 }

@@ -84,3 +84,13 @@ fn regressions() {
         replay(name, *f, "regressions", 0);
     }
 }
+
+#[test]
+fn corpus_pgn() {
+    replay("pgn", target("pgn"), "corpus", 15);
+}
+
+#[test]
+fn corpus_xqf() {
+    replay("xqf", target("xqf"), "corpus", 5);
+}

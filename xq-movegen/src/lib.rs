@@ -6,6 +6,10 @@ mod check;
 pub mod game;
 mod generate;
 mod legality;
+pub mod notation;
+pub mod pgn;
+pub mod record;
+pub mod xqf;
 
 pub use check::{gives_check, in_check, in_check_after};
 pub use game::{Game, GameError};

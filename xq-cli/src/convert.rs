@@ -1,0 +1,146 @@
+//! `xq convert`: reads a game file (PGN in UTF-8 or GBK, or XQF) and writes it as PGN in
+//! the notation and encoding asked for, keeping tags, comments and variations.
+
+use anyhow::{anyhow, bail, Context, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use xq_movegen::notation::MoveNotation;
+use xq_movegen::pgn::{self, Encoding, ReadOptions, WriteOptions};
+use xq_movegen::record::Game;
+use xq_movegen::xqf;
+
+/// Move notations on the command line.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NotationArg {
+    /// 炮二平五 (simplified characters).
+    Chinese,
+    /// 炮二平五 with traditional characters (傌, 俥, 進...).
+    ChineseTraditional,
+    /// C2=5.
+    Wxf,
+    /// h2e2.
+    Iccs,
+}
+
+impl From<NotationArg> for MoveNotation {
+    fn from(n: NotationArg) -> MoveNotation {
+        match n {
+            NotationArg::Chinese => MoveNotation::Chinese,
+            NotationArg::ChineseTraditional => MoveNotation::ChineseTraditional,
+            NotationArg::Wxf => MoveNotation::Wxf,
+            NotationArg::Iccs => MoveNotation::Iccs,
+        }
+    }
+}
+
+/// The encoding of the PGN written.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OutputEncoding {
+    /// UTF-8.
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    /// GBK, for older Chinese software.
+    Gbk,
+}
+
+/// The encoding of a PGN read.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EncodingArg {
+    /// Detect: UTF-8 if the bytes are valid UTF-8, GBK otherwise.
+    Auto,
+    /// UTF-8.
+    #[value(name = "utf-8", alias = "utf8")]
+    Utf8,
+    /// GBK, as the Chinese sites publish.
+    Gbk,
+}
+
+impl From<EncodingArg> for Encoding {
+    fn from(e: EncodingArg) -> Encoding {
+        match e {
+            EncodingArg::Auto => Encoding::Auto,
+            EncodingArg::Utf8 => Encoding::Utf8,
+            EncodingArg::Gbk => Encoding::Gbk,
+        }
+    }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ConvertArgs {
+    /// The game file: PGN (UTF-8 or GBK, one or more games) or XQF.
+    pub input: PathBuf,
+    /// Where to write the PGN (default: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The notation of the moves written.
+    #[arg(long, value_enum, default_value = "chinese")]
+    pub notation: NotationArg,
+    /// The encoding of the PGN written.
+    #[arg(long, value_enum, default_value = "utf-8")]
+    pub encoding: OutputEncoding,
+    /// The encoding of a PGN input (an XQF file is always GBK).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub input_encoding: EncodingArg,
+}
+
+/// Is the file XQF: named `.xqf`, or starting with XQF's `XQ`?
+fn is_xqf(path: &Path, bytes: &[u8]) -> bool {
+    let named = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xqf"));
+    named || bytes.starts_with(b"XQ")
+}
+
+/// The games of the file at `path`.
+pub fn read_games(path: &Path, encoding: Encoding) -> Result<Vec<Game>> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
+    // The library errors say everything in their message (their `source` repeats its
+    // end), so the message alone is kept.
+    let games = if is_xqf(path, &bytes) {
+        vec![xqf::read(&bytes).map_err(|e| anyhow!("{}", e.with_file(name.clone())))?]
+    } else {
+        pgn::read(&bytes, &ReadOptions { encoding })
+            .map_err(|e| anyhow!("{}", e.with_file(name.clone())))?
+    };
+    if games.is_empty() {
+        bail!("{name}: no game in the file");
+    }
+    Ok(games)
+}
+
+pub fn run(args: &ConvertArgs) -> Result<i32> {
+    let games = read_games(&args.input, args.input_encoding.into())?;
+    let options = WriteOptions {
+        notation: args.notation.into(),
+    };
+    let text = pgn::write_all(&games, &options)
+        .map_err(|e| anyhow!("{}: cannot write {e}", args.input.display()))?;
+    let bytes = match args.encoding {
+        OutputEncoding::Gbk => {
+            let (bytes, _, unmappable) = encoding_rs::GBK.encode(&text);
+            if unmappable {
+                bail!(
+                    "{}: the games hold characters that GBK cannot encode; write UTF-8",
+                    args.input.display()
+                );
+            }
+            bytes.into_owned()
+        }
+        OutputEncoding::Utf8 => text.into_bytes(),
+    };
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, &bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            if out.write_all(&bytes).and_then(|_| out.flush()).is_err() {
+                // The reader has gone away (a closed pipe): nothing more to do.
+                return Ok(0);
+            }
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,300 @@
+//! Game records: a game as a tree of moves, the form the [`pgn`](crate::pgn) and
+//! [`xqf`](crate::xqf) readers produce and the PGN writer takes.
+//!
+//! A [`Game`] holds its tags in file order, the start [`Position`], the main [`Line`],
+//! the result and any text that followed the game in its file. A line is a list of
+//! [`Node`]s; each node is a move with the comment written after it, its annotation
+//! glyphs (NAGs) and the variations: lines that could be played *instead of* that move,
+//! from the same position. A line can also carry a comment before its first move (the
+//! main line's is the comment on the whole game).
+//!
+//! ```
+//! use xq_core::{Move, Position};
+//! use xq_movegen::record::{Game, GameResult, Line, Node};
+//!
+//! let mut game = Game::new(Position::startpos());
+//! game.set_tag("Red", "Hu Ronghua");
+//! let m = |s: &str| s.parse::<Move>().unwrap();
+//! game.main.nodes.push(Node::new(m("h2e2")));
+//! game.main.nodes.push(Node::new(m("h9g7")));
+//! // Black could also have answered with the other horse.
+//! game.main.nodes[1].variations.push(Line::from_moves([m("b9c7")]));
+//! game.result = GameResult::Draw;
+//!
+//! assert_eq!(game.tag("Red"), Some("Hu Ronghua"));
+//! assert_eq!(game.main_line(), [m("h2e2"), m("h9g7")]);
+//! assert_eq!(game.end_position().unwrap().to_fen(),
+//!            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+//! ```
+
+use crate::{try_play, IllegalMoveError};
+use std::fmt;
+use xq_core::{Move, Position};
+
+/// How a game ended, as PGN writes it in its result token and `Result` tag.
+///
+/// ```
+/// use xq_movegen::record::GameResult;
+/// assert_eq!(GameResult::BlackWins.to_string(), "0-1");
+/// assert_eq!(GameResult::from_token("1/2-1/2"), Some(GameResult::Draw));
+/// assert_eq!(GameResult::from_token("2-0"), None);
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// Red won: `1-0`.
+    RedWins,
+    /// Black won: `0-1`.
+    BlackWins,
+    /// A draw: `1/2-1/2`.
+    Draw,
+    /// Unknown, unfinished or not recorded: `*`.
+    #[default]
+    Unknown,
+}
+
+impl GameResult {
+    /// The PGN token: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub const fn token(self) -> &'static str {
+        match self {
+            GameResult::RedWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// The result a PGN token stands for (also `½-½` for a draw), or `None`.
+    pub fn from_token(token: &str) -> Option<GameResult> {
+        Some(match token {
+            "1-0" => GameResult::RedWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "½-½" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.token())
+    }
+}
+
+/// One move of a line, with what is written after it.
+///
+/// ```
+/// use xq_movegen::record::Node;
+/// let node = Node::new("h2e2".parse().unwrap()).with_comment("the central cannon");
+/// assert_eq!(node.comment.as_deref(), Some("the central cannon"));
+/// assert!(node.variations.is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The move.
+    pub mv: Move,
+    /// The comment after the move (readers trim it, make every line break LF and join
+    /// consecutive comments with a line break).
+    pub comment: Option<String>,
+    /// Numeric annotation glyphs (`$1`, or `!` as read) attached to the move.
+    pub nags: Vec<u8>,
+    /// Lines that could be played instead of this move, from the position before it.
+    pub variations: Vec<Line>,
+}
+
+impl Node {
+    /// A node with the move `mv` and nothing else.
+    pub fn new(mv: Move) -> Node {
+        Node {
+            mv,
+            comment: None,
+            nags: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+
+    /// The node with `comment` set.
+    pub fn with_comment(mut self, comment: impl Into<String>) -> Node {
+        self.comment = Some(comment.into());
+        self
+    }
+}
+
+/// A sequence of moves: the main line of a game or one of its variations.
+///
+/// ```
+/// use xq_movegen::record::Line;
+/// let line = Line::from_moves(["h2e2".parse().unwrap(), "h9g7".parse().unwrap()]);
+/// assert_eq!(line.nodes.len(), 2);
+/// assert_eq!(line.comment, None);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// The comment before the first move.
+    pub comment: Option<String>,
+    /// The moves, in order.
+    pub nodes: Vec<Node>,
+}
+
+impl Line {
+    /// A line of plain moves.
+    pub fn from_moves(moves: impl IntoIterator<Item = Move>) -> Line {
+        Line {
+            comment: None,
+            nodes: moves.into_iter().map(Node::new).collect(),
+        }
+    }
+
+    /// The moves of the line, without its variations.
+    pub fn moves(&self) -> Vec<Move> {
+        self.nodes.iter().map(|n| n.mv).collect()
+    }
+}
+
+/// Why the moves of a [`Game`] cannot be played.
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::record::{Game, Line, ReplayError};
+/// use xq_movegen::IllegalMoveError;
+/// let mut game = Game::new(Position::startpos());
+/// let bad = "e4e5".parse().unwrap();
+/// game.main = Line::from_moves(["h2e2".parse().unwrap(), bad]);
+/// assert_eq!(
+///     game.end_position(),
+///     Err(ReplayError { ply: 2, error: IllegalMoveError::NoPieceToMove(bad) })
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The ply of the move that cannot be played, counted from 1 at the start position
+    /// (a variation's moves have the plies of the moves they replace).
+    pub ply: usize,
+    /// Why it is not legal.
+    pub error: IllegalMoveError,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ply {}: {}", self.ply, self.error)
+    }
+}
+
+impl std::error::Error for ReplayError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// A game record: tags, start position, the tree of moves, result and trailing text.
+///
+/// The readers keep every tag in file order except `FEN` (which becomes [`start`]) and
+/// `Format` (the notation of the file's moves, which the writer sets to the notation it
+/// writes in).
+///
+/// [`start`]: Game::start
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::record::Game;
+/// let mut game = Game::new(Position::startpos());
+/// game.set_tag("Event", "Club championship");
+/// game.set_tag("Event", "Club final");
+/// assert_eq!(game.tags, [("Event".to_string(), "Club final".to_string())]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The tags (`Event`, `Red`, `Black`, `Result`, `ECCO`...) as name and value, in
+    /// the order of the file.
+    pub tags: Vec<(String, String)>,
+    /// The position before the first move.
+    pub start: Position,
+    /// The main line; its comment is the comment before the first move.
+    pub main: Line,
+    /// The result.
+    pub result: GameResult,
+    /// Text that followed the game in its file after the result (a site's notice, say),
+    /// trimmed; `None` when there was none.
+    pub trailer: Option<String>,
+}
+
+impl Game {
+    /// An empty game from `start`: no tags, no moves, result unknown.
+    pub fn new(start: Position) -> Game {
+        Game {
+            tags: Vec::new(),
+            start,
+            main: Line::default(),
+            result: GameResult::Unknown,
+            trailer: None,
+        }
+    }
+
+    /// The value of the first tag called `name` (exact, case-sensitive match).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets the tag `name` to `value`: the first tag of that name is changed in place,
+    /// or a new tag is added at the end.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// The moves of the main line.
+    pub fn main_line(&self) -> Vec<Move> {
+        self.main.moves()
+    }
+
+    /// The position after the main line.
+    ///
+    /// # Errors
+    /// A [`ReplayError`] for the first main-line move that is not legal (the readers
+    /// only produce games whose every move, variations included, is legal).
+    pub fn end_position(&self) -> Result<Position, ReplayError> {
+        let mut pos = self.start.clone();
+        for (i, node) in self.main.nodes.iter().enumerate() {
+            try_play(&mut pos, node.mv).map_err(|error| ReplayError { ply: i + 1, error })?;
+        }
+        Ok(pos)
+    }
+
+    /// Checks that every move of the tree, variations included, is legal where it is
+    /// played.
+    ///
+    /// # Errors
+    /// A [`ReplayError`] for the first illegal move, in the order of the PGN text.
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_movegen::record::{Game, Line};
+    /// let mut game = Game::new(Position::startpos());
+    /// game.main = Line::from_moves(["h2e2".parse().unwrap()]);
+    /// game.main.nodes[0].variations.push(Line::from_moves(["h9g7".parse().unwrap()]));
+    /// assert_eq!(game.validate().unwrap_err().ply, 1);
+    /// ```
+    pub fn validate(&self) -> Result<(), ReplayError> {
+        validate_line(&self.start, &self.main, 0)
+    }
+}
+
+/// Checks `line`, whose first move is ply `before + 1`, from `start`.
+fn validate_line(start: &Position, line: &Line, before: usize) -> Result<(), ReplayError> {
+    let mut pos = start.clone();
+    for (i, node) in line.nodes.iter().enumerate() {
+        let ply = before + i + 1;
+        let previous = pos.clone();
+        try_play(&mut pos, node.mv).map_err(|error| ReplayError { ply, error })?;
+        for variation in &node.variations {
+            validate_line(&previous, variation, ply - 1)?;
+        }
+    }
+    Ok(())
+}
