@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use xq_movegen::notation::MoveNotation;
 use xq_movegen::pgn::{self, Encoding, ReadOptions, WriteOptions};
-use xq_movegen::record::Game;
+use xq_movegen::record::Record;
 use xq_movegen::xqf;
 
 /// Move notations on the command line.
@@ -92,7 +92,7 @@ fn is_xqf(path: &Path, bytes: &[u8]) -> bool {
 }
 
 /// The games of the file at `path`.
-pub fn read_games(path: &Path, encoding: Encoding) -> Result<Vec<Game>> {
+pub fn read_games(path: &Path, encoding: Encoding) -> Result<Vec<Record>> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
     // The library errors say everything in their message (their `source` repeats its

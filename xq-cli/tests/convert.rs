@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use xq_movegen::pgn::{self, Encoding, ReadOptions};
-use xq_movegen::record::Game;
+use xq_movegen::record::Record;
 
 const GAMES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -35,11 +35,11 @@ fn stderr(o: &Output) -> String {
 }
 
 /// The games of PGN output.
-fn games(bytes: &[u8]) -> Vec<Game> {
+fn games(bytes: &[u8]) -> Vec<Record> {
     pgn::read(bytes, &ReadOptions::default()).unwrap()
 }
 
-fn original(name: &str) -> Game {
+fn original(name: &str) -> Record {
     let bytes = std::fs::read(data(name)).unwrap();
     if name.ends_with(".xqf") {
         xq_movegen::xqf::read(&bytes).unwrap()

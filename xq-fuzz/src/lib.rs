@@ -463,7 +463,7 @@ pub fn xqf(data: &[u8]) {
 
 /// `games` written in every notation read back to themselves (comments with `}` as the
 /// writer changes them).
-fn round_trips(games: &[xq_movegen::record::Game]) {
+fn round_trips(games: &[xq_movegen::record::Record]) {
     use xq_movegen::notation::MoveNotation;
     use xq_movegen::pgn::{self, WriteOptions};
     use xq_movegen::record::Line;

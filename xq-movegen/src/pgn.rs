@@ -25,7 +25,7 @@
 //!
 //! [`write()`] produces UTF-8 text in the [`MoveNotation`] asked for, with a `Format` tag
 //! naming it and a `FEN` tag when the game does not start from the usual position. What
-//! it writes, [`read_str`] reads back to the same [`Game`].
+//! it writes, [`read_str`] reads back to the same [`Record`].
 //!
 //! ```
 //! use xq_movegen::notation::MoveNotation;
@@ -52,7 +52,7 @@
 //! ```
 
 use crate::notation::{parse_move, write_move, MoveNotation, ParseNotationError};
-use crate::record::{Game, GameResult, Line, Node};
+use crate::record::{GameResult, Line, Node, Record};
 use crate::{try_play, IllegalMoveError};
 use std::fmt;
 use xq_core::notation::NotationError;
@@ -355,9 +355,9 @@ pub enum WriteErrorKind {
 /// ```
 /// use xq_core::Position;
 /// use xq_movegen::pgn::{self, WriteError, WriteErrorKind, WriteOptions};
-/// use xq_movegen::record::{Game, Line};
+/// use xq_movegen::record::{Record, Line};
 /// use xq_movegen::IllegalMoveError;
-/// let mut game = Game::new(Position::startpos());
+/// let mut game = Record::new(Position::startpos());
 /// let bad = "h9g7".parse().unwrap();
 /// game.main = Line::from_moves([bad]);
 /// assert_eq!(
@@ -460,7 +460,7 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Result<(String, Encoding), Pg
 /// let games = pgn::read(&bytes, &ReadOptions::default()).unwrap();
 /// assert_eq!(games[0].main_line(), ["h2e2".parse().unwrap()]);
 /// ```
-pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Game>, PgnError> {
+pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, PgnError> {
     let (text, _) = decode(bytes, options.encoding)?;
     read_str(&text)
 }
@@ -483,7 +483,7 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Game>, PgnError> 
 /// assert_eq!((err.game, err.line, err.ply), (Some(1), 2, Some(3)));
 /// assert!(matches!(err.kind, PgnErrorKind::IllegalMove { .. }));
 /// ```
-pub fn read_str(text: &str) -> Result<Vec<Game>, PgnError> {
+pub fn read_str(text: &str) -> Result<Vec<Record>, PgnError> {
     let mut reader = Reader {
         text: text.strip_prefix('\u{FEFF}').unwrap_or(text),
         at: 0,
@@ -515,15 +515,15 @@ pub fn read_str(text: &str) -> Result<Vec<Game>, PgnError> {
 /// use xq_core::Position;
 /// use xq_movegen::notation::MoveNotation;
 /// use xq_movegen::pgn::{self, WriteOptions};
-/// use xq_movegen::record::{Game, GameResult, Line};
-/// let mut game = Game::new(Position::startpos());
+/// use xq_movegen::record::{Record, GameResult, Line};
+/// let mut game = Record::new(Position::startpos());
 /// game.set_tag("Event", "Demo");
 /// game.main = Line::from_moves(["h2e2".parse().unwrap(), "h9g7".parse().unwrap()]);
 /// game.result = GameResult::RedWins;
 /// let text = pgn::write(&game, &WriteOptions { notation: MoveNotation::Iccs }).unwrap();
 /// assert_eq!(text, "[Event \"Demo\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7\n1-0\n");
 /// ```
-pub fn write(game: &Game, options: &WriteOptions) -> Result<String, WriteError> {
+pub fn write(game: &Record, options: &WriteOptions) -> Result<String, WriteError> {
     write_game(game, 1, options)
 }
 
@@ -535,12 +535,12 @@ pub fn write(game: &Game, options: &WriteOptions) -> Result<String, WriteError> 
 /// ```
 /// use xq_core::Position;
 /// use xq_movegen::pgn::{self, WriteOptions};
-/// use xq_movegen::record::Game;
-/// let games = vec![Game::new(Position::startpos()); 2];
+/// use xq_movegen::record::Record;
+/// let games = vec![Record::new(Position::startpos()); 2];
 /// let text = pgn::write_all(&games, &WriteOptions::default()).unwrap();
 /// assert_eq!(pgn::read_str(&text).unwrap(), games);
 /// ```
-pub fn write_all(games: &[Game], options: &WriteOptions) -> Result<String, WriteError> {
+pub fn write_all(games: &[Record], options: &WriteOptions) -> Result<String, WriteError> {
     let mut out = String::new();
     for (i, game) in games.iter().enumerate() {
         if i > 0 {
@@ -621,8 +621,8 @@ impl<'a> Reader<'a> {
         rest[..end].trim_end_matches('\r')
     }
 
-    fn game(&mut self) -> Result<Game, PgnError> {
-        let mut game = Game::new(start_position());
+    fn game(&mut self) -> Result<Record, PgnError> {
+        let mut game = Record::new(start_position());
         loop {
             self.skip_space();
             if self.peek() != Some('[') {
@@ -939,7 +939,7 @@ fn comment_token(comment: &str) -> String {
     format!("{{{}}}", comment.replace('}', "｝"))
 }
 
-fn write_game(game: &Game, number: usize, options: &WriteOptions) -> Result<String, WriteError> {
+fn write_game(game: &Record, number: usize, options: &WriteOptions) -> Result<String, WriteError> {
     let mut out = String::new();
     for (name, value) in &game.tags {
         if name == "FEN" || name == "Format" {

@@ -1,7 +1,7 @@
-//! Game records: a game as a tree of moves, the form the [`pgn`](crate::pgn) and
+//! Game records as files hold them: a game as a tree of moves, the form the [`pgn`](crate::pgn) and
 //! [`xqf`](crate::xqf) readers produce and the PGN writer takes.
 //!
-//! A [`Game`] holds its tags in file order, the start [`Position`], the main [`Line`],
+//! A [`Record`] holds its tags in file order, the start [`Position`], the main [`Line`],
 //! the result and any text that followed the game in its file. A line is a list of
 //! [`Node`]s; each node is a move with the comment written after it, its annotation
 //! glyphs (NAGs) and the variations: lines that could be played *instead of* that move,
@@ -10,9 +10,9 @@
 //!
 //! ```
 //! use xq_core::{Move, Position};
-//! use xq_movegen::record::{Game, GameResult, Line, Node};
+//! use xq_movegen::record::{Record, GameResult, Line, Node};
 //!
-//! let mut game = Game::new(Position::startpos());
+//! let mut game = Record::new(Position::startpos());
 //! game.set_tag("Red", "Hu Ronghua");
 //! let m = |s: &str| s.parse::<Move>().unwrap();
 //! game.main.nodes.push(Node::new(m("h2e2")));
@@ -151,13 +151,13 @@ impl Line {
     }
 }
 
-/// Why the moves of a [`Game`] cannot be played.
+/// Why the moves of a [`Record`] cannot be played.
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::record::{Game, Line, ReplayError};
+/// use xq_movegen::record::{Record, Line, ReplayError};
 /// use xq_movegen::IllegalMoveError;
-/// let mut game = Game::new(Position::startpos());
+/// let mut game = Record::new(Position::startpos());
 /// let bad = "e4e5".parse().unwrap();
 /// game.main = Line::from_moves(["h2e2".parse().unwrap(), bad]);
 /// assert_eq!(
@@ -192,18 +192,18 @@ impl std::error::Error for ReplayError {
 /// `Format` (the notation of the file's moves, which the writer sets to the notation it
 /// writes in).
 ///
-/// [`start`]: Game::start
+/// [`start`]: Record::start
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::record::Game;
-/// let mut game = Game::new(Position::startpos());
+/// use xq_movegen::record::Record;
+/// let mut game = Record::new(Position::startpos());
 /// game.set_tag("Event", "Club championship");
 /// game.set_tag("Event", "Club final");
 /// assert_eq!(game.tags, [("Event".to_string(), "Club final".to_string())]);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct Record {
     /// The tags (`Event`, `Red`, `Black`, `Result`, `ECCO`...) as name and value, in
     /// the order of the file.
     pub tags: Vec<(String, String)>,
@@ -218,10 +218,10 @@ pub struct Game {
     pub trailer: Option<String>,
 }
 
-impl Game {
+impl Record {
     /// An empty game from `start`: no tags, no moves, result unknown.
-    pub fn new(start: Position) -> Game {
-        Game {
+    pub fn new(start: Position) -> Record {
+        Record {
             tags: Vec::new(),
             start,
             main: Line::default(),
@@ -274,8 +274,8 @@ impl Game {
     ///
     /// ```
     /// use xq_core::Position;
-    /// use xq_movegen::record::{Game, Line};
-    /// let mut game = Game::new(Position::startpos());
+    /// use xq_movegen::record::{Record, Line};
+    /// let mut game = Record::new(Position::startpos());
     /// game.main = Line::from_moves(["h2e2".parse().unwrap()]);
     /// game.main.nodes[0].variations.push(Line::from_moves(["h9g7".parse().unwrap()]));
     /// assert_eq!(game.validate().unwrap_err().ply, 1);

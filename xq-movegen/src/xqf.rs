@@ -1,5 +1,5 @@
 //! XQF, the binary game format of XQStudio, in which most Chinese game collections are
-//! kept: reading it into a [`Game`].
+//! kept: reading it into a [`Record`].
 //!
 //! # The format
 //!
@@ -62,7 +62,7 @@
 //! ```
 
 use crate::pgn::MAX_VARIATION_DEPTH;
-use crate::record::{Game, GameResult, Line, Node};
+use crate::record::{GameResult, Line, Node, Record};
 use crate::{try_play, IllegalMoveError};
 use std::fmt;
 use xq_core::{Color, FenError, File, Move, Piece, PieceKind, Position, Rank, Square};
@@ -242,7 +242,7 @@ impl std::error::Error for XqfError {
 /// assert_eq!(game.tag("Date"), Some("1999.12.09"));
 /// assert_eq!(game.main_line()[0], "b2e2".parse().unwrap());
 /// ```
-pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
+pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
     let header_error = |offset, kind| XqfError {
         file: None,
         offset,
@@ -301,7 +301,7 @@ pub fn read(bytes: &[u8]) -> Result<Game, XqfError> {
     let start = Position::from_fen(&fen)
         .map_err(|error| header_error(16, XqfErrorKind::BadPosition { fen, error }))?;
 
-    let mut game = Game::new(start.clone());
+    let mut game = Record::new(start.clone());
     let result = match header[51] {
         1 => GameResult::RedWins,
         2 => GameResult::BlackWins,
@@ -483,7 +483,7 @@ fn header_text(header: &[u8], offset: usize, size: usize) -> String {
     gbk_text(&header[offset + 1..offset + 1 + len]).replace(['\r', '\n'], " ")
 }
 
-fn push_text_tags(game: &mut Game, header: &[u8], fields: &[(&str, usize, usize)]) {
+fn push_text_tags(game: &mut Record, header: &[u8], fields: &[(&str, usize, usize)]) {
     for &(name, offset, size) in fields {
         let text = header_text(header, offset, size);
         if !text.is_empty() {
@@ -501,7 +501,7 @@ fn gbk_text(bytes: &[u8]) -> String {
 
 /// One move record.
 #[derive(Debug)]
-struct Record {
+struct MoveRecord {
     offset: usize,
     ply: usize,
     from: u8,
@@ -527,7 +527,7 @@ struct Records<'a> {
     at: usize,
     keys: &'a Keys,
     /// The records; the first is the start position's.
-    list: Vec<Record>,
+    list: Vec<MoveRecord>,
 }
 
 impl Records<'_> {
@@ -588,7 +588,7 @@ impl Records<'_> {
                 }
             }
             let index = self.list.len();
-            self.list.push(Record {
+            self.list.push(MoveRecord {
                 offset,
                 ply,
                 from: b[0].wrapping_sub(0x18).wrapping_sub(self.keys.from),

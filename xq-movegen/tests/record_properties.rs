@@ -9,7 +9,7 @@ use xq_core::Position;
 use xq_movegen::legal_moves;
 use xq_movegen::notation::MoveNotation;
 use xq_movegen::pgn::{self, Encoding, ReadOptions, WriteOptions};
-use xq_movegen::record::{Game, GameResult, Line, Node};
+use xq_movegen::record::{GameResult, Line, Node, Record};
 use xq_movegen::xqf;
 
 const SAMPLE_XQF: &[u8] = include_bytes!("data/games/sample.xqf");
@@ -21,7 +21,7 @@ fn notation() -> impl Strategy<Value = MoveNotation> {
 
 /// Whatever was read writes in `notation` and reads back to itself (but for a `}` in
 /// a comment, which the writer turns into `｝`).
-fn round_trips(games: &[Game], notation: MoveNotation) {
+fn round_trips(games: &[Record], notation: MoveNotation) {
     let text = pgn::write_all(games, &WriteOptions { notation }).unwrap();
     let again = pgn::read_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let mut expected = games.to_vec();
@@ -85,7 +85,7 @@ fn line(pos: &Position, choices: &mut impl Iterator<Item = u32>, len: usize, dep
     out
 }
 
-fn tree() -> impl Strategy<Value = Game> {
+fn tree() -> impl Strategy<Value = Record> {
     (
         prop::collection::vec(any::<u32>(), 0..200),
         prop::sample::select(vec![
@@ -104,7 +104,7 @@ fn tree() -> impl Strategy<Value = Game> {
         prop::option::of("[a-z]([a-z .]{0,10}[a-z])?"),
     )
         .prop_map(|(choices, fen, tags, result, trailer)| {
-            let mut game = Game::new(Position::from_fen(fen).unwrap());
+            let mut game = Record::new(Position::from_fen(fen).unwrap());
             for (name, value) in tags {
                 if name != "FEN" && name != "Format" {
                     game.tags.push((name, value));

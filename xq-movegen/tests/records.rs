@@ -6,7 +6,7 @@ use xq_movegen::notation::MoveNotation;
 use xq_movegen::pgn::{
     self, Encoding, PgnError, PgnErrorKind, ReadOptions, WriteOptions, MAX_VARIATION_DEPTH,
 };
-use xq_movegen::record::{Game, GameResult, Line, Node};
+use xq_movegen::record::{GameResult, Line, Node, Record};
 use xq_movegen::xqf::{self, XqfError, XqfErrorKind};
 use xq_movegen::{outcome, IllegalMoveError, Outcome};
 
@@ -37,13 +37,13 @@ fn moves(s: &str) -> Vec<Move> {
     s.split_whitespace().map(mv).collect()
 }
 
-fn read_pgn(name: &str) -> Game {
+fn read_pgn(name: &str) -> Record {
     let mut games = pgn::read(&bytes(&format!("{name}.pgn")), &ReadOptions::default()).unwrap();
     assert_eq!(games.len(), 1, "{name}");
     games.remove(0)
 }
 
-fn read_sample() -> Game {
+fn read_sample() -> Record {
     xqf::read(&bytes("sample.xqf")).unwrap()
 }
 
@@ -266,7 +266,7 @@ on two lines}
 Trailing text.
 "#;
 
-fn rich() -> Game {
+fn rich() -> Record {
     let mut games = pgn::read_str(RICH).unwrap();
     assert_eq!(games.len(), 1);
     games.remove(0)
@@ -317,7 +317,7 @@ fn a_rich_game_is_read_into_the_tree() {
 
 #[test]
 fn pgn_round_trip_in_every_notation() {
-    let mut games: Vec<(String, Game)> = PGN_FILES
+    let mut games: Vec<(String, Record)> = PGN_FILES
         .iter()
         .map(|name| (name.to_string(), read_pgn(name)))
         .collect();
@@ -336,7 +336,7 @@ fn pgn_round_trip_in_every_notation() {
             assert_eq!(&again[0], game, "{name} in {notation}");
         }
         // Several games in one text.
-        let all: Vec<Game> = games.iter().map(|(_, g)| g.clone()).collect();
+        let all: Vec<Record> = games.iter().map(|(_, g)| g.clone()).collect();
         let text = pgn::write_all(&all, &options).unwrap();
         assert_eq!(pgn::read_str(&text).unwrap(), all, "{notation}");
     }
@@ -462,7 +462,7 @@ fn gbk_and_utf8_input() {
         all.extend(bytes(&format!("{name}.pgn")));
     }
     let games = pgn::read(&all, &ReadOptions::default()).unwrap();
-    let alone: Vec<Game> = PGN_FILES.iter().map(|n| read_pgn(n)).collect();
+    let alone: Vec<Record> = PGN_FILES.iter().map(|n| read_pgn(n)).collect();
     assert_eq!(games, alone);
 }
 
@@ -974,7 +974,7 @@ fn xqf_pieces_off_the_board() {
 
 #[test]
 fn hand_made_tree_round_trips() {
-    let mut game = Game::new(Position::startpos());
+    let mut game = Record::new(Position::startpos());
     game.set_tag("Event", "Made by hand");
     game.main = Line::from_moves(moves("h2e2 h9g7 h0g2"));
     game.main.nodes[0].comment = Some("a } brace".into());
