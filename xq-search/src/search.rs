@@ -472,7 +472,13 @@ impl Searcher {
         let entry = self.tt.probe(key, ply);
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
-            if self.config.tt_cutoffs && !pv_node && e.depth >= depth {
+            // Near the 60-move rule a stored value may no longer hold: the rule can turn it
+            // into a draw a few plies on.
+            if self.config.tt_cutoffs
+                && !pv_node
+                && e.depth >= depth
+                && self.pos.halfmove_clock() < NO_CAPTURE_DRAW_PLIES - 10
+            {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.score >= beta,
@@ -556,7 +562,6 @@ impl Searcher {
             ext = 1;
         }
 
-        let rulings_before = self.path_rulings;
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -622,10 +627,9 @@ impl Searcher {
             // Every pseudo-legal move was illegal: no legal move loses.
             return mated_in(ply);
         }
-        let bound = if self.path_rulings != rulings_before {
-            // The value depends on the path (a repetition below): keep only the move.
-            Bound::None
-        } else if best >= beta {
+        // Every result is stored with its bound, including those a repetition below
+        // decided (as Stockfish and Pikafish do): dropping them lost most deep entries.
+        let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha0 {
             Bound::Exact
