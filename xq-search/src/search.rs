@@ -52,9 +52,9 @@ pub struct Searcher {
     heuristics: Heuristics,
     nodes: u64,
     seldepth: usize,
-    /// Nodes whose value the path decided (a repetition or the 60-move rule), counted
-    /// so that a node can tell whether any such node lies below it.
-    path_rulings: u64,
+    /// The index in `keys` of the position the last null move on the current path led
+    /// to: no repetition cycle may contain a pass.
+    null_at: Option<usize>,
     stopped: bool,
     start: Instant,
     limits: Limits,
@@ -89,7 +89,7 @@ impl Searcher {
             heuristics: Heuristics::new(),
             nodes: 0,
             seldepth: 0,
-            path_rulings: 0,
+            null_at: None,
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
@@ -176,6 +176,7 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
+        self.null_at = None;
         self.pos = game.position().clone();
         // Only positions since the last capture can repeat.
         let keep = (self.pos.halfmove_clock() as usize + 1).min(game.keys().len());
@@ -394,11 +395,12 @@ impl Searcher {
     fn rule_value(&mut self, ply: usize) -> Option<i32> {
         // In the referee's order: repetition first, then the 60-move rule (under which a
         // side with no legal move has still lost).
-        let reversible = self.pos.halfmove_clock() as usize;
+        // A cycle reaches back no further than the last capture, or the last null move.
+        let n = self.keys.len() - 1;
+        let reversible = (self.pos.halfmove_clock() as usize).min(n - self.null_at.unwrap_or(0));
         if reversible >= 4 {
             if let Some(r) = judge_repetition(&self.keys, &self.checks, reversible, self.root_index)
             {
-                self.path_rulings += 1;
                 return Some(match r {
                     Repetition::Draw => 0,
                     // Perpetual check loses like being mated there (as Pikafish scores
@@ -409,7 +411,6 @@ impl Searcher {
             }
         }
         if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
-            self.path_rulings += 1;
             return Some(if xq_movegen::count_legal(&self.pos) == 0 {
                 mated_in(ply)
             } else {
@@ -503,8 +504,10 @@ impl Searcher {
             {
                 return static_eval;
             }
-            // Null move: if passing still beats beta, a real move surely does.
+            // Null move: if passing still beats beta, a real move surely does. Never two
+            // passes in a row (that would search the same position again, shallower).
             if self.config.null_move
+                && self.null_at != Some(self.keys.len() - 1)
                 && depth >= 3
                 && static_eval >= beta
                 && !is_mate(beta)
@@ -515,7 +518,9 @@ impl Searcher {
                 let undo = self.pos.make_null();
                 self.keys.push(self.pos.key());
                 self.checks.push(false);
+                let null_before = self.null_at.replace(self.keys.len() - 1);
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
+                self.null_at = null_before;
                 self.keys.pop();
                 self.checks.pop();
                 self.pos.unmake_null(undo);
