@@ -74,22 +74,100 @@ pub fn in_check_after(pos: &Position, m: Move) -> bool {
     false
 }
 
-/// Does the legal move `m` put the opponent in check?
+/// Does the move `m` put the opponent in check? Decided without playing it: the
+/// opponent was not in check before (it is not its turn), so a check after `m` comes from
+/// the moved piece itself, or from a line or horse leg that `m` opens or a cannon screen
+/// it adds or removes; only the lines through `m`'s squares and the legs next to the
+/// general need looking at.
 ///
-/// # Panics
-/// In debug builds, if `m` is not pseudo-legal (see [`Position::make_move`]); test
-/// moves of unknown origin with [`is_legal`](crate::is_legal) first.
+/// `m` must be pseudo-legal (a piece of the side to move on its origin; see
+/// [`is_pseudo_legal`](crate::is_pseudo_legal)); for any other move the answer means
+/// nothing.
 ///
 /// ```
 /// use xq_core::Position;
 /// let pos = Position::startpos();
-/// assert!(xq_movegen::gives_check(&pos, "h2h9".parse().unwrap()) == false);
+/// assert!(!xq_movegen::gives_check(&pos, "h2h9".parse().unwrap()));
 /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K3R w").unwrap();
 /// assert!(xq_movegen::gives_check(&pos, "i0i9".parse().unwrap()));
-/// assert!(xq_movegen::gives_check(&pos, "e0e1".parse().unwrap()) == false);
+/// assert!(!xq_movegen::gives_check(&pos, "e0e1".parse().unwrap()));
+/// // A discovered check: the horse on e1 uncovers the chariot on e0.
+/// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4N4/3KR4 w").unwrap();
+/// assert!(xq_movegen::gives_check(&pos, "e1f3".parse().unwrap()));
 /// ```
 pub fn gives_check(pos: &Position, m: Move) -> bool {
-    let mut p = pos.clone();
-    p.make_move(m);
-    in_check_after(&p, m)
+    let (from, to) = (m.from(), m.to());
+    let us = pos.side_to_move();
+    let Some(moved) = pos.piece_on(from) else {
+        return false;
+    };
+    let k = pos.general(!us);
+    let ours = |sq: Square, kind: PieceKind| {
+        if sq == to {
+            moved.kind == kind
+        } else {
+            sq != from && pos.holds(sq, Piece::new(us, kind))
+        }
+    };
+    // Lines through `to` or `from`: walk out from the general over the board as it will
+    // be (`from` empty, `to` holding the moved piece).
+    let line_check = |dir: Direction| -> bool {
+        let mut sq = k;
+        let mut first = None;
+        while let Some(next) = sq.offset(dir.step()) {
+            sq = next;
+            if sq != to && (sq == from || pos.is_empty(sq)) {
+                continue;
+            }
+            match first {
+                None => {
+                    if ours(sq, PieceKind::Chariot)
+                        || (dir.is_vertical() && ours(sq, PieceKind::General))
+                    {
+                        return true;
+                    }
+                    first = Some(sq);
+                }
+                Some(_) => return ours(sq, PieceKind::Cannon),
+            }
+        }
+        false
+    };
+    let to_dir = Direction::between(k, to);
+    if to_dir.is_some_and(line_check) {
+        return true;
+    }
+    if let Some(dir) = Direction::between(k, from).filter(|&d| Some(d) != to_dir) {
+        if line_check(dir) {
+            return true;
+        }
+    }
+    match moved.kind {
+        // The moved horse, over an empty leg (perhaps the square it left).
+        PieceKind::Horse => {
+            if horse_leg(to, k).is_some_and(|leg| leg == from || pos.is_empty(leg)) {
+                return true;
+            }
+        }
+        // The moved soldier, in front of the general or beside it.
+        PieceKind::Soldier => {
+            if [Step::forward(us), Step::LEFT, Step::RIGHT]
+                .iter()
+                .any(|&s| to.offset(s) == Some(k))
+            {
+                return true;
+            }
+        }
+        _ => {}
+    }
+    // A horse's leg next to the general vacated (and not filled again by `to`).
+    for (leg, horses) in HORSE_ATTACKS {
+        if k.offset(leg) == Some(from) {
+            return horses.iter().any(|&h| {
+                k.offset(h)
+                    .is_some_and(|sq| sq != to && ours(sq, PieceKind::Horse))
+            });
+        }
+    }
+    false
 }

@@ -10,7 +10,7 @@
 use proptest::prelude::*;
 use xq_core::{Color, Fen, Move, Piece, Position, Square};
 use xq_movegen::{
-    count_legal, is_legal, is_pseudo_legal, legal_captures, legal_moves, legal_quiets,
+    count_legal, gives_check, is_legal, is_pseudo_legal, legal_captures, legal_moves, legal_quiets,
     pseudo_legal_moves, try_play, LegalityFilter,
 };
 use xq_testkit::game;
@@ -95,6 +95,19 @@ proptest! {
                 prop_assert_eq!(p.check_invariants(), Ok(()));
                 p.unmake_null(undo);
                 prop_assert_eq!(&snapshot(&p), &before, "{} null move taken back", pos);
+            }
+        }
+    }
+
+    /// `gives_check` (decided without playing the move) agrees with playing it and
+    /// asking whether the other side is in check, for every legal move.
+    #[test]
+    fn gives_check_agrees_with_playing_the_move(positions in game()) {
+        for pos in &positions {
+            for m in legal_moves(pos) {
+                let mut after = pos.clone();
+                after.make_move(m);
+                prop_assert_eq!(gives_check(pos, m), after.is_check(), "{} in {}", m, pos);
             }
         }
     }
