@@ -643,8 +643,9 @@ impl Searcher {
         };
         // MultiPV lines after the first search a restricted root: not the position's value.
         if !root || self.excluded.is_empty() {
-            self.tt
-                .store(key, best_move, best, static_eval, depth, bound, ply);
+            // After a fail low no move proved best: keep the table's move.
+            let mv = if bound == Bound::Upper { None } else { best_move };
+            self.tt.store(key, mv, best, static_eval, depth, bound, ply);
         }
         best
     }
