@@ -2,11 +2,13 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod attack;
 mod check;
 pub mod game;
 mod generate;
 mod legality;
 
+pub use attack::attackers;
 pub use check::{gives_check, in_check, in_check_after};
 pub use game::{Game, GameError};
 pub use generate::is_pseudo_legal;
