@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod attack;
+pub mod chase;
 mod check;
 pub mod game;
 mod generate;
@@ -10,7 +11,7 @@ mod legality;
 
 pub use attack::attackers;
 pub use check::{gives_check, in_check, in_check_after};
-pub use game::{Game, GameError};
+pub use game::{adjudicate, Adjudication, Game, GameError, GameResult, Reason};
 pub use generate::is_pseudo_legal;
 pub use legality::{is_legal, try_play, IllegalMoveError, LegalityFilter};
 
