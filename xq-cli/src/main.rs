@@ -8,6 +8,7 @@ macro_rules! outln {
     };
 }
 
+mod adjudicate;
 mod analyze;
 mod bench;
 mod board;
@@ -74,6 +75,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Show the static evaluation of a position and its parts.
     Eval(eval::EvalArgs),
+    /// Judge a game by the rules (mate, perpetual check and chase, repetition, 60 moves).
+    Adjudicate(adjudicate::AdjudicateArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
@@ -93,6 +96,7 @@ fn main() {
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Eval(a)) => eval::run(&a),
+        Some(Command::Adjudicate(a)) => adjudicate::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
