@@ -193,3 +193,132 @@ fn fixed_games_meet_every_kind_of_repetition() {
         "draws, perpetual checks, perpetual chases: {counts:?}"
     );
 }
+
+fn judge(fen: &str, moves: &str) -> Adjudication {
+    let moves: Vec<&str> = moves.split_whitespace().collect();
+    Game::from_fen_moves(fen, &moves).unwrap().adjudicate()
+}
+
+fn over(result: GameResult, reason: Reason) -> Adjudication {
+    Adjudication::Over { result, reason }
+}
+
+#[test]
+fn no_legal_move_loses() {
+    assert_eq!(
+        judge("9/9/3k5/9/9/3R5/P5P2/p8/9/4K1B2 b - - 10 51", ""),
+        over(GameResult::RedWins, Reason::Checkmate)
+    );
+    assert_eq!(
+        judge("6b2/9/b3k4/9/9/9/9/9/4p3r/3K5 w - - 10 47", ""),
+        over(GameResult::BlackWins, Reason::Stalemate)
+    );
+    assert_eq!(
+        judge("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", "").to_string(),
+        "1-0 checkmate"
+    );
+}
+
+#[test]
+fn insufficient_material_draws() {
+    let draw = over(GameResult::Draw, Reason::InsufficientMaterial);
+    assert_eq!(judge("9/5k3/9/9/9/9/9/4K4/9/9 w - - 41 61", ""), draw);
+    assert_eq!(judge("9/4k4/9/9/6b2/2B6/9/9/3K5/3A5 w - - 26 40", ""), draw);
+    // One soldier, even far from the palace, can still mate some day.
+    assert_eq!(
+        judge("9/4k4/9/9/9/9/9/9/p8/3K5 w", ""),
+        Adjudication::Ongoing
+    );
+}
+
+#[test]
+fn the_sixty_move_rule() {
+    let draw = over(GameResult::Draw, Reason::MoveRule);
+    let fen = |clock: u32| format!("5k3/9/9/9/9/9/9/9/9/R2K5 w - - {clock} 80");
+    assert_eq!(judge(&fen(119), "a0a1"), draw);
+    assert_eq!(judge(&fen(118), "a0a1"), Adjudication::Ongoing);
+    assert_eq!(judge(&fen(118), "a0a1 f9e9"), draw);
+    // Taking the last legal move on the 120th ply still wins: no legal move comes first
+    // (i0i8 holds rank 8 and the flying general the e-file).
+    assert_eq!(
+        judge("3k5/9/9/9/9/9/9/9/9/4K3R w - - 119 80", "i0i8"),
+        over(GameResult::RedWins, Reason::Stalemate)
+    );
+    // A capture resets the count.
+    assert_eq!(
+        judge("5k3/9/9/9/9/9/9/9/r8/R2K5 w - - 119 80", "a0a1"),
+        Adjudication::Ongoing
+    );
+}
+
+/// Extends `game` by `n` pairs of a Red check and a Black reply, never bringing a
+/// position about for the third time (a depth-first search over the few checks).
+fn checking_line(game: &mut Game, n: usize) -> bool {
+    if n == 0 {
+        return true;
+    }
+    let fresh = |g: &Game| {
+        let key = g.position().key();
+        g.keys().iter().filter(|&&k| k == key).count() < 3
+    };
+    let pos = game.position().clone();
+    for check in legal_moves(&pos) {
+        if !xq_movegen::gives_check(&pos, check) {
+            continue;
+        }
+        let mut g = game.clone();
+        g.play(check).unwrap();
+        if !fresh(&g) {
+            continue;
+        }
+        for reply in legal_moves(g.position()) {
+            let mut h = g.clone();
+            h.play(reply).unwrap();
+            if fresh(&h) && checking_line(&mut h, n - 1) {
+                *game = h;
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn checks_beyond_the_tenth_do_not_count() {
+    // From a clock of 98, Red checks with each of its moves and Black steps away, 11
+    // times: 120 plies, but the 11th check and its reply do not count.
+    let mut game = Game::new(Position::from_fen("4k4/9/9/9/9/9/9/9/9/RN1K5 w - - 98 60").unwrap());
+    assert!(checking_line(&mut game, 11));
+    assert_eq!(game.position().halfmove_clock(), 120);
+    assert_eq!(xq_movegen::game::move_rule_plies(120, game.checks()), 118);
+    assert_eq!(game.adjudicate(), Adjudication::Ongoing);
+    // Two more plies without a check or a capture (nor a repetition) bring the count to
+    // 120.
+    let quiet = |g: &Game| -> Vec<Game> {
+        let pos = g.position();
+        legal_moves(pos)
+            .into_iter()
+            .filter(|&m| pos.is_empty(m.to()))
+            .map(|m| {
+                let mut g = g.clone();
+                g.play(m).unwrap();
+                g
+            })
+            .filter(|g| {
+                let n = g.keys().len() - 1;
+                !g.position().is_check() && find_repetition(g.keys(), 200, n).is_none()
+            })
+            .collect()
+    };
+    let after_one = quiet(&game);
+    assert!(after_one
+        .iter()
+        .all(|g| g.adjudicate().reason() != Some(Reason::MoveRule)));
+    game = after_one
+        .iter()
+        .filter(|g| g.adjudicate() == Adjudication::Ongoing)
+        .flat_map(quiet)
+        .next()
+        .expect("a quiet move and a quiet reply");
+    assert_eq!(game.adjudicate(), over(GameResult::Draw, Reason::MoveRule));
+}
