@@ -51,12 +51,14 @@ use xq_core::{ByColor, Color, Move, Piece, PieceKind, Position, Square};
 /// ```
 /// use xq_core::{Color, Position, Square};
 /// use xq_movegen::chase::chase_targets;
-/// // Red's chariot attacks the black horse on b7 (unprotected: a chase) and the black
-/// // soldier on a6 (not across the river: never a chase).
+/// // On h6 Red's chariot attacks only the black soldier on a6, which has not crossed the
+/// // river: no chase.
 /// let pos = Position::from_fen("9/5k3/1n7/p6R1/9/9/8P/9/9/3K5 w").unwrap();
-/// let pos2 = Position::from_fen("9/5k3/1n5R1/p8/9/9/8P/9/9/3K5 b").unwrap();
 /// assert!(chase_targets(&pos, Color::Red).is_empty());
-/// assert_eq!(chase_targets(&pos2, Color::Red).iter().collect::<Vec<_>>(), [Square::B7]);
+/// // On h7 it attacks the unprotected black horse on b7: a chase, whoever is to move.
+/// let pos = Position::from_fen("9/5k3/1n5R1/p8/9/9/8P/9/9/3K5 b").unwrap();
+/// assert_eq!(chase_targets(&pos, Color::Red).iter().collect::<Vec<_>>(), [Square::B7]);
+/// assert!(chase_targets(&pos, Color::Black).is_empty());
 /// ```
 pub fn chase_targets(pos: &Position, by: Color) -> SquareSet {
     let mut p = pos.clone();

@@ -326,8 +326,8 @@ pub fn find_repetition(keys: &[u64], reversible: usize, root: usize) -> Option<u
 /// assert_eq!(perpetual_check(&[false; 5], 0), Repetition::Draw);
 /// ```
 pub fn perpetual_check(checks: &[bool], first: usize) -> Repetition {
-    let n = checks.len() - 1;
-    assert!(first <= n, "the cycle starts after the last position");
+    let n = checks.len().saturating_sub(1);
+    assert!(first < checks.len(), "the cycle starts after the last position");
     // Moves by the side that just moved lead to n, n-2, ...; by the side to move to
     // n-1, n-3, ...
     let them = (first + 1..=n).rev().step_by(2).all(|j| checks[j]);
@@ -346,7 +346,7 @@ pub fn perpetual_check(checks: &[bool], first: usize) -> Repetition {
 ///
 /// This is the check rule alone: a repetition without perpetual check is a
 /// [`Repetition::Draw`] here even when one side chased perpetually. [`adjudicate`] and
-/// the search apply the whole rules ([`judge_cycle`](crate::chase::judge_cycle)).
+/// the search apply the whole rules ([`judge_cycle`]).
 ///
 /// # Panics
 /// If `checks` is shorter than `keys`.
@@ -605,7 +605,7 @@ impl fmt::Display for Adjudication {
 /// 1. no legal move: the side to move loses ([`Reason::Checkmate`], [`Reason::Stalemate`]);
 /// 2. the current position occurs for the third time since the last capture
 ///    ([`find_repetition`]): the cycle from the first occurrence is judged by
-///    [`judge_cycle`](crate::chase::judge_cycle) (perpetual check, then perpetual chase,
+///    [`judge_cycle`] (perpetual check, then perpetual chase,
 ///    otherwise a draw);
 /// 3. 120 counted plies without a capture ([`move_rule_plies`]): a draw;
 /// 4. neither side can mate ([`insufficient_material`]): a draw.
