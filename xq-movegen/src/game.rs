@@ -33,17 +33,18 @@
 //! Where other judges differ. The rule books (and Fairy-Stockfish) are stricter or looser
 //! than Pikafish in a few cases of `data/repetition.epd`; xq follows Pikafish in each:
 //!
-//! - *check-vs-chase* (`5k3/9/9/p3c4/4R4/...`): a chariot chases a cannon with every move
+//! - *chase-vs-check* (`5k3/9/9/p3c4/4R4/...`): a chariot chases a cannon with every move
 //!   while the cannon answers with one check and one idle move. Pikafish, and xq, rule a
 //!   draw because a check occurs in the cycle; Fairy-Stockfish and the AXF diagrams 37-38
 //!   rule that the chariot must change (Black wins).
 //! - *check-chase* (`5k3/9/9/5C3/5c3/...`): every Red move newly attacks the same soldier
 //!   and one of them also checks. A draw here (a check in the cycle); Fairy-Stockfish
 //!   counts the chase (Black wins); the rule books are ambiguous.
-//! - *pinned-by-horse* (`2baka1r1/C4rN2/...`): a chariot pinned by a horse is attacked with
-//!   every move while its own attack on the horse is renewed by the defender's moves. A
-//!   mutual chase and a draw here; Fairy-Stockfish and AXF rule 19 do not count the
-//!   pinned chariot's threat (Black wins).
+//! - *pinned-by-horse* (`2baka1r1/C4rN2/...`): a Black chariot pinned by a Red horse is
+//!   attacked by Red's chariot with every move, while Black's advisor moves renew the
+//!   pinned chariot's threat on the unprotected horse. A mutual chase and a draw here;
+//!   Fairy-Stockfish and AXF rule 19 do not count the pinned chariot's threat (Black
+//!   wins).
 //! - *flying-general* (`4k4/9/9/9/4n4/...`): the general's moves alternately unpin a horse
 //!   and pin the protector of its target, so the horse newly threatens an unprotected
 //!   cannon with every move: Black loses here; Fairy-Stockfish rules a draw.
@@ -327,7 +328,10 @@ pub fn find_repetition(keys: &[u64], reversible: usize, root: usize) -> Option<u
 /// ```
 pub fn perpetual_check(checks: &[bool], first: usize) -> Repetition {
     let n = checks.len().saturating_sub(1);
-    assert!(first < checks.len(), "the cycle starts after the last position");
+    assert!(
+        first < checks.len(),
+        "the cycle starts after the last position"
+    );
     // Moves by the side that just moved lead to n, n-2, ...; by the side to move to
     // n-1, n-3, ...
     let them = (first + 1..=n).rev().step_by(2).all(|j| checks[j]);
