@@ -8,6 +8,7 @@ macro_rules! outln {
     };
 }
 
+mod adjudicate;
 mod analyze;
 mod bench;
 mod board;
@@ -77,6 +78,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Convert a game file (PGN in UTF-8 or GBK, or XQF) to PGN in the notation asked for.
     Convert(convert::ConvertArgs),
+    /// Judge a game by the rules (mate, perpetual check and chase, repetition, 60 moves).
+    Adjudicate(adjudicate::AdjudicateArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
@@ -97,6 +100,7 @@ fn main() {
         Some(Command::Bench(a)) => bench::run(&a),
         Some(Command::Eval(a)) => eval::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
+        Some(Command::Adjudicate(a)) => adjudicate::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

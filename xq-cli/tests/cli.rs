@@ -20,9 +20,26 @@ fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).unwrap()
 }
 
-/// Replaces the fields that depend on the machine's speed (knps and time columns, the
-/// bestmove line's time) by placeholders.
-fn redact(text: &str) -> String {
+/// The notation `style` writes for the line `pv` (ICCS moves) played from `fen` + `moves`.
+fn notation_of(
+    fen: &str,
+    moves: &[&str],
+    pv: &[&str],
+    style: xq_core::NotationStyle,
+) -> Vec<String> {
+    let mut pos = xq_core::Position::from_fen(fen).unwrap();
+    for m in moves {
+        pos.make_move(m.parse().unwrap());
+    }
+    let pv: Vec<xq_core::Move> = pv.iter().map(|m| m.parse().unwrap()).collect();
+    xq_core::line_to_notation(&pos, &pv, style).unwrap()
+}
+
+/// Replaces what depends on the machine's speed (knps, time) and on the search's exact
+/// tree (seldepth, score, nodes, table use, the line) by placeholders, after checking
+/// each iteration line's shape and that its notation (in parentheses) is the one `style`
+/// writes for its line from the position `fen` + `moves`. What is left is the format.
+fn redact(text: &str, fen: &str, moves: &[&str], style: xq_core::NotationStyle) -> String {
     text.lines()
         .map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -30,15 +47,38 @@ fn redact(text: &str) -> String {
                 .first()
                 .is_some_and(|w| w.contains('/') && w.split('/').all(|n| n.parse::<u32>().is_ok()));
             if is_iteration && words.len() > 6 {
-                // depth score(2 words) nodes knps time hash pv...
-                let mut w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
-                w[4] = "<knps>".into();
-                w[5] = "<time>".into();
-                w.join(" ")
+                // depth/seldepth score(2 words) nodes knps time hash pv... (notation...)
+                assert!(matches!(words[1], "cp" | "mate"), "{line}");
+                assert!(words[2].parse::<i32>().is_ok(), "{line}");
+                assert!(words[3].parse::<u64>().is_ok(), "{line}");
+                assert!(words[6].ends_with('‰'), "{line}");
+                let open = line.find('(').expect("the line in notation");
+                let pv: Vec<&str> = line[..open].split_whitespace().skip(7).collect();
+                let written: Vec<&str> =
+                    line[open + 1..line.len() - 1].split_whitespace().collect();
+                assert_eq!(written, notation_of(fen, moves, &pv, style), "{line}");
+                let depth = words[0].split('/').next().unwrap();
+                format!(
+                    "{depth}/<sel> {} <score> <nodes> <knps> <time> <hash> <pv> (<notation>)",
+                    words[1]
+                )
             } else if line.starts_with("bestmove") {
                 let mut w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
-                if let Some(i) = w.iter().position(|x| x == "time") {
-                    w[i + 1] = "<time>".into();
+                for (key, value) in [
+                    ("bestmove", "<move>"),
+                    ("score", "<kind>"),
+                    ("nodes", "<nodes>"),
+                    ("time", "<time>"),
+                    ("ponder", "<move>"),
+                ] {
+                    if let Some(i) = w.iter().position(|x| x == key) {
+                        w[i + 1] = value.into();
+                    }
+                }
+                // The move in notation after the best move, the score's value.
+                w[2] = "(<notation>)".into();
+                if let Some(i) = w.iter().position(|x| x == "score") {
+                    w[i + 2] = "<score>".into();
                 }
                 w.join(" ")
             } else {
@@ -53,7 +93,13 @@ fn redact(text: &str) -> String {
 fn analyze_text_format() {
     let o = xq(&["analyze", "--nodes", "20000", "--hash", "4"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    insta::assert_snapshot!(redact(&stdout(&o)));
+    let start = xq_core::START_FEN;
+    insta::assert_snapshot!(redact(
+        &stdout(&o),
+        start,
+        &[],
+        xq_core::NotationStyle::Chinese
+    ));
 }
 
 #[test]
@@ -71,7 +117,14 @@ fn analyze_unicode_and_wxf() {
         "4",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    insta::assert_snapshot!(redact(&stdout(&o)));
+    let start = xq_core::START_FEN;
+    let moves = ["h2e2", "h9g7"];
+    insta::assert_snapshot!(redact(
+        &stdout(&o),
+        start,
+        &moves,
+        xq_core::NotationStyle::Wxf
+    ));
 }
 
 #[test]
@@ -94,9 +147,37 @@ fn analyze_json_lines() {
     assert_eq!(last["depth"], 4);
     assert_eq!(last["bestmove"], last["pv"][0]);
     assert_eq!(last["score"], lines[3]["score"]);
-    // Times vary; the rest of the result is deterministic.
+    // The line in notation is the line's; the rest depends on the search's tree and the
+    // machine's speed, so the snapshot keeps the keys and the shape.
+    let pv: Vec<&str> = last["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let written: Vec<String> = last["pv_notation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        written,
+        notation_of(
+            xq_core::START_FEN,
+            &[],
+            &pv,
+            xq_core::NotationStyle::Chinese
+        )
+    );
+    assert_eq!(last["ponder"], last["pv"][1]);
     let mut fixed = last.clone();
-    fixed["time_ms"] = 0.into();
+    for key in ["bestmove", "nodes", "ponder", "seldepth", "time_ms"] {
+        fixed[key] = "<redacted>".into();
+    }
+    fixed["pv"] = serde_json::json!(["<line>"]);
+    fixed["pv_notation"] = serde_json::json!(["<line>"]);
+    fixed["score"]["cp"] = "<cp>".into();
     insta::assert_snapshot!(fixed.to_string());
 }
 

@@ -21,6 +21,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("legal", legal),
     ("pgn", pgn),
     ("xqf", xqf),
+    ("rules", rules),
 ];
 
 /// The perft suite's positions (seed positions for `legal`).
@@ -234,6 +235,82 @@ pub fn legal(data: &[u8]) {
         check_position(&pos);
         check_moves(&pos);
     }
+}
+
+/// The referee on games chosen by the bytes: a suite position (or the start), then up to
+/// 96 moves, each byte either choosing a legal move or (high bit set) taking back the
+/// mover's previous move by playing it in reverse, which makes repetitions. After every
+/// move `adjudicate` must not panic and must keep its promises: a decided repetition is
+/// ruled as one, a perpetual check by the old check-only rule is ruled the same, the game
+/// goes on only while there is a legal move; at the end the colour-flipped game gets the
+/// mirrored result.
+pub fn rules(data: &[u8]) {
+    use xq_movegen::game::{
+        adjudicate, find_repetition, judge_repetition, Adjudication, GameResult, Reason, Repetition,
+    };
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let fens = suite_fens();
+    let fen = match mode as usize % (fens.len() + 1) {
+        0 => xq_core::START_FEN,
+        i => fens[i - 1],
+    };
+    let mut game = xq_movegen::Game::new(Position::from_fen(fen).expect("suite FENs are valid"));
+    for &b in rest.iter().take(96) {
+        let list = xq_movegen::legal_moves(game.position());
+        if list.is_empty() {
+            assert!(matches!(
+                adjudicate(&game).reason(),
+                Some(Reason::Checkmate | Reason::Stalemate)
+            ));
+            break;
+        }
+        let played = game.moves();
+        let back = played
+            .len()
+            .checked_sub(2)
+            .map(|i| Move::new(played[i].to(), played[i].from()))
+            .filter(|m| b & 0x80 != 0 && list.contains(m));
+        let m = back.unwrap_or(list[b as usize % list.len()]);
+        game.play(m).expect("a legal move");
+        let verdict = adjudicate(&game);
+        let pos = game.position();
+        let n = game.keys().len() - 1;
+        let reversible = pos.halfmove_clock() as usize;
+        if find_repetition(game.keys(), reversible, n).is_some() {
+            let us = pos.side_to_move();
+            match judge_repetition(game.keys(), game.checks(), reversible, n) {
+                Some(Repetition::SideToMoveWins) => {
+                    assert_eq!(verdict.reason(), Some(Reason::PerpetualCheck { by: !us }))
+                }
+                Some(Repetition::SideToMoveLoses) => {
+                    assert_eq!(verdict.reason(), Some(Reason::PerpetualCheck { by: us }))
+                }
+                _ => assert!(matches!(
+                    verdict.reason(),
+                    Some(Reason::RepetitionDraw | Reason::PerpetualChase { .. })
+                )),
+            }
+        } else if verdict == Adjudication::Ongoing {
+            assert!(!xq_movegen::legal_moves(pos).is_empty());
+        }
+    }
+    // The same game with the colours swapped is judged the same way.
+    let mut flipped = xq_movegen::Game::new(game.start().color_flipped());
+    for &m in game.moves() {
+        flipped
+            .play(m.flip_vertical())
+            .expect("the flipped move is legal");
+    }
+    let mirror = |r: Option<GameResult>| match r {
+        Some(GameResult::RedWins) => Some(GameResult::BlackWins),
+        Some(GameResult::BlackWins) => Some(GameResult::RedWins),
+        other => other,
+    };
+    let (a, b) = (adjudicate(&game), adjudicate(&flipped));
+    assert_eq!(b.result(), mirror(a.result()), "{a} / {b}");
+    assert_eq!(b.reason().map(|r| r.tag()), a.reason().map(|r| r.tag()));
 }
 
 /// Builds a position from bytes: two general squares, the side to move, then (piece,

@@ -79,6 +79,11 @@ fn corpus_legal() {
 }
 
 #[test]
+fn corpus_rules() {
+    replay("rules", target("rules"), "corpus", 16);
+}
+
+#[test]
 fn regressions() {
     for (name, f) in xq_fuzz::TARGETS {
         replay(name, *f, "regressions", 0);

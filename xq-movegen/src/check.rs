@@ -142,23 +142,17 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
             return true;
         }
     }
-    match moved.kind {
-        // The moved horse, over an empty leg (perhaps the square it left).
-        PieceKind::Horse => {
-            if horse_leg(to, k).is_some_and(|leg| leg == from || pos.is_empty(leg)) {
-                return true;
-            }
-        }
-        // The moved soldier, in front of the general or beside it.
-        PieceKind::Soldier => {
-            if [Step::forward(us), Step::LEFT, Step::RIGHT]
-                .iter()
-                .any(|&s| to.offset(s) == Some(k))
-            {
-                return true;
-            }
-        }
-        _ => {}
+    // The moved horse, over an empty leg (perhaps the square it left); the moved
+    // soldier, in front of the general or beside it.
+    let direct = match moved.kind {
+        PieceKind::Horse => horse_leg(to, k).is_some_and(|leg| leg == from || pos.is_empty(leg)),
+        PieceKind::Soldier => [Step::forward(us), Step::LEFT, Step::RIGHT]
+            .iter()
+            .any(|&s| to.offset(s) == Some(k)),
+        _ => false,
+    };
+    if direct {
+        return true;
     }
     // A horse's leg next to the general vacated (and not filled again by `to`).
     for (leg, horses) in HORSE_ATTACKS {

@@ -2,6 +2,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod attack;
+pub mod chase;
 mod check;
 pub mod game;
 mod generate;
@@ -11,8 +13,9 @@ pub mod pgn;
 pub mod record;
 pub mod xqf;
 
+pub use attack::attackers;
 pub use check::{gives_check, in_check, in_check_after};
-pub use game::{Game, GameError};
+pub use game::{adjudicate, Adjudication, Game, GameError, GameResult, Reason};
 pub use generate::is_pseudo_legal;
 pub use legality::{is_legal, try_play, IllegalMoveError, LegalityFilter};
 

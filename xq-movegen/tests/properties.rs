@@ -1,7 +1,7 @@
 //! Property tests (proptest) over random games from the start position and from every
 //! position of `data/perft.epd`: FEN round trip, key consistency, make/unmake restores
-//! everything, and `is_legal` agrees with generation for generated moves and for random
-//! (from, to) pairs.
+//! everything, `is_legal` agrees with generation for generated moves and for random
+//! (from, to) pairs, and `attackers` agrees with the captures the generator lists.
 //!
 //! A game is a start position and a list of random numbers, each choosing one legal move
 //! (`choice % moves.len()`), so a failing case shrinks to a short game. Each property
@@ -10,8 +10,8 @@
 use proptest::prelude::*;
 use xq_core::{Color, Fen, Move, Piece, Position, Square};
 use xq_movegen::{
-    count_legal, gives_check, is_legal, is_pseudo_legal, legal_captures, legal_moves, legal_quiets,
-    pseudo_legal_moves, try_play, LegalityFilter,
+    attackers, count_legal, gives_check, is_legal, is_pseudo_legal, legal_captures, legal_moves,
+    legal_quiets, pseudo_legal_moves, try_play, LegalityFilter,
 };
 use xq_testkit::game;
 
@@ -169,6 +169,30 @@ proptest! {
                 if !legal {
                     prop_assert_eq!(&p, pos);
                     prop_assert_eq!(p.key(), pos.key());
+                }
+            }
+        }
+    }
+
+    /// `attackers(pos, sq, by)` for every enemy piece's square is the set of origins of
+    /// the pseudo-legal captures onto it that the generator lists when `by` is to move
+    /// (with a null move when it is not: the generator only moves the side to move).
+    #[test]
+    fn attackers_are_the_origins_of_captures(positions in game()) {
+        for pos in &positions {
+            for by in Color::ALL {
+                let mut p = pos.clone();
+                if p.side_to_move() != by {
+                    p.make_null();
+                }
+                let captures = pseudo_legal_moves(&p);
+                for (_, sq) in pos.pieces(!by) {
+                    let brute: xq_core::attacks::SquareSet = captures
+                        .iter()
+                        .filter(|m| m.to() == sq)
+                        .map(|m| m.from())
+                        .collect();
+                    prop_assert_eq!(attackers(pos, sq, by), brute, "{} by {} on {}", pos, by, sq);
                 }
             }
         }

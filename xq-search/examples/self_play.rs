@@ -8,26 +8,23 @@
 //! ```
 //!
 //! Prints one line per move (ply, side, ICCS move, Chinese notation, score), then
-//! `result: ...` and the final FEN.
+//! `result: ...` (the referee's verdict, `xq_movegen::adjudicate`) and the final FEN.
 
 use std::error::Error;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use xq_core::notation::{move_to_notation, NotationStyle};
 use xq_core::Color;
-use xq_movegen::game::{judge_repetition, Repetition, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::game::{Adjudication, GameResult, Reason};
 use xq_movegen::Game;
 use xq_search::{Limits, Searcher};
 
 /// How the game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum End {
-    /// The side to move had no legal move (checkmate or stalemate): it lost.
-    NoLegalMove(Color),
-    /// The repetition rules decided.
-    Repetition(Repetition),
-    /// 60 moves (120 plies) without a capture.
-    NoCapture,
+    /// The referee ended the game (mate, perpetual check or chase, repetition, the
+    /// 60-move rule, insufficient material): the result and why.
+    Over(GameResult, Reason),
     /// The ply limit was reached with the game still going.
     PlyLimit,
 }
@@ -63,18 +60,8 @@ pub fn run_from(
     let limits = Limits::depth(depth);
     let end = loop {
         let pos = game.position().clone();
-        let keys = game.keys();
-        let repetition = judge_repetition(
-            keys,
-            game.checks(),
-            pos.halfmove_clock() as usize,
-            keys.len() - 1,
-        );
-        if let Some(verdict) = repetition {
-            break End::Repetition(verdict);
-        }
-        if pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
-            break End::NoCapture;
+        if let Adjudication::Over { result, reason } = game.adjudicate() {
+            break End::Over(result, reason);
         }
         if game.moves().len() >= max_plies {
             break End::PlyLimit;
@@ -84,9 +71,8 @@ pub fn run_from(
             Color::Black => &mut black,
         };
         let result = searcher.search(&game, &limits, &stop, |_| {});
-        let Some(m) = result.best_move else {
-            break End::NoLegalMove(pos.side_to_move());
-        };
+        // The referee has seen that the side to move has a legal move.
+        let m = result.best_move.expect("a legal move to play");
         let chinese = move_to_notation(&pos, m, NotationStyle::Chinese)?;
         writeln!(
             out,
@@ -99,9 +85,7 @@ pub fn run_from(
         game.play(m)?;
     };
     match &end {
-        End::NoLegalMove(loser) => writeln!(out, "result: {loser} has no legal move and loses")?,
-        End::Repetition(verdict) => writeln!(out, "result: repetition, {verdict:?}")?,
-        End::NoCapture => writeln!(out, "result: draw by the 60-move rule")?,
+        End::Over(result, reason) => writeln!(out, "result: {result} {reason}")?,
         End::PlyLimit => writeln!(out, "result: unfinished after {} plies", game.moves().len())?,
     }
     writeln!(out, "final position {}", game.position())?;

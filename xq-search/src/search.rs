@@ -10,7 +10,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
-use xq_movegen::game::{judge_repetition, Game, Repetition, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::chase::{judge_cycle, CycleRuling};
+use xq_movegen::game::{
+    find_repetition, move_rule_plies, perpetual_check, Game, Repetition, NO_CAPTURE_DRAW_PLIES,
+};
 use xq_movegen::legal_moves;
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
@@ -46,6 +49,10 @@ pub struct Searcher {
     pos: Position,
     keys: Vec<u64>,
     checks: Vec<bool>,
+    /// The moves between the positions of `keys` (`None` for a null move), and the
+    /// position of `keys[0]`: what the chase rule replays when a cycle repeats.
+    moves: Vec<Option<Move>>,
+    base: Position,
     root_index: usize,
     evals: Vec<Eval>,
     pv: Vec<Pv>,
@@ -83,6 +90,8 @@ impl Searcher {
             pos: Position::startpos(),
             keys: Vec::new(),
             checks: Vec::new(),
+            moves: Vec::new(),
+            base: Position::startpos(),
             root_index: 0,
             evals: vec![Eval::default(); MAX_PLY + 2],
             pv: vec![Pv::new(); MAX_PLY + 2],
@@ -183,6 +192,8 @@ impl Searcher {
         let from = game.keys().len() - keep;
         self.keys = game.keys()[from..].to_vec();
         self.checks = game.checks()[from..].to_vec();
+        self.moves = game.moves()[from..].iter().map(|&m| Some(m)).collect();
+        self.base = game.position_at(from).expect("within the game");
         self.root_index = self.keys.len() - 1;
         self.evals[0] = Eval::new(&self.pos);
         if thread == 0 {
@@ -381,6 +392,7 @@ impl Searcher {
         let check = xq_movegen::in_check_after(&self.pos, m);
         debug_assert_eq!(check, self.pos.is_check());
         self.checks.push(check);
+        self.moves.push(Some(m));
         undo
     }
 
@@ -389,6 +401,7 @@ impl Searcher {
         self.pos.unmake_move(m, undo);
         self.keys.pop();
         self.checks.pop();
+        self.moves.pop();
     }
 
     /// The value of a repeated or 60-move-rule position, if the current node is one.
@@ -399,18 +412,20 @@ impl Searcher {
         let n = self.keys.len() - 1;
         let reversible = (self.pos.halfmove_clock() as usize).min(n - self.null_at.unwrap_or(0));
         if reversible >= 4 {
-            if let Some(r) = judge_repetition(&self.keys, &self.checks, reversible, self.root_index)
-            {
-                return Some(match r {
-                    Repetition::Draw => 0,
-                    // Perpetual check loses like being mated there (as Pikafish scores
-                    // it): a defender prefers a longer real mate to losing by rule sooner.
+            if let Some(first) = find_repetition(&self.keys, reversible, self.root_index) {
+                return Some(match perpetual_check(&self.checks, first) {
+                    // Perpetual check (and chase) loses like being mated there (as
+                    // Pikafish scores it): a defender prefers a longer real mate to
+                    // losing by rule sooner.
                     Repetition::SideToMoveWins => mate_in(ply),
                     Repetition::SideToMoveLoses => mated_in(ply),
+                    Repetition::Draw => self.chase_value(first, ply),
                 });
             }
         }
-        if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES {
+        if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES
+            && move_rule_plies(self.pos.halfmove_clock(), &self.checks) >= NO_CAPTURE_DRAW_PLIES
+        {
             return Some(if xq_movegen::count_legal(&self.pos) == 0 {
                 mated_in(ply)
             } else {
@@ -418,6 +433,41 @@ impl Searcher {
             });
         }
         None
+    }
+
+    /// The value of a repetition from `self.keys[first]` with no perpetual check: a draw
+    /// unless one side chased perpetually. Any check in the cycle draws at once; the
+    /// chase judge (the cost: a few capture lists per move of the cycle) runs only on
+    /// cycles without a check or a null move.
+    fn chase_value(&self, first: usize, ply: usize) -> i32 {
+        if self.checks[first + 1..].contains(&true) {
+            return 0;
+        }
+        let Some(cycle) = self.moves[first..]
+            .iter()
+            .copied()
+            .collect::<Option<Vec<Move>>>()
+        else {
+            return 0;
+        };
+        let mut start = self.base.clone();
+        for m in &self.moves[..first] {
+            match *m {
+                Some(m) => {
+                    start.make_move(m);
+                }
+                None => {
+                    start.make_null();
+                }
+            }
+        }
+        match judge_cycle(&start, &cycle) {
+            Ok(CycleRuling::PerpetualChase { by, .. }) if by == self.pos.side_to_move() => {
+                mated_in(ply)
+            }
+            Ok(CycleRuling::PerpetualChase { .. }) => mate_in(ply),
+            _ => 0,
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -519,10 +569,12 @@ impl Searcher {
                 self.keys.push(self.pos.key());
                 self.checks.push(false);
                 let null_before = self.null_at.replace(self.keys.len() - 1);
+                self.moves.push(None);
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
                 self.null_at = null_before;
                 self.keys.pop();
                 self.checks.pop();
+                self.moves.pop();
                 self.pos.unmake_null(undo);
                 if self.stopped {
                     return 0;
@@ -644,7 +696,11 @@ impl Searcher {
         // MultiPV lines after the first search a restricted root: not the position's value.
         if !root || self.excluded.is_empty() {
             // After a fail low no move proved best: keep the table's move.
-            let mv = if bound == Bound::Upper { None } else { best_move };
+            let mv = if bound == Bound::Upper {
+                None
+            } else {
+                best_move
+            };
             self.tt.store(key, mv, best, static_eval, depth, bound, ply);
         }
         best

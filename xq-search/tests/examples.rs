@@ -45,13 +45,16 @@ fn self_play_reports_the_end_of_the_game() {
     // Black, to move, is mated: the game ends before any move.
     let mut out = Vec::new();
     let (game, end) = self_play::run_from("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", 10, 2, &mut out).unwrap();
-    assert_eq!(end, self_play::End::NoLegalMove(xq_core::Color::Black));
+    assert_eq!(
+        end,
+        self_play::End::Over(
+            xq_movegen::GameResult::RedWins,
+            xq_movegen::Reason::Checkmate
+        )
+    );
     assert!(game.moves().is_empty());
     let text = String::from_utf8(out).unwrap();
-    assert!(
-        text.starts_with("result: black has no legal move and loses\n"),
-        "{text}"
-    );
+    assert!(text.starts_with("result: 1-0 checkmate\n"), "{text}");
 }
 
 #[test]

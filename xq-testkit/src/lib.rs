@@ -52,6 +52,61 @@ pub fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
     out
 }
 
+/// The repetition cases (`data/repetition.epd`): one per line,
+/// `FEN ; moves m1 m2 ... ; result red-wins|black-wins|draw ; kind <tag> ; note <text>`.
+pub const REPETITION: &str = include_str!("../../data/repetition.epd");
+
+/// One case of `data/repetition.epd`: a game and the ruling Pikafish gives at its end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepetitionCase {
+    /// The line number in the file (from 1).
+    pub line: usize,
+    /// The start position.
+    pub fen: String,
+    /// The moves, ICCS.
+    pub moves: Vec<String>,
+    /// `red-wins`, `black-wins` or `draw`.
+    pub result: String,
+    /// What the case tests (`perpetual-check`, `chase-unprotected`, ...).
+    pub kind: String,
+    /// The explanation, with `[DISAGREEMENT: ...]` where other judges differ.
+    pub note: String,
+}
+
+/// Every case of `data/repetition.epd`.
+///
+/// # Panics
+/// If a line does not have the five fields of the format.
+pub fn repetition_cases() -> Vec<RepetitionCase> {
+    REPETITION
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            let fields: Vec<&str> = l.split(" ; ").collect();
+            let field = |n: usize, name: &str| -> String {
+                fields
+                    .get(n)
+                    .and_then(|f| f.strip_prefix(name))
+                    .unwrap_or_else(|| panic!("line {}: no field '{name}'", i + 1))
+                    .trim()
+                    .to_string()
+            };
+            RepetitionCase {
+                line: i + 1,
+                fen: fields[0].trim().to_string(),
+                moves: field(1, "moves")
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+                result: field(2, "result"),
+                kind: field(3, "kind"),
+                note: field(4, "note"),
+            }
+        })
+        .collect()
+}
+
 /// A random game of up to 60 plies from the start position or a suite position, as the
 /// list of its positions.
 pub fn game() -> impl Strategy<Value = Vec<Position>> {
@@ -80,6 +135,17 @@ mod tests {
         for fen in fens {
             assert!(xq_core::Position::from_fen(fen).is_ok(), "{fen}");
         }
+    }
+
+    #[test]
+    fn the_repetition_cases_parse() {
+        let cases = super::repetition_cases();
+        assert_eq!(cases.len(), 41);
+        assert_eq!(cases[0].kind, "perpetual-check");
+        assert_eq!(cases[0].moves.len(), 9);
+        assert!(cases
+            .iter()
+            .all(|c| ["red-wins", "black-wins", "draw"].contains(&c.result.as_str())));
     }
 
     #[test]
