@@ -239,7 +239,9 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 4)
             .min(MAX_PLY as u32 - 4);
         let lines = self.multipv.min(root.len());
-        let mut prev_value = 0;
+        // Each line's value in the last iteration, in search order: the centre of its
+        // aspiration window in the next.
+        let mut prev_values = vec![0; lines];
         let mut depth = 1;
         while depth <= max_depth {
             let d = if thread > 0 && depth > 2 {
@@ -251,7 +253,7 @@ impl Searcher {
             let mut infos = Vec::new();
             for line in 0..lines {
                 self.seldepth = 0;
-                let value = self.aspiration(d as i32, prev_value, stop);
+                let value = self.aspiration(d as i32, prev_values[line], stop);
                 if self.stopped && (depth > 1 || line > 0 || self.pv[0].is_empty()) {
                     // An unfinished iteration: keep what it proved at the root.
                     if line == 0 && !self.pv[0].is_empty() && value > -INFINITE && depth > 1 {
@@ -279,8 +281,8 @@ impl Searcher {
                     hashfull: self.tt.hashfull(),
                     pv,
                 };
+                prev_values[line] = value;
                 if line == 0 {
-                    prev_value = value;
                     result.best_move = Some(info.pv[0]);
                     result.pv = info.pv.clone();
                     result.value = value;
@@ -333,6 +335,10 @@ impl Searcher {
     }
 
     /// One iteration at the root with an aspiration window around `prev`.
+    ///
+    /// If the search is stopped while a move that failed high is being searched again
+    /// with a wider window, that move and its line (in `pv[0]`) and the bound it proved
+    /// are what this returns: the fail high was real, the re-search just did not finish.
     fn aspiration(&mut self, depth: i32, prev: i32, stop: &AtomicBool) -> i32 {
         let mut delta = 35;
         let (mut alpha, mut beta) = if self.config.aspiration && depth >= 5 && !is_mate(prev) {
@@ -340,15 +346,24 @@ impl Searcher {
         } else {
             (-INFINITE, INFINITE)
         };
+        let mut failed_high: Option<(i32, Pv)> = None;
         loop {
             let v = self.negamax(alpha, beta, depth, 0, stop);
             if self.stopped {
+                if let Some((bound, pv)) = failed_high {
+                    if v < bound || self.pv[0].is_empty() {
+                        self.pv[0] = pv;
+                        return bound;
+                    }
+                }
                 return v;
             }
             if v <= alpha && alpha > -INFINITE {
                 beta = (alpha + beta) / 2;
                 alpha = (v - delta).max(-INFINITE);
+                failed_high = None;
             } else if v >= beta && beta < INFINITE {
+                failed_high = Some((v, self.pv[0].clone()));
                 beta = (v + delta).min(INFINITE);
             } else {
                 return v;
@@ -486,15 +501,15 @@ impl Searcher {
         ply: usize,
         stop: &AtomicBool,
     ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply, stop);
+        }
         self.pv[ply].clear();
-        // The rules come first, at the horizon too.
+        // The rules come first.
         if ply > 0 {
             if let Some(v) = self.rule_value(ply) {
                 return v;
             }
-        }
-        if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, stop);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -520,7 +535,17 @@ impl Searcher {
         }
 
         let key = self.pos.key();
-        let entry = self.tt.probe(key, ply);
+        let entry = self.tt.probe(key, ply).map(|mut e| {
+            // A mate further away than the 60-move rule allows may be a draw by then:
+            // not a mate score to cut off with.
+            let distance = score::MATE - e.score.abs() - ply as i32;
+            if is_mate(e.score)
+                && distance + self.pos.halfmove_clock() as i32 > NO_CAPTURE_DRAW_PLIES as i32
+            {
+                e.score = e.score.signum() * (score::MATE_BOUND - 1);
+            }
+            e
+        });
         let tt_move = entry.and_then(|e| e.mv);
         if let Some(e) = entry {
             // Near the 60-move rule a stored value may no longer hold: the rule can turn it
@@ -542,7 +567,12 @@ impl Searcher {
             }
         }
 
-        let static_eval = self.evals[ply].score(self.pos.side_to_move());
+        // The table keeps the static evaluation: no need to compute it again.
+        let static_eval = match entry {
+            Some(e) => e.eval,
+            None => self.evals[ply].score(self.pos.side_to_move()),
+        };
+        debug_assert_eq!(static_eval, self.evals[ply].score(self.pos.side_to_move()));
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && !root {
             // Reverse futility: far above beta near the leaves, a quiet move will not
@@ -568,8 +598,8 @@ impl Searcher {
                 let undo = self.pos.make_null();
                 self.keys.push(self.pos.key());
                 self.checks.push(false);
-                let null_before = self.null_at.replace(self.keys.len() - 1);
                 self.moves.push(None);
+                let null_before = self.null_at.replace(self.keys.len() - 1);
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
                 self.null_at = null_before;
                 self.keys.pop();
@@ -708,6 +738,12 @@ impl Searcher {
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, stop: &AtomicBool) -> i32 {
         self.pv[ply].clear();
+        // The rules first: check evasions can repeat a position.
+        if ply > 0 {
+            if let Some(v) = self.rule_value(ply) {
+                return v;
+            }
+        }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         self.check_stop(stop);
