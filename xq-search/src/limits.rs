@@ -84,6 +84,9 @@ pub struct SearchConfig {
     pub aspiration: bool,
     /// Mate-distance pruning.
     pub mate_distance: bool,
+    /// Late move pruning and futility pruning of quiet moves near the leaves (moves that
+    /// give check are never pruned).
+    pub quiet_pruning: bool,
 }
 
 impl Default for SearchConfig {
@@ -97,6 +100,7 @@ impl Default for SearchConfig {
             quiescence: true,
             aspiration: true,
             mate_distance: true,
+            quiet_pruning: true,
         }
     }
 }
@@ -114,6 +118,7 @@ impl SearchConfig {
             quiescence: false,
             aspiration: false,
             mate_distance: false,
+            quiet_pruning: false,
         }
     }
 }

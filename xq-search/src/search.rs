@@ -18,6 +18,16 @@ use xq_movegen::legal_moves;
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
 
+/// How many quiet moves are searched at a node of `depth` before the rest are pruned.
+fn lmp_limit(depth: i32, improving: bool) -> usize {
+    let n = (3 + depth * depth) as usize;
+    if improving {
+        n
+    } else {
+        n / 2
+    }
+}
+
 /// Does `color` have a piece besides soldiers, advisors and elephants? Null-move pruning
 /// is unsafe without one (zugzwang).
 fn has_non_pawn_material(pos: &Position, color: Color) -> bool {
@@ -55,6 +65,9 @@ pub struct Searcher {
     base: Position,
     root_index: usize,
     evals: Vec<Eval>,
+    /// The static evaluation of each node on the current path (`None` in check), for the
+    /// "improving" test: is the side to move better off than two plies before?
+    static_evals: Vec<Option<i32>>,
     pv: Vec<Pv>,
     heuristics: Heuristics,
     nodes: u64,
@@ -94,6 +107,7 @@ impl Searcher {
             base: Position::startpos(),
             root_index: 0,
             evals: vec![Eval::default(); MAX_PLY + 2],
+            static_evals: vec![None; MAX_PLY + 2],
             pv: vec![Pv::new(); MAX_PLY + 2],
             heuristics: Heuristics::new(),
             nodes: 0,
@@ -573,6 +587,16 @@ impl Searcher {
             None => self.evals[ply].score(self.pos.side_to_move()),
         };
         debug_assert_eq!(static_eval, self.evals[ply].score(self.pos.side_to_move()));
+        self.static_evals[ply] = (!in_check).then_some(static_eval);
+        // Better than two plies before (or than four, when in check then)?
+        let improving = !in_check
+            && match (ply >= 2).then(|| self.static_evals[ply - 2]).flatten() {
+                Some(before) => static_eval > before,
+                None => (ply >= 4)
+                    .then(|| self.static_evals[ply - 4])
+                    .flatten()
+                    .is_none_or(|before| static_eval > before),
+            };
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && !root {
             // Reverse futility: far above beta near the leaves, a quiet move will not
@@ -659,6 +683,24 @@ impl Searcher {
             let i = legal;
             legal += 1;
             let capture = !self.pos.is_empty(m.to());
+            // Quiet moves late in the list, or unable to lift a hopeless static evaluation
+            // to alpha, are pruned near the leaves once a move has been found that does
+            // not lose; a quiet check never is (it is often the only move).
+            if self.config.quiet_pruning
+                && !root
+                && !in_check
+                && !capture
+                && best > -score::MATE_BOUND
+                && depth <= 8
+            {
+                let tried = quiets_tried.len();
+                let late = tried >= lmp_limit(depth, improving);
+                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
+                let futile = lmr_depth <= 6 && static_eval + 100 + 120 * lmr_depth <= alpha;
+                if (late || futile) && !xq_movegen::gives_check(&self.pos, m) {
+                    continue;
+                }
+            }
             let undo = self.push(m, ply);
             let gives_check = self.checks[self.keys.len() - 1];
             let new_depth = depth - 1 + ext;
