@@ -24,10 +24,13 @@ pub struct Budget {
 
 /// The budget for one move from the clock, keeping `overhead` back.
 ///
-/// The soft limit is the time left shared over the moves to go (30 when unknown) plus
-/// three quarters of the increment; the hard limit is four times that, but never more
-/// than 80% of the time left minus the overhead. Both are at least a millisecond, so a
-/// move is always produced.
+/// The soft limit is the time left shared over the moves to go (20 when unknown) plus
+/// three quarters of the increment: the time a move normally deserves. The search
+/// stretches it when the best move keeps changing or the score falls, shrinks it when the
+/// best move holds, and starts no iteration it could not finish (see
+/// `xq_search::Limits::soft_time`). The hard limit, where a search is cut off, is four
+/// times the soft one, but never more than 80% of the time left minus the overhead. Both
+/// are at least a millisecond, so a move is always produced.
 ///
 /// ```
 /// use std::time::Duration;
@@ -38,7 +41,7 @@ pub struct Budget {
 /// assert_eq!(b.hard, Duration::from_secs(12));
 /// ```
 pub fn clock_budget(clock: &Clock, overhead: Duration) -> Budget {
-    let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(30).min(100);
+    let mtg = clock.movestogo.filter(|&m| m > 0).unwrap_or(20).min(100);
     let avail = clock.time.saturating_sub(overhead);
     let soft = avail / mtg + clock.inc * 3 / 4;
     let cap = (clock.time * 4 / 5).saturating_sub(overhead);
@@ -113,7 +116,7 @@ mod tests {
             },
             o,
         );
-        assert_eq!(soft, ms(9970) / 30 + ms(75));
+        assert_eq!(soft, ms(9970) / 20 + ms(75));
         assert_eq!(hard, soft * 4);
     }
 

@@ -124,6 +124,27 @@ pub fn pseudo_legal_captures_into(pos: &Position, list: &mut MoveList) {
     generate::<CAPTURES>(pos, list);
 }
 
+/// Appends the pseudo-legal non-captures to `list` (see [`pseudo_legal_moves_into`]): with
+/// [`pseudo_legal_captures_into`], every pseudo-legal move exactly once, for searches that
+/// try captures before they generate anything else.
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::{pseudo_legal_captures_into, pseudo_legal_quiets_into, MoveList};
+/// let pos = Position::startpos();
+/// let mut list = MoveList::new();
+/// pseudo_legal_captures_into(&pos, &mut list);
+/// pseudo_legal_quiets_into(&pos, &mut list);
+/// assert_eq!(list.len(), 44);
+/// ```
+///
+/// # Panics
+/// As [`pseudo_legal_moves_into`].
+#[inline]
+pub fn pseudo_legal_quiets_into(pos: &Position, list: &mut MoveList) {
+    generate::<QUIETS>(pos, list);
+}
+
 /// Pseudo-legal captures only (see [`pseudo_legal_moves`]).
 pub fn pseudo_legal_captures(pos: &Position) -> MoveList {
     let mut list = MoveList::new();

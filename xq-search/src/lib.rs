@@ -7,6 +7,7 @@ mod limits;
 mod picker;
 pub mod score;
 mod search;
+mod see;
 pub mod tt;
 
 pub use info::{Info, SearchResult};

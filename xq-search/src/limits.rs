@@ -24,8 +24,13 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Stop after about this many nodes.
     pub nodes: Option<u64>,
-    /// Do not start a new iteration after this much time (time management's soft limit;
-    /// may be stretched or cut by the search's stability, see [`Limits::hard_time`]).
+    /// The time this move should normally take (time management's soft limit). When it
+    /// is less than [`Limits::hard_time`], the search treats it as a plan: it stretches it
+    /// (up to the hard limit) while the best move keeps changing or the score falls,
+    /// shrinks it once the best move has held for several iterations, starts no
+    /// iteration past about half of it (one would not finish in time), and with a single
+    /// legal move answers after the first iteration. Equal to the hard limit (a fixed
+    /// time per move), it is used as it is.
     pub soft_time: Option<Duration>,
     /// Stop as soon as this much time has passed.
     pub hard_time: Option<Duration>,

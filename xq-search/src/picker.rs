@@ -6,10 +6,11 @@
 //! is generated, and the other moves are tested for legality only when their turn comes.
 
 use crate::score::MAX_PLY;
-use xq_core::{Move, PieceKind, Position, SquareMap};
+use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
+use crate::see::see;
 use xq_movegen::{
-    legal_moves, pseudo_legal_captures_into, pseudo_legal_moves_into, LegalityFilter, MoveList,
-    MAX_MOVES,
+    legal_moves, pseudo_legal_captures_into, pseudo_legal_moves_into, pseudo_legal_quiets_into,
+    LegalityFilter, MoveList, MAX_MOVES,
 };
 
 /// Ordering scores, one per move of a list.
@@ -28,13 +29,53 @@ const CAPTURE: i32 = 1 << 24;
 /// Ordering score of the first killer (the second scores one less).
 const KILLER: i32 = 1 << 22;
 
-/// What the search has learnt about move order: two killer moves per ply (quiet moves
-/// that cut off a sibling node) and a history score per piece and destination for quiet
-/// moves (raised when a move cuts off, lowered for the quiet moves tried before it).
+/// The most a history score reaches (in absolute value): each update moves a score part
+/// of the way towards it, so old results fade as new ones come in.
+const HISTORY_MAX: i32 = 16384;
+
+/// A dense index for a piece on a square (continuation history keys).
+#[inline(always)]
+fn piece_square(piece: Piece, sq: Square) -> usize {
+    piece.index() * Square::COUNT + sq.index()
+}
+
+/// Moves the history score `h` towards `HISTORY_MAX` by `bonus` (or towards
+/// `-HISTORY_MAX` for a negative bonus): the "gravity" update.
+#[inline]
+fn update(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
+/// The history bonus of a move that cut off at `depth`.
+#[inline]
+pub(crate) fn history_bonus(depth: i32) -> i32 {
+    (150 * depth - 100).clamp(0, 1500)
+}
+
+/// The moves that led to a node, as the continuation histories use them: the move one
+/// ply before and two plies before, each with its piece (`None` at the root, after a null
+/// move, or before the root).
+pub(crate) type Continuation = [Option<(Piece, Move)>; 2];
+
+/// What the search has learnt about move order:
+/// - two killer moves per ply (quiet moves that cut off a sibling node);
+/// - the counter move to each move (by its piece and destination);
+/// - the history of quiet moves by piece and destination, and their continuation history
+///   by the move one and two plies before (a quiet move good after a given move);
+/// - the history of captures by piece, destination and victim.
+///
+/// Every history is raised for a move that cut off and lowered for the moves of the same
+/// kind tried before it.
 #[derive(Clone, Debug)]
 pub(crate) struct Heuristics {
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
     history: Box<[SquareMap<i32>; 14]>,
+    /// Indexed by [`piece_square`] of the earlier move, then of the move.
+    continuation: Box<[[i16; 14 * Square::COUNT]]>,
+    /// Indexed by [`piece_square`] of the capture, then by the victim's kind.
+    captures: Box<[[i16; 7]; 14 * Square::COUNT]>,
+    /// The quiet move that last refuted a move, by that move's piece and destination.
+    counters: Box<[SquareMap<Option<Move>>; 14]>,
 }
 
 impl Heuristics {
@@ -42,6 +83,9 @@ impl Heuristics {
         Heuristics {
             killers: Box::new([[None; 2]; MAX_PLY + 2]),
             history: Box::new([SquareMap::new(0); 14]),
+            continuation: vec![[0; 14 * Square::COUNT]; 14 * Square::COUNT].into_boxed_slice(),
+            captures: Box::new([[0; 7]; 14 * Square::COUNT]),
+            counters: Box::new([SquareMap::new(None); 14]),
         }
     }
 
@@ -50,13 +94,26 @@ impl Heuristics {
         *self = Heuristics::new();
     }
 
-    /// Halves the history at the start of a search, so that recent results weigh more.
+    /// Halves the quiet history at the start of a search, so that recent results weigh
+    /// more.
     pub(crate) fn age(&mut self) {
         for map in self.history.iter_mut() {
-            for sq in xq_core::Square::ALL {
+            for sq in Square::ALL {
                 map[sq] /= 2;
             }
         }
+    }
+
+    /// The counter move to `prev` (the move that led to the node, and its piece).
+    #[inline]
+    pub(crate) fn counter(&self, prev: Option<(Piece, Move)>) -> Option<Move> {
+        prev.and_then(|(piece, m)| self.counters[piece.index()][m.to()])
+    }
+
+    /// The refutations to try at `ply`: its killers, then `counter`.
+    fn refutations(&self, ply: usize, counter: Option<Move>) -> [Option<Move>; 3] {
+        let [a, b] = self.killers[ply];
+        [a, b, counter]
     }
 
     /// Is `m` one of the killer moves at `ply`?
@@ -65,45 +122,95 @@ impl Heuristics {
         self.killers[ply].contains(&Some(m))
     }
 
-    /// The quiet move `m` cut off at `ply` after `tried` failed: make it a killer, raise
-    /// its history and lower theirs. `pos` is the node's position (before `m`).
+    /// The history of the quiet move `m` (by `piece`) after `cont`: its own history and
+    /// its two continuation histories.
+    #[inline]
+    pub(crate) fn quiet_score(&self, piece: Piece, m: Move, cont: &Continuation) -> i32 {
+        let here = piece_square(piece, m.to());
+        let mut score = self.history[piece.index()][m.to()];
+        for (p, prev) in cont.iter().flatten() {
+            score += self.continuation[piece_square(*p, prev.to())][here] as i32;
+        }
+        score
+    }
+
+    /// The history of the capture `m` by `piece` of `victim`.
+    #[inline]
+    pub(crate) fn capture_score(&self, piece: Piece, m: Move, victim: PieceKind) -> i32 {
+        self.captures[piece_square(piece, m.to())][victim.index()] as i32
+    }
+
+    fn update_quiet(&mut self, pos: &Position, m: Move, cont: &Continuation, bonus: i32) {
+        let piece = pos.piece_on(m.from()).expect("a tried move has a piece to move");
+        update(&mut self.history[piece.index()][m.to()], bonus);
+        let here = piece_square(piece, m.to());
+        for (p, prev) in cont.iter().flatten() {
+            let h = &mut self.continuation[piece_square(*p, prev.to())][here];
+            let mut v = *h as i32;
+            update(&mut v, bonus);
+            *h = v as i16;
+        }
+    }
+
+    fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
+        let piece = pos.piece_on(m.from()).expect("a tried move has a piece to move");
+        let Some(victim) = pos.piece_on(m.to()) else {
+            return;
+        };
+        let h = &mut self.captures[piece_square(piece, m.to())][victim.kind.index()];
+        let mut v = *h as i32;
+        update(&mut v, bonus);
+        *h = v as i16;
+    }
+
+    /// `best` cut off at `ply` (depth `depth`) after the quiet moves `quiets` and the
+    /// captures `captures` failed to: a quiet `best` becomes a killer and the counter move
+    /// to the move before, and its histories rise while those of the other quiets fall; a
+    /// capture's capture history rises. The captures that failed lose in every case.
+    /// `pos` is the node's position (before `best`).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn reward(
         &mut self,
         pos: &Position,
-        m: Move,
+        best: Move,
         depth: i32,
         ply: usize,
-        tried: &[Move],
+        cont: &Continuation,
+        quiets: &[Move],
+        captures: &[Move],
     ) {
-        let k = &mut self.killers[ply];
-        if k[0] != Some(m) {
-            k[1] = k[0];
-            k[0] = Some(m);
+        let bonus = history_bonus(depth);
+        if pos.is_empty(best.to()) {
+            if let Some((piece, p)) = cont[0] {
+                self.counters[piece.index()][p.to()] = Some(best);
+            }
+            let k = &mut self.killers[ply];
+            if k[0] != Some(best) {
+                k[1] = k[0];
+                k[0] = Some(best);
+            }
+            self.update_quiet(pos, best, cont, bonus);
+            for &q in quiets {
+                self.update_quiet(pos, q, cont, -bonus);
+            }
+        } else {
+            self.update_capture(pos, best, bonus);
         }
-        let bonus = (depth * depth).min(400);
-        let h = self.history_mut(pos, m);
-        *h += bonus - *h * bonus / 16384;
-        for &q in tried {
-            let h = self.history_mut(pos, q);
-            *h -= bonus + *h * bonus / 16384;
+        for &c in captures {
+            self.update_capture(pos, c, -bonus);
         }
-    }
-
-    fn history_mut(&mut self, pos: &Position, m: Move) -> &mut i32 {
-        let piece = pos
-            .piece_on(m.from())
-            .expect("a tried move has a piece to move");
-        &mut self.history[piece.index()][m.to()]
     }
 
     /// Fills `scores` with the ordering score of each move: the table's move first, then
-    /// captures by MVV/LVA, the killers, and the other quiet moves by history.
+    /// captures by victim (and their history), the killers, and the quiet moves by
+    /// history.
     fn score(
         &self,
         pos: &Position,
-        moves: &MoveList,
+        moves: &[Move],
         tt_move: Option<Move>,
         ply: usize,
+        cont: &Continuation,
         scores: &mut Scores,
     ) {
         scores.clear();
@@ -116,61 +223,104 @@ impl Heuristics {
                 .expect("a generated move has a piece to move");
             if let Some(victim) = pos.piece_on(m.to()) {
                 CAPTURE + ordering_value(victim.kind) * 16 - ordering_value(attacker.kind) / 16
+                    + self.capture_score(attacker, m, victim.kind) / 8
             } else if self.killers[ply][0] == Some(m) {
                 KILLER
             } else if self.killers[ply][1] == Some(m) {
                 KILLER - 1
             } else {
-                self.history[attacker.index()][m.to()]
+                self.quiet_score(attacker, m, cont)
             }
         }));
     }
 }
 
 /// Where a picker is.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Stage {
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Stage {
     /// The table's move, before anything is generated.
     TableMove,
-    /// Generate, score and build the legality filter.
-    Generate,
-    /// Hand out the generated moves, best first.
-    Moves,
+    /// Generate and score the captures; build the legality filter.
+    GenerateCaptures,
+    /// Captures that do not lose material (static exchange >= 0), best victim first.
+    GoodCaptures,
+    /// The killer moves and the counter move, if they are legal quiet moves here.
+    Refutations,
+    /// Generate and score the quiet moves.
+    GenerateQuiets,
+    /// Quiet moves by history.
+    Quiets,
+    /// Captures that lose material, in the order they were found.
+    BadCaptures,
+    /// A list known to be legal, best first (root, check, quiescence).
+    Listed,
+    /// Nothing left.
+    Done,
 }
 
 /// Hands out the moves of one node, best first, each legal move exactly once.
+///
+/// At a node out of check it works in stages, generating only what the next stage
+/// needs: the table's move, the captures that win or hold material, the killers and the
+/// counter move, the quiet moves by history, and the captures that lose material.
 #[derive(Debug)]
 pub(crate) struct MovePicker {
     stage: Stage,
     /// Tried first, before generation (lazy pickers only; already known legal).
     tt_move: Option<Move>,
-    /// Scored first among the generated moves, and skipped when it was tried already.
-    tt_hint: Option<Move>,
     ply: usize,
-    in_check: bool,
-    captures_only: bool,
+    /// The moves that led here, for the continuation histories.
+    cont: Continuation,
+    /// The counter move to the previous move, if any.
+    counter: Option<Move>,
     moves: MoveList,
     scores: Scores,
     next: usize,
+    /// Where the quiet moves start in `moves`.
+    quiets_start: usize,
+    /// The refutations handed out (or to hand out), and how many are done.
+    refutations: [Option<Move>; 3],
+    refutation_next: usize,
+    bad_captures: arrayvec::ArrayVec<Move, MAX_MOVES>,
+    bad_next: usize,
     /// Tests a generated move when its turn comes; `None` when every move is legal.
     filter: Option<LegalityFilter>,
 }
 
 impl MovePicker {
-    /// A picker for a node out of check that generates only when the table's move (if it
-    /// is legal) did not cut off, and tests legality lazily.
-    pub(crate) fn lazy(pos: &Position, tt_move: Option<Move>, ply: usize) -> MovePicker {
+    fn with_stage(stage: Stage, ply: usize, cont: Continuation) -> MovePicker {
         MovePicker {
-            stage: Stage::TableMove,
-            tt_move: tt_move.filter(|&m| xq_movegen::is_legal(pos, m)),
-            tt_hint: tt_move,
+            stage,
+            tt_move: None,
             ply,
-            in_check: false,
-            captures_only: false,
+            cont,
+            counter: None,
             moves: MoveList::new(),
             scores: Scores::new(),
             next: 0,
+            quiets_start: 0,
+            refutations: [None; 3],
+            refutation_next: 0,
+            bad_captures: arrayvec::ArrayVec::new(),
+            bad_next: 0,
             filter: None,
+        }
+    }
+
+    /// A staged picker for a node out of check: the table's move (if it is legal) is
+    /// tried before anything is generated, and legality is tested lazily. `cont` holds
+    /// the moves that led here.
+    pub(crate) fn staged(
+        pos: &Position,
+        tt_move: Option<Move>,
+        cont: Continuation,
+        ply: usize,
+        heuristics: &Heuristics,
+    ) -> MovePicker {
+        MovePicker {
+            tt_move: tt_move.filter(|&m| xq_movegen::is_legal(pos, m)),
+            counter: heuristics.counter(cont[0]),
+            ..MovePicker::with_stage(Stage::TableMove, ply, cont)
         }
     }
 
@@ -181,23 +331,15 @@ impl MovePicker {
         moves: MoveList,
         tt_move: Option<Move>,
         ply: usize,
+        cont: Continuation,
         heuristics: &Heuristics,
     ) -> MovePicker {
-        let mut scores = Scores::new();
-        heuristics.score(pos, &moves, tt_move, ply, &mut scores);
-        MovePicker {
-            stage: Stage::Moves,
-            tt_move: None,
-            tt_hint: tt_move,
-            ply,
-            // Not read: an eager picker never builds a legality filter.
-            in_check: false,
-            captures_only: false,
+        let mut picker = MovePicker {
             moves,
-            scores,
-            next: 0,
-            filter: None,
-        }
+            ..MovePicker::with_stage(Stage::Listed, ply, cont)
+        };
+        heuristics.score(pos, &picker.moves, tt_move, ply, &cont, &mut picker.scores);
+        picker
     }
 
     /// A picker for every legal move of a node in check.
@@ -205,9 +347,10 @@ impl MovePicker {
         pos: &Position,
         tt_move: Option<Move>,
         ply: usize,
+        cont: Continuation,
         heuristics: &Heuristics,
     ) -> MovePicker {
-        MovePicker::legal(pos, legal_moves(pos), tt_move, ply, heuristics)
+        MovePicker::legal(pos, legal_moves(pos), tt_move, ply, cont, heuristics)
     }
 
     /// A picker for quiescence: every legal move in check, else the captures (legality
@@ -216,37 +359,38 @@ impl MovePicker {
         pos: &Position,
         in_check: bool,
         ply: usize,
+        cont: Continuation,
         heuristics: &Heuristics,
     ) -> MovePicker {
-        let mut moves = MoveList::new();
-        let filter = if in_check {
+        if in_check {
             let filter = LegalityFilter::with_check(pos, true);
+            let mut moves = MoveList::new();
             pseudo_legal_moves_into(pos, &mut moves);
             moves.retain(|m| filter.is_legal(pos, *m));
-            None
-        } else {
-            pseudo_legal_captures_into(pos, &mut moves);
-            Some(LegalityFilter::without_pins(pos))
-        };
-        let mut scores = Scores::new();
-        heuristics.score(pos, &moves, None, ply, &mut scores);
-        MovePicker {
-            stage: Stage::Moves,
-            tt_move: None,
-            tt_hint: None,
-            ply,
-            in_check,
-            captures_only: !in_check,
-            moves,
-            scores,
-            next: 0,
-            filter,
+            return MovePicker::legal(pos, moves, None, ply, cont, heuristics);
         }
+        let mut picker = MovePicker {
+            filter: Some(LegalityFilter::without_pins(pos)),
+            ..MovePicker::with_stage(Stage::Listed, ply, cont)
+        };
+        pseudo_legal_captures_into(pos, &mut picker.moves);
+        heuristics.score(pos, &picker.moves, None, ply, &cont, &mut picker.scores);
+        picker
     }
 
-    /// How many moves are generated so far (all of them for the eager pickers).
+    /// How many moves are generated so far (all of them for a listed picker).
     pub(crate) fn generated(&self) -> usize {
         self.moves.len()
+    }
+
+    /// The stage of the move handed out last.
+    #[cfg(test)]
+    pub(crate) fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    fn is_legal(&self, pos: &Position, m: Move) -> bool {
+        self.filter.as_ref().is_none_or(|f| f.is_legal(pos, m))
     }
 
     /// The next move, or `None` when every move has been handed out. `pos` must be the
@@ -256,42 +400,115 @@ impl MovePicker {
         loop {
             match self.stage {
                 Stage::TableMove => {
-                    self.stage = Stage::Generate;
+                    self.stage = Stage::GenerateCaptures;
                     if self.tt_move.is_some() {
                         return self.tt_move;
                     }
                 }
-                Stage::Generate => {
-                    debug_assert!(!self.captures_only);
-                    pseudo_legal_moves_into(pos, &mut self.moves);
-                    heuristics.score(pos, &self.moves, self.tt_hint, self.ply, &mut self.scores);
-                    self.filter = Some(LegalityFilter::with_check(pos, self.in_check));
-                    self.stage = Stage::Moves;
+                Stage::GenerateCaptures => {
+                    pseudo_legal_captures_into(pos, &mut self.moves);
+                    heuristics.score(pos, &self.moves, None, self.ply, &self.cont, &mut self.scores);
+                    self.filter = Some(LegalityFilter::with_check(pos, false));
+                    self.stage = Stage::GoodCaptures;
                 }
-                Stage::Moves => {
+                Stage::GoodCaptures => {
                     if self.next >= self.moves.len() {
-                        return None;
+                        self.stage = Stage::Refutations;
+                        self.refutations = heuristics.refutations(self.ply, self.counter);
+                        continue;
                     }
-                    let m = pick(&mut self.moves, &mut self.scores, self.next);
+                    let m = pick(&mut self.moves, &mut self.scores, self.next, 0);
+                    self.next += 1;
+                    if Some(m) == self.tt_move || !self.is_legal(pos, m) {
+                        continue;
+                    }
+                    if see(pos, m) < 0 {
+                        self.bad_captures.push(m);
+                        continue;
+                    }
+                    return Some(m);
+                }
+                Stage::Refutations => {
+                    if self.refutation_next >= self.refutations.len() {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    let i = self.refutation_next;
+                    self.refutation_next += 1;
+                    let Some(m) = self.refutations[i] else {
+                        continue;
+                    };
+                    if Some(m) == self.tt_move
+                        || self.refutations[..i].contains(&Some(m))
+                        || !pos.is_empty(m.to())
+                        || !xq_movegen::is_pseudo_legal(pos, m)
+                        || !self.is_legal(pos, m)
+                    {
+                        // Not handed out: the quiet stage must not skip it.
+                        self.refutations[i] = None;
+                        continue;
+                    }
+                    return Some(m);
+                }
+                Stage::GenerateQuiets => {
+                    self.quiets_start = self.moves.len();
+                    pseudo_legal_quiets_into(pos, &mut self.moves);
+                    let mut quiet_scores = Scores::new();
+                    let quiets = &self.moves[self.quiets_start..];
+                    heuristics.score(pos, quiets, None, self.ply, &self.cont, &mut quiet_scores);
+                    self.scores.truncate(self.quiets_start);
+                    self.scores.extend(quiet_scores);
+                    self.next = self.quiets_start;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.next >= self.moves.len() {
+                        self.stage = Stage::BadCaptures;
+                        continue;
+                    }
+                    let m = pick(&mut self.moves, &mut self.scores, self.next, self.quiets_start);
                     self.next += 1;
                     if Some(m) == self.tt_move
-                        || self.filter.as_ref().is_some_and(|f| !f.is_legal(pos, m))
+                        || self.refutations.contains(&Some(m))
+                        || !self.is_legal(pos, m)
                     {
                         continue;
                     }
                     return Some(m);
                 }
+                Stage::BadCaptures => {
+                    if self.bad_next >= self.bad_captures.len() {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.bad_next += 1;
+                    return Some(self.bad_captures[self.bad_next - 1]);
+                }
+                Stage::Listed => {
+                    if self.next >= self.moves.len() {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    let m = pick(&mut self.moves, &mut self.scores, self.next, 0);
+                    self.next += 1;
+                    if !self.is_legal(pos, m) {
+                        continue;
+                    }
+                    return Some(m);
+                }
+                Stage::Done => return None,
             }
         }
     }
 }
 
-/// The move to try `i`-th: the best-scored remaining one. The first few are found by
-/// selection (most nodes cut off early); past them the rest is sorted once.
+/// The move to try `i`-th: the best-scored remaining one of the range that starts at
+/// `start`. The first few of a range are found by selection (most nodes cut off early);
+/// past them the rest is sorted once.
 #[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize, start: usize) -> Move {
     const SELECT: usize = 4;
-    if i < SELECT {
+    if i - start < SELECT {
         let mut best = i;
         for j in i + 1..moves.len() {
             if scores[j] > scores[best] {
@@ -300,7 +517,7 @@ fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
         }
         moves.swap(i, best);
         scores.swap(i, best);
-    } else if i == SELECT && moves.len() > SELECT + 1 {
+    } else if i - start == SELECT && moves.len() > i + 1 {
         let mut rest: arrayvec::ArrayVec<(i32, Move), MAX_MOVES> = scores[i..]
             .iter()
             .copied()
@@ -330,7 +547,7 @@ mod tests {
         let pos = Position::startpos();
         let h = Heuristics::new();
         let tt: Move = "b0c2".parse().unwrap();
-        let mut picker = MovePicker::lazy(&pos, Some(tt), 1);
+        let mut picker = MovePicker::staged(&pos, Some(tt), [None; 2], 1, &h);
         assert_eq!(picker.next(&pos, &h), Some(tt));
         assert_eq!(
             picker.generated(),
@@ -353,7 +570,7 @@ mod tests {
         let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4C4/4K4 w").unwrap();
         let h = Heuristics::new();
         let bad: Move = "e1d1".parse().unwrap();
-        let mut picker = MovePicker::lazy(&pos, Some(bad), 1);
+        let mut picker = MovePicker::staged(&pos, Some(bad), [None; 2], 1, &h);
         let got = drain(&mut picker, &pos, &h);
         assert!(!got.contains(&bad));
         let mut want: Vec<Move> = legal_moves(&pos).to_vec();
@@ -364,23 +581,72 @@ mod tests {
     }
 
     #[test]
-    fn captures_come_before_killers_before_quiets() {
-        // Red's cannons can take a horse (b2b9, h2h9: equal, so in generation order), its
-        // chariot on a5 a soldier (a5a6): the most valuable victim first, then the killer.
-        let pos =
-            Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/R8/9/2P1P1P1P/1C5C1/9/1NBAKABNR w")
-                .unwrap();
+    fn good_captures_then_killers_then_quiets_then_bad_captures() {
+        // Red's cannons can take a horse (b2b9, h2h9), but each horse is guarded by a
+        // chariot: both captures lose material, and so does the chariot a5 taking the
+        // soldier a6 (guarded by the chariot a9). The only winning capture: the chariot
+        // e4 takes the unguarded soldier e6.
+        let pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/R8/4R4/2P3P1P/1C5C1/9/1NBAKABN1 w")
+            .unwrap();
         let mut h = Heuristics::new();
         let killer: Move = "h0g2".parse().unwrap();
-        h.reward(&pos, killer, 4, 3, &[]);
+        h.reward(&pos, killer, 4, 3, &[None; 2], &[], &[]);
         assert!(h.is_killer(3, killer) && !h.is_killer(2, killer));
-        let mut picker = MovePicker::lazy(&pos, None, 3);
-        let order: Vec<String> = drain(&mut picker, &pos, &h)
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        assert_eq!(order[..4], ["b2b9", "h2h9", "a5a6", "h0g2"]);
-        assert_eq!(order.len(), legal_moves(&pos).len());
+        let mut picker = MovePicker::staged(&pos, None, [None; 2], 3, &h);
+        let mut order = Vec::new();
+        while let Some(m) = picker.next(&pos, &h) {
+            order.push((m.to_string(), picker.stage()));
+        }
+        assert_eq!(order[0], ("e4e6".to_string(), Stage::GoodCaptures));
+        assert_eq!(order[1], ("h0g2".to_string(), Stage::Refutations));
+        assert_eq!(order[2].1, Stage::Quiets);
+        let n = order.len();
+        let bad: Vec<&str> = order[n - 3..].iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(bad, ["b2b9", "h2h9", "a5a6"], "losing captures last, best victim first");
+        assert!(order[n - 3..].iter().all(|(_, stage)| *stage == Stage::BadCaptures));
+        assert_eq!(n, legal_moves(&pos).len());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
+
+        /// Over random positions, with random table moves, killers and counter moves
+        /// (legal or not here), the staged picker hands out every legal move exactly
+        /// once, stage by stage in order.
+        #[test]
+        fn the_staged_picker_hands_out_every_legal_move_once(
+            positions in xq_testkit::game(),
+            choices in proptest::collection::vec(proptest::prelude::any::<(u16, u16)>(), 4),
+        ) {
+            for pos in positions.iter().filter(|p| !p.is_check()) {
+                let legal = legal_moves(pos);
+                let all: Vec<Move> = xq_movegen::pseudo_legal_moves(pos).to_vec();
+                if all.is_empty() {
+                    continue;
+                }
+                let any = |(a, b): (u16, u16)| {
+                    Move::new(all[a as usize % all.len()].from(), all[b as usize % all.len()].to())
+                };
+                let mut h = Heuristics::new();
+                let prev = Some((Piece::new(!pos.side_to_move(), PieceKind::Horse), any(choices[3])));
+                let cont = [prev, None];
+                h.reward(pos, any(choices[0]), 3, 2, &[None; 2], &[], &[]);
+                h.reward(pos, any(choices[1]), 3, 2, &[None; 2], &[], &[]);
+                // A counter move to `prev`, legal or not here.
+                h.counters[PieceKind::Horse as usize + 7 * (!pos.side_to_move()).index()][any(choices[3]).to()] = Some(any(choices[2]));
+                let tt = Some(any(choices[2]));
+                let mut picker = MovePicker::staged(pos, tt, cont, 2, &h);
+                let mut seen = HashSet::new();
+                let mut last = Stage::TableMove;
+                while let Some(m) = picker.next(pos, &h) {
+                    proptest::prop_assert!(seen.insert(m), "{} twice in {}", m, pos);
+                    proptest::prop_assert!(legal.contains(&m), "{} is not legal in {}", m, pos);
+                    proptest::prop_assert!(picker.stage() >= last, "stage went back in {}", pos);
+                    last = picker.stage();
+                }
+                proptest::prop_assert_eq!(seen.len(), legal.len(), "{}", pos);
+            }
+        }
     }
 
     #[test]
@@ -389,7 +655,7 @@ mod tests {
         // the chariot can take on a9.
         let pos = Position::from_fen("r3k4/9/9/9/9/9/9/9/4C4/R3K4 w").unwrap();
         let h = Heuristics::new();
-        let mut picker = MovePicker::quiescence(&pos, false, 0, &h);
+        let mut picker = MovePicker::quiescence(&pos, false, 0, [None; 2], &h);
         let got: Vec<String> = drain(&mut picker, &pos, &h)
             .iter()
             .map(|m| m.to_string())

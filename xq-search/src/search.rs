@@ -2,7 +2,8 @@
 
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{ordering_value, Heuristics, MovePicker};
+use crate::picker::{ordering_value, Continuation, Heuristics, MovePicker};
+use crate::see::see;
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +18,55 @@ use xq_movegen::game::{
 use xq_movegen::legal_moves;
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
+
+/// What time management learns from the iterations of one search: how often the best
+/// move changed, and how the score moved.
+#[derive(Debug, Default)]
+struct TimeUse {
+    best: Option<Move>,
+    /// Best-move changes, halved at every iteration (recent changes count most).
+    changes: f64,
+    /// The depth at which the best move last changed.
+    changed_at: u32,
+    /// The average score of the iterations so far, and the last.
+    average: Option<f64>,
+    last: i32,
+    /// The last iteration recorded.
+    depth: u32,
+}
+
+impl TimeUse {
+    /// Notes a completed iteration.
+    fn record(&mut self, best: Option<Move>, value: i32, depth: u32) {
+        self.changes /= 2.0;
+        if best != self.best {
+            if self.best.is_some() {
+                self.changes += 1.0;
+            }
+            self.best = best;
+            self.changed_at = depth;
+        }
+        self.average = Some(match self.average {
+            Some(a) => (a + value as f64) / 2.0,
+            None => value as f64,
+        });
+        self.last = value;
+        self.depth = depth;
+    }
+
+    /// The time this move deserves: the planned `soft` time, stretched when the best
+    /// move keeps changing or the score falls, shrunk when the best move has held for
+    /// several iterations; never more than `hard`.
+    fn target(&self, soft: Duration, hard: Duration) -> Duration {
+        let instability = 1.0 + 1.5 * self.changes;
+        let falling = match self.average {
+            Some(avg) => (1.0 + (avg - self.last as f64) / 150.0).clamp(0.7, 1.6),
+            None => 1.0,
+        };
+        let stable = if self.depth > self.changed_at + 5 { 0.75 } else { 1.0 };
+        soft.mul_f64(instability * falling * stable).min(hard)
+    }
+}
 
 /// How many quiet moves are searched at a node of `depth` before the rest are pruned.
 fn lmp_limit(depth: i32, improving: bool) -> usize {
@@ -68,6 +118,9 @@ pub struct Searcher {
     /// The static evaluation of each node on the current path (`None` in check), for the
     /// "improving" test: is the side to move better off than two plies before?
     static_evals: Vec<Option<i32>>,
+    /// The move played at each ply of the current path and its piece (`None` for a null
+    /// move): the counter-move table is keyed by the move that led to a node.
+    path: Vec<Option<(Piece, Move)>>,
     pv: Vec<Pv>,
     heuristics: Heuristics,
     nodes: u64,
@@ -108,6 +161,7 @@ impl Searcher {
             root_index: 0,
             evals: vec![Eval::default(); MAX_PLY + 2],
             static_evals: vec![None; MAX_PLY + 2],
+            path: vec![None; MAX_PLY + 2],
             pv: vec![Pv::new(); MAX_PLY + 2],
             heuristics: Heuristics::new(),
             nodes: 0,
@@ -256,6 +310,7 @@ impl Searcher {
         // Each line's value in the last iteration, in search order: the centre of its
         // aspiration window in the next.
         let mut prev_values = vec![0; lines];
+        let mut clock = TimeUse::default();
         let mut depth = 1;
         while depth <= max_depth {
             let d = if thread > 0 && depth > 2 {
@@ -333,8 +388,24 @@ impl Searcher {
                 break;
             }
             if let Some(soft) = limits.soft_time {
-                if self.start.elapsed() >= soft {
-                    break;
+                let elapsed = self.start.elapsed();
+                if limits.hard_time == Some(soft) {
+                    // A fixed time per move: use it.
+                    if elapsed >= soft {
+                        break;
+                    }
+                } else {
+                    if root.len() == 1 {
+                        // The only legal move: answer at once.
+                        break;
+                    }
+                    clock.record(result.best_move, result.value, depth);
+                    let target = clock.target(soft, limits.hard_time.unwrap_or(soft));
+                    // The next iteration takes about as long as all before it together:
+                    // past half the target it would not finish in time.
+                    if elapsed.as_secs_f64() >= target.as_secs_f64() * 0.55 {
+                        break;
+                    }
                 }
             }
             if limits.nodes.is_some_and(|n| self.nodes >= n) {
@@ -407,9 +478,19 @@ impl Searcher {
         }
     }
 
+    /// The moves that led to the node at `ply`, for the continuation histories.
+    #[inline]
+    fn continuation(&self, ply: usize) -> Continuation {
+        [
+            ply.checked_sub(1).and_then(|p| self.path[p]),
+            ply.checked_sub(2).and_then(|p| self.path[p]),
+        ]
+    }
+
     /// Makes `m` at `ply`: the child's evaluation, key and check flag are pushed.
     #[inline]
     fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
+        self.path[ply] = self.pos.piece_on(m.from()).map(|p| (p, m));
         self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
         let undo = self.pos.make_move(m);
         debug_assert_eq!(
@@ -624,6 +705,7 @@ impl Searcher {
                 self.checks.push(false);
                 self.moves.push(None);
                 let null_before = self.null_at.replace(self.keys.len() - 1);
+                self.path[ply] = None;
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
                 self.null_at = null_before;
                 self.keys.pop();
@@ -642,6 +724,7 @@ impl Searcher {
         // Outside the root and check, the picker tries the table's move before it
         // generates anything, and tests the others for legality only when their turn
         // comes: most nodes cut off after one or two moves.
+        let cont = self.continuation(ply);
         let mut picker = if root {
             let mut moves = legal_moves(&self.pos);
             let limits = &self.limits;
@@ -654,16 +737,16 @@ impl Searcher {
             if moves.is_empty() {
                 return -INFINITE;
             }
-            MovePicker::legal(&self.pos, moves, tt_move, ply, &self.heuristics)
+            MovePicker::legal(&self.pos, moves, tt_move, ply, cont, &self.heuristics)
         } else if in_check {
-            let picker = MovePicker::evasions(&self.pos, tt_move, ply, &self.heuristics);
+            let picker = MovePicker::evasions(&self.pos, tt_move, ply, cont, &self.heuristics);
             if picker.generated() == 0 {
                 // No legal move loses, in check or not.
                 return mated_in(ply);
             }
             picker
         } else {
-            MovePicker::lazy(&self.pos, tt_move, ply)
+            MovePicker::staged(&self.pos, tt_move, cont, ply, &self.heuristics)
         };
         let mut ext = 0;
         if self.config.extensions
@@ -677,12 +760,21 @@ impl Searcher {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
 
         let mut legal = 0;
         while let Some(m) = picker.next(&self.pos, &self.heuristics) {
             let i = legal;
             legal += 1;
             let capture = !self.pos.is_empty(m.to());
+            // The history of a quiet move: how well it did here before (and after the
+            // moves that led here).
+            let history = if capture {
+                0
+            } else {
+                let piece = self.pos.piece_on(m.from()).expect("a move has a piece");
+                self.heuristics.quiet_score(piece, m, &cont)
+            };
             // Quiet moves late in the list, or unable to lift a hopeless static evaluation
             // to alpha, are pruned near the leaves once a move has been found that does
             // not lose; a quiet check never is (it is often the only move).
@@ -695,8 +787,7 @@ impl Searcher {
             {
                 let tried = quiets_tried.len();
                 let late = tried >= lmp_limit(depth, improving);
-                let lmr_depth =
-                    (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
+                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
                 let futile = lmr_depth <= 6 && static_eval + 100 + 120 * lmr_depth <= alpha;
                 if (late || futile) && !xq_movegen::gives_check(&self.pos, m) {
                     continue;
@@ -719,6 +810,8 @@ impl Searcher {
                     if self.heuristics.is_killer(ply, m) {
                         r -= 1;
                     }
+                    // Less for moves with a good history, more for bad ones.
+                    r -= history / 8192;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, stop);
@@ -740,16 +833,23 @@ impl Searcher {
                     alpha = v;
                     self.update_pv(ply, m);
                     if v >= beta {
-                        if !capture {
-                            self.heuristics
-                                .reward(&self.pos, m, depth, ply, &quiets_tried);
-                        }
+                        self.heuristics.reward(
+                            &self.pos,
+                            m,
+                            depth,
+                            ply,
+                            &cont,
+                            &quiets_tried,
+                            &captures_tried,
+                        );
                         break;
                     }
                 }
             }
-            if !capture && quiets_tried.len() < 64 {
+            if !capture && quiets_tried.len() < quiets_tried.capacity() {
                 quiets_tried.push(m);
+            } else if capture && captures_tried.len() < captures_tried.capacity() {
+                captures_tried.push(m);
             }
         }
 
@@ -809,12 +909,17 @@ impl Searcher {
             alpha = alpha.max(stand);
             best = stand;
         }
-        let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, &self.heuristics);
+        let cont = self.continuation(ply);
+        let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
         while let Some(m) = picker.next(&self.pos, &self.heuristics) {
             if !in_check {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 let victim = self.pos.piece_on(m.to()).expect("a capture has a victim");
                 if stand + ordering_value(victim.kind) + 200 < alpha && !is_mate(alpha) {
+                    continue;
+                }
+                // A capture that loses material is not worth resolving.
+                if see(&self.pos, m) < 0 {
                     continue;
                 }
             }
