@@ -78,12 +78,13 @@ fn lmp_limit(depth: i32, improving: bool) -> usize {
     }
 }
 
-/// Does `color` have a piece besides soldiers, advisors and elephants? Null-move pruning
-/// is unsafe without one (zugzwang).
-fn has_non_pawn_material(pos: &Position, color: Color) -> bool {
+/// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
+/// without one (zugzwang), and needs checking with only one.
+fn major_pieces(pos: &Position, color: Color) -> usize {
     [PieceKind::Horse, PieceKind::Chariot, PieceKind::Cannon]
         .iter()
-        .any(|&kind| pos.squares_of(Piece::new(color, kind)).next().is_some())
+        .map(|&kind| pos.squares_of(Piece::new(color, kind)).count())
+        .sum()
 }
 
 /// A search thread's state: the shared table, its own ordering tables and counters.
@@ -128,6 +129,8 @@ pub struct Searcher {
     /// The index in `keys` of the position the last null move on the current path led
     /// to: no repetition cycle may contain a pass.
     null_at: Option<usize>,
+    /// No null move before this ply (inside a null move's verification search).
+    null_min_ply: usize,
     stopped: bool,
     start: Instant,
     limits: Limits,
@@ -167,6 +170,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             null_at: None,
+            null_min_ply: 0,
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
@@ -254,6 +258,7 @@ impl Searcher {
         self.seldepth = 0;
         self.stopped = false;
         self.null_at = None;
+        self.null_min_ply = 0;
         self.pos = game.position().clone();
         // Only positions since the last capture can repeat.
         let keep = (self.pos.halfmove_clock() as usize + 1).min(game.keys().len());
@@ -662,6 +667,14 @@ impl Searcher {
             }
         }
 
+        // Internal iterative reduction: with no move from the table, this node was not
+        // searched before; search it shallower (the next iteration will have a move).
+        let depth = if depth >= 4 && tt_move.is_none() && !root {
+            depth - 1
+        } else {
+            depth
+        };
+
         // The table keeps the static evaluation: no need to compute it again.
         let static_eval = match entry {
             Some(e) => e.eval,
@@ -690,15 +703,19 @@ impl Searcher {
                 return static_eval;
             }
             // Null move: if passing still beats beta, a real move surely does. Never two
-            // passes in a row (that would search the same position again, shallower).
+            // passes in a row (that would search the same position again, shallower),
+            // nor inside the verification search below.
+            let majors = major_pieces(&self.pos, us);
             if self.config.null_move
                 && self.null_at != Some(self.keys.len() - 1)
+                && ply >= self.null_min_ply
                 && depth >= 3
                 && static_eval >= beta
                 && !is_mate(beta)
-                && has_non_pawn_material(&self.pos, us)
+                && majors > 0
             {
-                let r = 3 + depth / 5;
+                // Deeper when far above beta.
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.evals[ply + 1] = self.evals[ply];
                 let undo = self.pos.make_null();
                 self.keys.push(self.pos.key());
@@ -716,7 +733,23 @@ impl Searcher {
                     return 0;
                 }
                 if v >= beta {
-                    return if is_mate(v) { beta } else { v };
+                    let v = if is_mate(v) { beta } else { v };
+                    // With little material zugzwang is real (a lone piece may have to
+                    // give way): verify with a reduced search of the real moves, with no
+                    // null move until past the reduced depth.
+                    if majors > 1 && depth < 12 {
+                        return v;
+                    }
+                    let min_ply = self.null_min_ply;
+                    self.null_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                    let verified = self.negamax(beta - 1, beta, depth - r, ply, stop);
+                    self.null_min_ply = min_ply;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if verified >= beta {
+                        return v;
+                    }
                 }
             }
         }
