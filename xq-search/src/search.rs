@@ -696,11 +696,23 @@ impl Searcher {
             // Reverse futility: far above beta near the leaves, a quiet move will not
             // bring the score back down.
             if self.config.futility
-                && depth <= 3
+                && depth <= 7
                 && !is_mate(beta)
-                && static_eval - 110 * depth >= beta
+                && static_eval - (95 * depth - if improving { 60 } else { 0 }) >= beta
             {
                 return static_eval;
+            }
+            // Razoring: hopelessly below alpha near the leaves, only a capture sequence
+            // could help; if quiescence cannot lift the score, believe it.
+            if self.config.futility
+                && depth <= 3
+                && !is_mate(alpha)
+                && static_eval + 300 + 150 * depth * depth < alpha
+            {
+                let v = self.qsearch(alpha, alpha + 1, ply, stop);
+                if v <= alpha {
+                    return v;
+                }
             }
             // Null move: if passing still beats beta, a real move surely does. Never two
             // passes in a row (that would search the same position again, shallower),
