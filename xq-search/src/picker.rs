@@ -6,8 +6,8 @@
 //! is generated, and the other moves are tested for legality only when their turn comes.
 
 use crate::score::MAX_PLY;
-use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
 use crate::see::see;
+use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
 use xq_movegen::{
     legal_moves, pseudo_legal_captures_into, pseudo_legal_moves_into, pseudo_legal_quiets_into,
     LegalityFilter, MoveList, MAX_MOVES,
@@ -141,7 +141,9 @@ impl Heuristics {
     }
 
     fn update_quiet(&mut self, pos: &Position, m: Move, cont: &Continuation, bonus: i32) {
-        let piece = pos.piece_on(m.from()).expect("a tried move has a piece to move");
+        let piece = pos
+            .piece_on(m.from())
+            .expect("a tried move has a piece to move");
         update(&mut self.history[piece.index()][m.to()], bonus);
         let here = piece_square(piece, m.to());
         for (p, prev) in cont.iter().flatten() {
@@ -153,7 +155,9 @@ impl Heuristics {
     }
 
     fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
-        let piece = pos.piece_on(m.from()).expect("a tried move has a piece to move");
+        let piece = pos
+            .piece_on(m.from())
+            .expect("a tried move has a piece to move");
         let Some(victim) = pos.piece_on(m.to()) else {
             return;
         };
@@ -407,7 +411,14 @@ impl MovePicker {
                 }
                 Stage::GenerateCaptures => {
                     pseudo_legal_captures_into(pos, &mut self.moves);
-                    heuristics.score(pos, &self.moves, None, self.ply, &self.cont, &mut self.scores);
+                    heuristics.score(
+                        pos,
+                        &self.moves,
+                        None,
+                        self.ply,
+                        &self.cont,
+                        &mut self.scores,
+                    );
                     self.filter = Some(LegalityFilter::with_check(pos, false));
                     self.stage = Stage::GoodCaptures;
                 }
@@ -466,7 +477,12 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    let m = pick(&mut self.moves, &mut self.scores, self.next, self.quiets_start);
+                    let m = pick(
+                        &mut self.moves,
+                        &mut self.scores,
+                        self.next,
+                        self.quiets_start,
+                    );
                     self.next += 1;
                     if Some(m) == self.tt_move
                         || self.refutations.contains(&Some(m))
@@ -586,8 +602,9 @@ mod tests {
         // chariot: both captures lose material, and so does the chariot a5 taking the
         // soldier a6 (guarded by the chariot a9). The only winning capture: the chariot
         // e4 takes the unguarded soldier e6.
-        let pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/R8/4R4/2P3P1P/1C5C1/9/1NBAKABN1 w")
-            .unwrap();
+        let pos =
+            Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/R8/4R4/2P3P1P/1C5C1/9/1NBAKABN1 w")
+                .unwrap();
         let mut h = Heuristics::new();
         let killer: Move = "h0g2".parse().unwrap();
         h.reward(&pos, killer, 4, 3, &[None; 2], &[], &[]);
@@ -602,8 +619,14 @@ mod tests {
         assert_eq!(order[2].1, Stage::Quiets);
         let n = order.len();
         let bad: Vec<&str> = order[n - 3..].iter().map(|(m, _)| m.as_str()).collect();
-        assert_eq!(bad, ["b2b9", "h2h9", "a5a6"], "losing captures last, best victim first");
-        assert!(order[n - 3..].iter().all(|(_, stage)| *stage == Stage::BadCaptures));
+        assert_eq!(
+            bad,
+            ["b2b9", "h2h9", "a5a6"],
+            "losing captures last, best victim first"
+        );
+        assert!(order[n - 3..]
+            .iter()
+            .all(|(_, stage)| *stage == Stage::BadCaptures));
         assert_eq!(n, legal_moves(&pos).len());
     }
 

@@ -3,8 +3,8 @@
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
 use crate::picker::{ordering_value, Continuation, Heuristics, MovePicker};
-use crate::see::see;
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
+use crate::see::see;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -63,7 +63,11 @@ impl TimeUse {
             Some(avg) => (1.0 + (avg - self.last as f64) / 150.0).clamp(0.7, 1.6),
             None => 1.0,
         };
-        let stable = if self.depth > self.changed_at + 5 { 0.75 } else { 1.0 };
+        let stable = if self.depth > self.changed_at + 5 {
+            0.75
+        } else {
+            1.0
+        };
         soft.mul_f64(instability * falling * stable).min(hard)
     }
 }
@@ -131,6 +135,8 @@ pub struct Searcher {
     null_at: Option<usize>,
     /// No null move before this ply (inside a null move's verification search).
     null_min_ply: usize,
+    /// The move a singular-extension search leaves out, by ply.
+    singular_excluded: Vec<Option<Move>>,
     stopped: bool,
     start: Instant,
     limits: Limits,
@@ -171,6 +177,7 @@ impl Searcher {
             seldepth: 0,
             null_at: None,
             null_min_ply: 0,
+            singular_excluded: vec![None; MAX_PLY + 2],
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
@@ -635,6 +642,9 @@ impl Searcher {
         }
 
         let key = self.pos.key();
+        // Inside a singular-extension search: one move left out, so neither a table
+        // cutoff nor a store (the result is not the position's value).
+        let excluded = self.singular_excluded[ply];
         let entry = self.tt.probe(key, ply).map(|mut e| {
             // A mate further away than the 60-move rule allows may be a draw by then:
             // not a mate score to cut off with.
@@ -652,6 +662,7 @@ impl Searcher {
             // into a draw a few plies on.
             if self.config.tt_cutoffs
                 && !pv_node
+                && excluded.is_none()
                 && e.depth >= depth
                 && self.pos.halfmove_clock() < NO_CAPTURE_DRAW_PLIES - 10
             {
@@ -692,7 +703,7 @@ impl Searcher {
                     .is_none_or(|before| static_eval > before),
             };
         let us = self.pos.side_to_move();
-        if !pv_node && !in_check && !root {
+        if !pv_node && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta near the leaves, a quiet move will not
             // bring the score back down.
             if self.config.futility
@@ -791,7 +802,13 @@ impl Searcher {
             }
             picker
         } else {
-            MovePicker::staged(&self.pos, tt_move, cont, ply, &self.heuristics)
+            MovePicker::staged(
+                &self.pos,
+                tt_move.filter(|_| excluded.is_none()),
+                cont,
+                ply,
+                &self.heuristics,
+            )
         };
         let mut ext = 0;
         if self.config.extensions
@@ -809,6 +826,9 @@ impl Searcher {
 
         let mut legal = 0;
         while let Some(m) = picker.next(&self.pos, &self.heuristics) {
+            if Some(m) == excluded {
+                continue;
+            }
             let i = legal;
             legal += 1;
             let capture = !self.pos.is_empty(m.to());
@@ -832,15 +852,45 @@ impl Searcher {
             {
                 let tried = quiets_tried.len();
                 let late = tried >= lmp_limit(depth, improving);
-                let lmr_depth = (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
+                let lmr_depth =
+                    (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
                 let futile = lmr_depth <= 6 && static_eval + 100 + 120 * lmr_depth <= alpha;
                 if (late || futile) && !xq_movegen::gives_check(&self.pos, m) {
                     continue;
                 }
             }
+            // Singular extension: if every other move falls well short of the table's
+            // value for the table's move, that move is singular: search it deeper. If
+            // even without it the node beats beta, cut off at once (multi-cut).
+            let mut move_ext = ext;
+            if let Some(e) = entry.filter(|e| {
+                self.config.extensions
+                    && !root
+                    && excluded.is_none()
+                    && ext == 0
+                    && depth >= 8
+                    && Some(m) == tt_move
+                    && e.depth >= depth - 3
+                    && matches!(e.bound, Bound::Lower | Bound::Exact)
+                    && !is_mate(e.score)
+                    && ply < MAX_PLY / 2
+            }) {
+                let singular_beta = e.score - 2 * depth;
+                self.singular_excluded[ply] = Some(m);
+                let v = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, stop);
+                self.singular_excluded[ply] = None;
+                if self.stopped {
+                    return 0;
+                }
+                if v < singular_beta {
+                    move_ext = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
             let undo = self.push(m, ply);
             let gives_check = self.checks[self.keys.len() - 1];
-            let new_depth = depth - 1 + ext;
+            let new_depth = depth - 1 + move_ext;
             let mut v;
             if i == 0 {
                 v = -self.negamax(-beta, -alpha, new_depth, ply + 1, stop);
@@ -899,8 +949,13 @@ impl Searcher {
         }
 
         if legal == 0 {
-            // Every pseudo-legal move was illegal: no legal move loses.
-            return mated_in(ply);
+            // Every pseudo-legal move was illegal: no legal move loses (unless the only
+            // one is the move a singular search leaves out).
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
         // Every result is stored with its bound, including those a repetition below
         // decided (as Stockfish and Pikafish do): dropping them lost most deep entries.
@@ -912,7 +967,7 @@ impl Searcher {
             Bound::Upper
         };
         // MultiPV lines after the first search a restricted root: not the position's value.
-        if !root || self.excluded.is_empty() {
+        if (!root || self.excluded.is_empty()) && excluded.is_none() {
             // After a fail low no move proved best: keep the table's move.
             let mv = if bound == Bound::Upper {
                 None

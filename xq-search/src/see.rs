@@ -50,7 +50,12 @@ impl Board<'_> {
     /// The pieces of `by` that attack `sq` on this board, by the rules of movement (not
     /// minding their own general), passed to `found` until it returns true; returns
     /// whether it did.
-    fn attackers(&self, sq: Square, by: Color, mut found: impl FnMut(Square, Piece) -> bool) -> bool {
+    fn attackers(
+        &self,
+        sq: Square,
+        by: Color,
+        mut found: impl FnMut(Square, Piece) -> bool,
+    ) -> bool {
         let mut is = |at: Square, kind: PieceKind| -> bool {
             let p = Piece::new(by, kind);
             self.piece_on(at) == Some(p) && found(at, p)
@@ -289,7 +294,10 @@ mod tests {
         // leg d9 of the horse c9; the red chariot e0 takes on e8 and the horse takes it:
         // Red loses a chariot for an advisor, where ignoring the leg would say it loses
         // one chariot for two advisors.
-        assert_eq!(see_of("2na1k3/4a4/9/9/9/9/9/9/4R4/3KR4 w", "e1e8"), 120 - 900);
+        assert_eq!(
+            see_of("2na1k3/4a4/9/9/9/9/9/9/4R4/3KR4 w", "e1e8"),
+            120 - 900
+        );
     }
 
     #[test]
