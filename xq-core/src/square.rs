@@ -243,6 +243,20 @@ const IN_PALACE: [bool; 256] = {
     t
 };
 
+/// The dense index (`0..90`, rank-major from `a0`) of each board square's mailbox index.
+const DENSE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let (row, col) = (i >> 4, i & 15);
+        if row >= 3 && row <= 12 && col >= 3 && col <= 11 {
+            t[i] = ((row - 3) * 9 + col - 3) as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Is mailbox index `sq` one of the 90 board squares?
 #[inline(always)]
 pub(crate) const fn in_board(sq: usize) -> bool {
@@ -284,9 +298,9 @@ impl Square {
     }
 
     /// Dense index `0..90`, rank-major from `a0`.
-    #[inline]
+    #[inline(always)]
     pub const fn index(self) -> usize {
-        self.rank().index() * 9 + self.file().index()
+        DENSE[self.0 as usize] as usize
     }
 
     /// The square at a mailbox index, or `None` if the index is off the board.

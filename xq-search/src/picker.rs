@@ -6,7 +6,7 @@
 //! is generated, and the other moves are tested for legality only when their turn comes.
 
 use crate::score::MAX_PLY;
-use crate::see::see;
+use crate::see::{see_ge, SEE_VALUE};
 use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
 use xq_movegen::{
     legal_moves, pseudo_legal_captures_into, pseudo_legal_moves_into, pseudo_legal_quiets_into,
@@ -280,6 +280,9 @@ pub(crate) struct MovePicker {
     moves: MoveList,
     scores: Scores,
     next: usize,
+    /// The ordering score of the move handed out last (its history, for a quiet move
+    /// from the quiet stage).
+    last_score: i32,
     /// Where the quiet moves start in `moves`.
     quiets_start: usize,
     /// The refutations handed out (or to hand out), and how many are done.
@@ -302,6 +305,7 @@ impl MovePicker {
             moves: MoveList::new(),
             scores: Scores::new(),
             next: 0,
+            last_score: 0,
             quiets_start: 0,
             refutations: [None; 3],
             refutation_next: 0,
@@ -393,6 +397,12 @@ impl MovePicker {
         self.stage
     }
 
+    /// The history score of the move handed out last, if it came from the quiet stage
+    /// (the table's move, the refutations and the listed pickers' moves have none).
+    pub(crate) fn quiet_history(&self) -> Option<i32> {
+        (self.stage == Stage::Quiets).then_some(self.last_score)
+    }
+
     fn is_legal(&self, pos: &Position, m: Move) -> bool {
         self.filter.as_ref().is_none_or(|f| f.is_legal(pos, m))
     }
@@ -433,7 +443,7 @@ impl MovePicker {
                     if Some(m) == self.tt_move || !self.is_legal(pos, m) {
                         continue;
                     }
-                    if see(pos, m) < 0 {
+                    if !wins_or_holds(pos, m) {
                         self.bad_captures.push(m);
                         continue;
                     }
@@ -483,6 +493,7 @@ impl MovePicker {
                         self.next,
                         self.quiets_start,
                     );
+                    self.last_score = self.scores[self.next];
                     self.next += 1;
                     if Some(m) == self.tt_move
                         || self.refutations.contains(&Some(m))
@@ -518,6 +529,17 @@ impl MovePicker {
     }
 }
 
+/// Does the capture `m` not lose material (static exchange at least 0)? A victim worth at
+/// least its capturer needs no exchange evaluation: recaptured or not, the capture holds.
+#[inline]
+pub(crate) fn wins_or_holds(pos: &Position, m: Move) -> bool {
+    let value = |sq| {
+        pos.piece_on(sq)
+            .map_or(0, |p: Piece| SEE_VALUE[p.kind.index()])
+    };
+    value(m.to()) >= value(m.from()) || see_ge(pos, m, 0)
+}
+
 /// The move to try `i`-th: the best-scored remaining one of the range that starts at
 /// `start`. The first few of a range are found by selection (most nodes cut off early);
 /// past them the rest is sorted once.
@@ -534,16 +556,18 @@ fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize, start: usize) -> Mov
         moves.swap(i, best);
         scores.swap(i, best);
     } else if i - start == SELECT && moves.len() > i + 1 {
-        let mut rest: arrayvec::ArrayVec<(i32, Move), MAX_MOVES> = scores[i..]
-            .iter()
-            .copied()
-            .zip(moves[i..].iter().copied())
-            .collect();
-        // Stable, so equal scores keep generation order as selection would.
-        rest.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
-        for (j, (s, m)) in rest.into_iter().enumerate() {
-            scores[i + j] = s;
-            moves[i + j] = m;
+        // Insertion sort of the rest, best first: stable (equal scores keep generation
+        // order, as selection would) and quick on lists this short.
+        for j in i + 1..moves.len() {
+            let (s, m) = (scores[j], moves[j]);
+            let mut k = j;
+            while k > i && scores[k - 1] < s {
+                scores[k] = scores[k - 1];
+                moves[k] = moves[k - 1];
+                k -= 1;
+            }
+            scores[k] = s;
+            moves[k] = m;
         }
     }
     moves[i]

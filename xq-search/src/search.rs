@@ -2,9 +2,8 @@
 
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{ordering_value, Continuation, Heuristics, MovePicker};
+use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
-use crate::see::see;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -837,8 +836,10 @@ impl Searcher {
             let history = if capture {
                 0
             } else {
-                let piece = self.pos.piece_on(m.from()).expect("a move has a piece");
-                self.heuristics.quiet_score(piece, m, &cont)
+                picker.quiet_history().unwrap_or_else(|| {
+                    let piece = self.pos.piece_on(m.from()).expect("a move has a piece");
+                    self.heuristics.quiet_score(piece, m, &cont)
+                })
             };
             // Quiet moves late in the list, or unable to lift a hopeless static evaluation
             // to alpha, are pruned near the leaves once a move has been found that does
@@ -1019,7 +1020,7 @@ impl Searcher {
                     continue;
                 }
                 // A capture that loses material is not worth resolving.
-                if see(&self.pos, m) < 0 {
+                if !wins_or_holds(&self.pos, m) {
                     continue;
                 }
             }

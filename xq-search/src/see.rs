@@ -169,22 +169,21 @@ impl Board<'_> {
     /// The least valuable piece of `side` that can capture on the target without leaving
     /// its general attacked, and its square.
     fn least_valuable(&mut self, side: Color) -> Option<(Square, Piece)> {
-        let mut best: Option<(Square, Piece)> = None;
         let target = self.target;
         // Collect the candidates first (the closure cannot test legality while borrowed).
-        let mut candidates: [Option<(Square, Piece)>; 16] = [None; 16];
+        let mut candidates: [(Square, Piece); 16] = [(target, self.on_target); 16];
         let mut n = 0;
         self.attackers(target, side, |at, p| {
             if n < candidates.len() {
-                candidates[n] = Some((at, p));
+                candidates[n] = (at, p);
                 n += 1;
             }
             false
         });
-        for &(at, p) in candidates[..n].iter().flatten() {
-            if best.is_some_and(|(_, b)| SEE_VALUE[b.kind.index()] <= SEE_VALUE[p.kind.index()]) {
-                continue;
-            }
+        let candidates = &mut candidates[..n];
+        // Cheapest first (stable: equal values keep the order they were found in).
+        candidates.sort_by_key(|(_, p)| SEE_VALUE[p.kind.index()]);
+        for &(at, p) in candidates.iter() {
             // Would the capture leave `side`'s general attacked?
             let before = self.on_target;
             self.on_target = p;
@@ -194,16 +193,63 @@ impl Board<'_> {
             self.gone_len -= 1;
             self.on_target = before;
             if !illegal {
-                best = Some((at, p));
+                return Some((at, p));
             }
         }
-        best
+        None
     }
+}
+
+/// Does the move `m` win at least `threshold` (static exchange evaluation)? The same
+/// answer as `see(pos, m) >= threshold`, found with early exits: the exchange stops being
+/// followed as soon as its outcome against the threshold is known (the swap with a
+/// running balance, as Stockfish writes it).
+pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let mover = pos.piece_on(from).expect("a move has a piece to move");
+    let mut balance = pos.piece_on(to).map_or(0, |p| SEE_VALUE[p.kind.index()]) - threshold;
+    if balance < 0 {
+        return false;
+    }
+    balance -= SEE_VALUE[mover.kind.index()];
+    if balance >= 0 {
+        return true;
+    }
+    let mut board = Board {
+        pos,
+        target: to,
+        on_target: mover,
+        gone: [None; 32],
+        gone_len: 1,
+    };
+    board.gone[0] = Some(from);
+    // `side` is to capture; `balance` is the exchange seen from the side that moved
+    // last, negated at each capture.
+    let mut side = !mover.color;
+    loop {
+        let Some((at, p)) = board.least_valuable(side) else {
+            break;
+        };
+        if board.gone_len >= 32 {
+            break;
+        }
+        board.gone[board.gone_len] = Some(at);
+        board.gone_len += 1;
+        board.on_target = p;
+        side = !side;
+        balance = -balance - 1 - SEE_VALUE[p.kind.index()];
+        if balance >= 0 {
+            break;
+        }
+    }
+    // The side that could not (or need not) capture again has lost the exchange.
+    side != mover.color
 }
 
 /// What the capture (or quiet move) `m` wins for the side to move, in centipawns, when
 /// both sides then recapture on `m.to()` while it pays: positive for a winning capture,
 /// 0 for an even trade, negative when the piece is lost for less. `m` must be legal.
+#[cfg(test)]
 pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from(), m.to());
     let mover = pos.piece_on(from).expect("a move has a piece to move");
@@ -252,7 +298,15 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap();
         let m: Move = m.parse().unwrap();
         assert!(xq_movegen::is_legal(&pos, m), "{m} is legal in {fen}");
-        see(&pos, m)
+        let value = see(&pos, m);
+        for t in [value - 1, value, value + 1] {
+            assert_eq!(
+                see_ge(&pos, m, t),
+                value >= t,
+                "see_ge {t} for {m} in {fen}"
+            );
+        }
+        value
     }
 
     #[test]
@@ -313,6 +367,24 @@ mod tests {
         assert_eq!(see_of("4k4/4a4/9/9/9/9/9/9/9/3KR4 w", "e0e8"), 120 - 900);
         // With a red horse on g7 covering e8 (over its empty leg f7), it cannot.
         assert_eq!(see_of("4k4/4a4/6N2/9/9/9/9/9/9/3KR4 w", "e0e8"), 120);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
+
+        /// The threshold form agrees with the exact value, for every legal move of random
+        /// positions and thresholds around the value.
+        #[test]
+        fn see_ge_agrees_with_see(positions in xq_testkit::game()) {
+            for pos in &positions {
+                for m in xq_movegen::legal_moves(pos) {
+                    let value = see(pos, m);
+                    for t in [value - 50, value - 1, value, value + 1, value + 50] {
+                        proptest::prop_assert_eq!(see_ge(pos, m, t), value >= t, "{} in {}", m, pos);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
