@@ -404,7 +404,7 @@ impl MovePicker {
     }
 
     fn is_legal(&self, pos: &Position, m: Move) -> bool {
-        self.filter.as_ref().is_none_or(|f| f.is_legal(pos, m))
+        self.filter.as_ref().map_or(true, |f| f.is_legal(pos, m))
     }
 
     /// The next move, or `None` when every move has been handed out. `pos` must be the

@@ -331,9 +331,9 @@ impl Searcher {
             };
             self.excluded.clear();
             let mut infos = Vec::new();
-            for line in 0..lines {
+            for (line, prev_value) in prev_values.clone().into_iter().enumerate().take(lines) {
                 self.seldepth = 0;
-                let value = self.aspiration(d as i32, prev_values[line], stop);
+                let value = self.aspiration(d as i32, prev_value, stop);
                 if self.stopped && (depth > 1 || line > 0 || self.pv[0].is_empty()) {
                     // An unfinished iteration: keep what it proved at the root.
                     if line == 0 && !self.pv[0].is_empty() && value > -INFINITE && depth > 1 {
@@ -699,7 +699,7 @@ impl Searcher {
                 None => (ply >= 4)
                     .then(|| self.static_evals[ply - 4])
                     .flatten()
-                    .is_none_or(|before| static_eval > before),
+                    .map_or(true, |before| static_eval > before),
             };
         let us = self.pos.side_to_move();
         if !pv_node && !in_check && !root && excluded.is_none() {

@@ -226,10 +226,7 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     // `side` is to capture; `balance` is the exchange seen from the side that moved
     // last, negated at each capture.
     let mut side = !mover.color;
-    loop {
-        let Some((at, p)) = board.least_valuable(side) else {
-            break;
-        };
+    while let Some((at, p)) = board.least_valuable(side) {
         if board.gone_len >= 32 {
             break;
         }
