@@ -106,13 +106,24 @@ fn material_scale(strong: &Material, weak: &Material) -> i32 {
 /// let pos = Position::from_fen("4k4/9/9/9/9/9/4p4/4B4/4A4/3AK4 w").unwrap();
 /// assert_eq!(scale(&pos, -50), SCALE_MAX);
 /// ```
+#[inline]
 pub fn scale(pos: &Position, red_score: i32) -> i32 {
     let strong = if red_score >= 0 {
         Color::Red
     } else {
         Color::Black
     };
-    let material = material_scale(&Material::of(pos, strong), &Material::of(pos, !strong));
+    // Every rule above is about a side with at most one attacker: with two, only the
+    // clock is left to look at (the common case, a few comparisons).
+    let attackers = [PieceKind::Chariot, PieceKind::Horse, PieceKind::Cannon]
+        .iter()
+        .map(|&k| pos.count(Piece::new(strong, k)))
+        .sum::<usize>();
+    let material = if attackers >= 2 {
+        SCALE_MAX
+    } else {
+        material_scale(&Material::of(pos, strong), &Material::of(pos, !strong))
+    };
     let clock = pos.halfmove_clock() as i32;
     if clock <= 60 {
         material

@@ -70,6 +70,13 @@ fn placement_is_mirrored_and_shared_by_colour() {
     // Black one on h7 (seen from Black: h2, mirrored to b2: line 7, file b).
     let fen = "4k4/9/7n1/9/9/9/9/9/4N4/3K5 w";
     assert_eq!(term(fen, PST_HORSE), [(7 * 5 + 1, -1), (8 * 5 + 4, 1)]);
+    // The defenders' few squares: Red's general on d1 (line 1 of its table, file d), an
+    // advisor on the palace heart e1, an elephant on e2; Black's at home (e9, d9 and
+    // c9, the squares of e0, d0 and c0 seen from Black's side).
+    let fen = "2bak4/9/9/9/9/9/9/4B4/3KA4/9 w";
+    assert_eq!(term(fen, PST_GENERAL), [(2, 1), (5, -1)]);
+    assert_eq!(term(fen, PST_ADVISOR), [(1, 1), (2, -1)]);
+    assert_eq!(term(fen, PST_ELEPHANT), [(2, 1), (3, -1)]);
     // Soldiers: at home, crossed, on the back rank.
     assert_eq!(term("3k5/9/9/9/9/9/2P6/9/9/4K4 w", SOLDIER_HOME), [(4, 1)]);
     assert_eq!(
