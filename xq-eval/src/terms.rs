@@ -121,7 +121,8 @@ pub(crate) struct Attacks {
 #[derive(Copy, Clone, Debug, Default)]
 struct Side {
     attacks: Attacks,
-    /// Pieces across the river, chariots and horses twice (the level without the lead).
+    /// Pieces across the river: chariots and horses twice, cannons and soldiers short of
+    /// the back rank once (the level without the lead).
     across: i32,
     /// Major material: chariot 2, horse and cannon 1.
     major: i32,
