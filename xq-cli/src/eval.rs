@@ -3,6 +3,8 @@
 use crate::board::diagram;
 use crate::PositionArgs;
 use anyhow::{Context, Result};
+use xq_core::Color;
+use xq_eval::endgame::SCALE_MAX;
 
 /// Show the static evaluation of a position.
 #[derive(clap::Args, Debug)]
@@ -18,26 +20,34 @@ pub fn run(args: &EvalArgs) -> Result<i32> {
     outln!("{}", diagram(pos, false).trim_end())?;
     let b = xq_eval::breakdown(pos);
     outln!(
-        "phase      {:>6}  (48 = every chariot, horse and cannon on the board)",
+        "{:<24} {:>6} {:>6} {:>6}",
+        "term (Red's view)",
+        "mg",
+        "eg",
+        "value"
+    )?;
+    for t in &b.terms {
+        outln!("{:<24} {:>6} {:>6} {:>6}", t.name, t.mg, t.eg, t.value)?;
+    }
+    let [red, black] = xq_eval::terms::attack_levels(pos);
+    outln!(
+        "attack level   red {red}, black {black}  (0 to 8: pieces across the river, major lead)"
+    )?;
+    outln!(
+        "phase          {}  (48 = every chariot, horse and cannon on the board)",
         b.phase
     )?;
-    outln!("material   {:>6}", b.material)?;
-    for kind in xq_core::PieceKind::ALL {
-        outln!(
-            "{:<10} {:>6}",
-            format!("{kind:?}").to_lowercase(),
-            b.placement[kind.index()]
-        )?;
-    }
-    outln!("tempo      {:>6}", b.tempo)?;
-    outln!("total      {:>6}  (Red's view)", b.total_red)?;
     outln!(
-        "eval       {:>6}  ({} to move)",
+        "scale          {}/{SCALE_MAX}  (endgame knowledge; 0 is a draw)",
+        b.scale
+    )?;
+    outln!("total          {}  (Red's view)", b.total_red)?;
+    outln!(
+        "eval           {}  ({} to move)",
         b.total,
-        if pos.side_to_move() == xq_core::Color::Red {
-            "Red"
-        } else {
-            "Black"
+        match pos.side_to_move() {
+            Color::Red => "Red",
+            Color::Black => "Black",
         }
     )?;
     Ok(0)

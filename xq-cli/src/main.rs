@@ -13,8 +13,10 @@ mod analyze;
 mod bench;
 mod board;
 mod convert;
+mod datagen;
 mod eval;
 mod perft;
+mod tune;
 
 use xq_cli::auto::Auto;
 use xq_cli::engine::{Caps, MAX_HASH};
@@ -80,6 +82,10 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Judge a game by the rules (mate, perpetual check and chase, repetition, 60 moves).
     Adjudicate(adjudicate::AdjudicateArgs),
+    /// Play self-play games and write their quiet positions, scores and results for `xq tune`.
+    Datagen(datagen::DatagenArgs),
+    /// Fit the evaluation's weights to `xq datagen` data; `--write` rewrites xq-eval/src/params.rs.
+    Tune(tune::TuneArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
@@ -101,6 +107,8 @@ fn main() {
         Some(Command::Eval(a)) => eval::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Adjudicate(a)) => adjudicate::run(&a),
+        Some(Command::Datagen(a)) => datagen::run(&a),
+        Some(Command::Tune(a)) => tune::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -1,23 +1,21 @@
-//! Material values and piece-square tables.
+//! The incremental part of the evaluation: material plus piece-square tables, one
+//! (middlegame, endgame) value per piece per square, built at compile time from
+//! [`PARAMS`], so a retune changes them.
 //!
-//! Values are in centipawns (on this scale a soldier at home is worth
-//! about 60, one that has crossed the river and nears the palace up to about 200), a horse
-//! about 400, a cannon about 420 in the middlegame, a chariot about 900.
+//! Values are in centipawns: a soldier at home is worth about 60, one that has crossed
+//! the river and nears the palace up to about 200; a horse about 400, a cannon about 420
+//! in the middlegame, a chariot about 900.
 //!
-//! Tables are written as Red sees the board, rank 9 (Black's back rank) at the top and
-//! rank 0 (Red's back rank) at the bottom, files `a` to `i` from left to right. Black uses
-//! the same tables mirrored across the river. Every entry is added to the kind's
-//! material value; `mg` applies with the board full, `eg` in the endgame, and the
-//! evaluation interpolates between them by the game phase ([`Eval::phase`](crate::Eval::phase)).
+//! Every square a piece can reach has one weight in the table of its kind
+//! ([`param`]): the soldier's table is split into three terms (at home, crossed, on the
+//! enemy's back rank) so that each shows by name in `xq eval`. Black uses Red's tables
+//! mirrored across the river, and files `f` to `i` mirror `a` to `d`.
 
-use xq_core::{File, PieceKind, Rank, Square, SquareMap};
-
-/// Material value of each kind in the middlegame (general, advisor, elephant, horse,
-/// chariot, cannon, soldier).
-pub const MATERIAL_MG: [i32; 7] = [0, 120, 120, 380, 900, 430, 60];
-/// Material value of each kind in the endgame: the horse gains on the cannon as the
-/// board empties (a cannon needs screens), and soldiers gain.
-pub const MATERIAL_EG: [i32; 7] = [0, 140, 140, 420, 950, 380, 90];
+use crate::params::{
+    MATERIAL, PARAMS, PST_ADVISOR, PST_CANNON, PST_CHARIOT, PST_ELEPHANT, PST_GENERAL, PST_HORSE,
+    SOLDIER_BOTTOM, SOLDIER_CROSSED, SOLDIER_HOME,
+};
+use xq_core::{Color, File, Piece, PieceKind, Rank, Square, SquareMap};
 
 /// Phase weight of each kind: the phase is the sum over the board, 48 with every
 /// chariot, horse and cannon present, 0 with none.
@@ -25,162 +23,89 @@ pub const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 3, 6, 3, 0];
 /// The phase of a full board.
 pub const PHASE_MAX: i32 = 48;
 
-type Table = [[i32; 9]; 10];
+/// The placement weight of `kind` on `sq` as Red sees it (file, rank): an index into
+/// `PARAMS`, or `None` where the piece can never stand.
+const fn red_param(kind: PieceKind, file: usize, rank: usize) -> Option<usize> {
+    // Files f-i mirror d-a.
+    let f = if file > 4 { 8 - file } else { file };
+    match kind {
+        PieceKind::General if f >= 3 && rank <= 2 => {
+            Some(PST_GENERAL.start + (2 - rank) * 2 + (f - 3))
+        }
+        PieceKind::Advisor => match (f, rank) {
+            (3, 2) => Some(PST_ADVISOR.start),
+            (4, 1) => Some(PST_ADVISOR.start + 1),
+            (3, 0) => Some(PST_ADVISOR.start + 2),
+            _ => None,
+        },
+        PieceKind::Elephant => match (f, rank) {
+            (2, 4) => Some(PST_ELEPHANT.start),
+            (0, 2) => Some(PST_ELEPHANT.start + 1),
+            (4, 2) => Some(PST_ELEPHANT.start + 2),
+            (2, 0) => Some(PST_ELEPHANT.start + 3),
+            _ => None,
+        },
+        PieceKind::Horse => Some(PST_HORSE.start + (9 - rank) * 5 + f),
+        PieceKind::Chariot => Some(PST_CHARIOT.start + (9 - rank) * 5 + f),
+        PieceKind::Cannon => Some(PST_CANNON.start + (9 - rank) * 5 + f),
+        PieceKind::Soldier if rank == 9 => Some(SOLDIER_BOTTOM.start + f),
+        PieceKind::Soldier if rank >= 5 => Some(SOLDIER_CROSSED.start + (8 - rank) * 5 + f),
+        PieceKind::Soldier if rank >= 3 && f % 2 == 0 => {
+            Some(SOLDIER_HOME.start + (4 - rank) * 3 + f / 2)
+        }
+        _ => None,
+    }
+}
 
-const GENERAL_MG: Table = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, -30, -36, -30, 0, 0, 0],
-    [0, 0, 0, -12, -16, -12, 0, 0, 0],
-    [0, 0, 0, 2, 10, 2, 0, 0, 0],
-];
-const GENERAL_EG: Table = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, -8, -4, -8, 0, 0, 0],
-    [0, 0, 0, -2, 4, -2, 0, 0, 0],
-    [0, 0, 0, 0, 6, 0, 0, 0, 0],
-];
-const ADVISOR: Table = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, -6, 0, -6, 0, 0, 0],
-    [0, 0, 0, 0, 12, 0, 0, 0, 0],
-    [0, 0, 0, 2, 0, 2, 0, 0, 0],
-];
-const ELEPHANT: Table = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, -6, 0, 0, 0, -6, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [-8, 0, 0, 0, 14, 0, 0, 0, -8],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 4, 0, 0, 0, 4, 0, 0],
-];
-const HORSE_MG: Table = [
-    [0, 0, 0, 24, 0, 24, 0, 0, 0],
-    [0, 24, 52, 28, 16, 28, 52, 24, 0],
-    [8, 32, 36, 52, 36, 52, 36, 32, 8],
-    [12, 72, 40, 68, 40, 68, 40, 72, 12],
-    [0, 40, 36, 52, 56, 52, 36, 40, 0],
-    [0, 32, 44, 48, 52, 48, 44, 32, 0],
-    [8, 16, 32, 20, 32, 20, 32, 16, 8],
-    [12, 8, 16, 20, 8, 20, 16, 8, 12],
-    [-20, 0, 8, 12, -48, 12, 8, 0, -20],
-    [-8, -20, 0, -8, 0, -8, 0, -20, -8],
-];
-const HORSE_EG: Table = [
-    [-10, 0, 4, 8, 8, 8, 4, 0, -10],
-    [0, 12, 24, 20, 16, 20, 24, 12, 0],
-    [4, 16, 24, 32, 32, 32, 24, 16, 4],
-    [4, 24, 28, 36, 36, 36, 28, 24, 4],
-    [0, 16, 24, 28, 32, 28, 24, 16, 0],
-    [0, 12, 20, 24, 28, 24, 20, 12, 0],
-    [-4, 8, 12, 16, 16, 16, 12, 8, -4],
-    [-8, 0, 8, 8, 8, 8, 8, 0, -8],
-    [-16, -8, 0, 0, -12, 0, 0, -8, -16],
-    [-24, -16, -8, -8, -8, -8, -8, -16, -24],
-];
-const CHARIOT_MG: Table = [
-    [0, 6, 3, 21, 24, 21, 3, 6, 0],
-    [0, 18, 9, 30, 48, 30, 9, 18, 0],
-    [0, 6, 3, 24, 30, 24, 3, 6, 0],
-    [0, 21, 21, 30, 30, 30, 21, 21, 0],
-    [6, 15, 15, 24, 27, 24, 15, 15, 6],
-    [6, 18, 18, 24, 27, 24, 18, 18, 6],
-    [-6, 9, -6, 18, 24, 18, -6, 9, -6],
-    [-24, 6, -6, 18, 18, 18, -6, 6, -24],
-    [-18, 6, 0, 18, -18, 18, 0, 6, -18],
-    [-36, 0, -6, 18, -18, 18, -6, 0, -36],
-];
-const CHARIOT_EG: Table = [
-    [8, 10, 10, 14, 14, 14, 10, 10, 8],
-    [10, 14, 14, 18, 22, 18, 14, 14, 10],
-    [8, 12, 12, 16, 18, 16, 12, 12, 8],
-    [8, 12, 12, 16, 18, 16, 12, 12, 8],
-    [6, 10, 10, 14, 16, 14, 10, 10, 6],
-    [6, 10, 10, 14, 16, 14, 10, 10, 6],
-    [0, 6, 6, 10, 12, 10, 6, 6, 0],
-    [0, 4, 4, 8, 8, 8, 4, 4, 0],
-    [-4, 0, 0, 4, 0, 4, 0, 0, -4],
-    [-8, -4, -4, 0, -4, 0, -4, -4, -8],
-];
-const CANNON_MG: Table = [
-    [16, 16, 0, -20, -24, -20, 0, 16, 16],
-    [8, 8, 0, -16, -28, -16, 0, 8, 8],
-    [4, 4, 0, -20, -16, -20, 0, 4, 4],
-    [0, 12, 12, 8, 16, 8, 12, 12, 0],
-    [0, 0, 0, 0, 16, 0, 0, 0, 0],
-    [-4, 0, 12, 0, 16, 0, 12, 0, -4],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [4, 0, 16, 12, 20, 12, 16, 0, 4],
-    [0, 4, 8, 8, 8, 8, 8, 4, 0],
-    [0, 0, 4, 12, 12, 12, 4, 0, 0],
-];
-const CANNON_EG: Table = [
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 4, 0, 0, 0, 0],
-    [0, 0, 0, 4, 8, 4, 0, 0, 0],
-    [0, 0, 0, 4, 8, 4, 0, 0, 0],
-    [0, 0, 0, 4, 8, 4, 0, 0, 0],
-    [0, 0, 0, 0, 4, 0, 0, 0, 0],
-    [0, 0, 0, 4, 12, 4, 0, 0, 0],
-    [0, 0, 0, 8, 12, 8, 0, 0, 0],
-    [0, 0, 0, 8, 8, 8, 0, 0, 0],
-];
-const SOLDIER_MG: Table = [
-    [8, 8, 8, 16, 24, 16, 8, 8, 8],
-    [48, 68, 108, 140, 148, 140, 108, 68, 48],
-    [48, 68, 100, 120, 120, 120, 100, 68, 48],
-    [48, 64, 80, 88, 92, 88, 80, 64, 48],
-    [28, 44, 52, 80, 88, 80, 52, 44, 28],
-    [0, 0, 24, 0, 36, 0, 24, 0, 0],
-    [0, 0, 0, 0, 32, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
-const SOLDIER_EG: Table = [
-    [10, 20, 30, 40, 40, 40, 30, 20, 10],
-    [70, 90, 120, 150, 160, 150, 120, 90, 70],
-    [70, 90, 110, 130, 140, 130, 110, 90, 70],
-    [60, 80, 90, 100, 110, 100, 90, 80, 60],
-    [50, 60, 70, 80, 90, 80, 70, 60, 50],
-    [0, 0, 10, 0, 20, 0, 10, 0, 0],
-    [0, 0, 0, 0, 10, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-    [0, 0, 0, 0, 0, 0, 0, 0, 0],
-];
+/// `NONE` marks a square a piece never reaches in [`PARAM`].
+const NONE: u16 = u16::MAX;
 
-const TABLES: [(Table, Table); 7] = [
-    (GENERAL_MG, GENERAL_EG),
-    (ADVISOR, ADVISOR),
-    (ELEPHANT, ELEPHANT),
-    (HORSE_MG, HORSE_EG),
-    (CHARIOT_MG, CHARIOT_EG),
-    (CANNON_MG, CANNON_EG),
-    (SOLDIER_MG, SOLDIER_EG),
-];
+/// The placement weight of each kind on each square, as Red sees it.
+static PARAM: [SquareMap<u16>; 7] = {
+    let mut t = [SquareMap::new(NONE); 7];
+    let mut kind = 0;
+    while kind < 7 {
+        let mut i = 0;
+        while i < 90 {
+            let sq = Square::ALL[i];
+            let k = PieceKind::ALL[kind];
+            if let Some(p) = red_param(k, sq.file().index(), sq.rank().index()) {
+                t[kind] = t[kind].with(sq, p as u16);
+            }
+            i += 1;
+        }
+        kind += 1;
+    }
+    t
+};
+
+/// The placement weight (an index into [`PARAMS`]) of `piece` on
+/// `sq`: Black's pieces use the square mirrored across the river. `None` where the piece
+/// can never stand (an advisor off its five squares, a soldier behind its start).
+///
+/// ```
+/// use xq_core::{Piece, Square};
+/// use xq_eval::params::{PST_HORSE, SOLDIER_BOTTOM};
+/// use xq_eval::pst::param;
+/// let horse = Piece::from_char('N').unwrap();
+/// // b0 and h0 share a weight, and Black's horse on b9 uses it too.
+/// assert_eq!(param(horse, Square::B0), Some(PST_HORSE.start + 45 + 1));
+/// assert_eq!(param(horse, Square::H0), param(horse, Square::B0));
+/// assert_eq!(param(Piece::from_char('n').unwrap(), Square::B9), param(horse, Square::B0));
+/// assert_eq!(param(Piece::from_char('P').unwrap(), Square::E9), Some(SOLDIER_BOTTOM.start + 4));
+/// assert_eq!(param(Piece::from_char('A').unwrap(), Square::E0), None);
+/// ```
+#[inline]
+pub fn param(piece: Piece, sq: Square) -> Option<usize> {
+    let red_sq = match piece.color {
+        Color::Red => sq,
+        Color::Black => sq.flip_vertical(),
+    };
+    match PARAM[piece.kind.index()][red_sq] {
+        NONE => None,
+        p => Some(p as usize),
+    }
+}
 
 /// The (mg, eg) value of every piece on every square, Red-relative (Black's entries
 /// negative), material included: `PSQ[piece index][square]`.
@@ -188,28 +113,22 @@ pub(crate) static PSQ: [SquareMap<(i32, i32)>; 14] = {
     let mut t = [const { SquareMap::new((0, 0)) }; 14];
     let mut kind = 0;
     while kind < 7 {
-        let mut rank = 0;
-        while rank < 10 {
-            let mut file = 0;
-            while file < 9 {
-                let (mg, eg) = (&TABLES[kind].0, &TABLES[kind].1);
-                // Row 0 of a table is rank 9 as Red sees it.
-                let red = (
-                    MATERIAL_MG[kind] + mg[9 - rank][file],
-                    MATERIAL_EG[kind] + eg[9 - rank][file],
-                );
-                let (Some(f), Some(r)) = (File::from_index(file), Rank::from_index(rank)) else {
-                    unreachable!()
-                };
-                let red_sq = Square::new(f, r);
-                // Black's piece on the square mirrored across the river.
-                let black_sq = red_sq.flip_vertical();
-                let (red_map, black_map) = (t[kind], t[7 + kind]);
-                t[kind] = red_map.with(red_sq, red);
-                t[7 + kind] = black_map.with(black_sq, (-red.0, -red.1));
-                file += 1;
+        let material = PARAMS[MATERIAL.start + kind];
+        let mut i = 0;
+        while i < 90 {
+            let red_sq = Square::ALL[i];
+            let mut v = (material.0, material.1);
+            let (file, rank) = (red_sq.file().index(), red_sq.rank().index());
+            if let Some(p) = red_param(PieceKind::ALL[kind], file, rank) {
+                v.0 += PARAMS[p].0;
+                v.1 += PARAMS[p].1;
             }
-            rank += 1;
+            // Black's piece on the square mirrored across the river.
+            let black_sq = red_sq.flip_vertical();
+            let (red_map, black_map) = (t[kind], t[7 + kind]);
+            t[kind] = red_map.with(red_sq, v);
+            t[7 + kind] = black_map.with(black_sq, (-v.0, -v.1));
+            i += 1;
         }
         kind += 1;
     }
@@ -217,19 +136,29 @@ pub(crate) static PSQ: [SquareMap<(i32, i32)>; 14] = {
 };
 
 /// The (middlegame, endgame) value of `kind` on a square given as Red sees it, file
-/// `0..9` and rank `0..10`, material included.
+/// `0..9` and rank `0..10` (clamped), material included.
 ///
 /// ```
-/// use xq_core::{File, PieceKind, Rank, Square, SquareMap};
+/// use xq_core::PieceKind;
 /// let (home, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 3);
 /// let (crossed, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 6);
 /// assert!(crossed > home);
 /// ```
 pub fn value(kind: PieceKind, file: usize, rank: usize) -> (i32, i32) {
-    let k = kind.index();
-    let (mg, eg) = (&TABLES[k].0, &TABLES[k].1);
-    (
-        MATERIAL_MG[k] + mg[9 - rank.min(9)][file.min(8)],
-        MATERIAL_EG[k] + eg[9 - rank.min(9)][file.min(8)],
-    )
+    let (Some(f), Some(r)) = (File::from_index(file.min(8)), Rank::from_index(rank.min(9))) else {
+        unreachable!("clamped to the board")
+    };
+    PSQ[kind.index()][Square::new(f, r)]
+}
+
+/// The material value of `kind`: (middlegame, endgame).
+///
+/// ```
+/// use xq_core::PieceKind;
+/// let (chariot, horse) = (xq_eval::pst::material(PieceKind::Chariot), xq_eval::pst::material(PieceKind::Horse));
+/// assert!(chariot.0 > horse.0 && chariot.1 > horse.1);
+/// ```
+pub fn material(kind: PieceKind) -> (i32, i32) {
+    let s = PARAMS[MATERIAL.start + kind.index()];
+    (s.0, s.1)
 }

@@ -57,6 +57,7 @@ fn mirror_left_right_keeps_the_score() {
         }
         let mirrored = Position::try_from(&fen).unwrap();
         assert_eq!(evaluate(&pos), evaluate(&mirrored), "{pos}");
+        assert_eq!(breakdown(&pos), breakdown(&mirrored), "{pos}");
     }
 }
 
@@ -85,26 +86,67 @@ fn incremental_equals_recomputed_along_random_games() {
 #[test]
 fn values_reflect_xiangqi() {
     use xq_core::PieceKind::*;
-    use xq_eval::pst::{value, MATERIAL_EG, MATERIAL_MG};
+    use xq_eval::pst::{material, value};
     // A chariot is worth about two horses.
-    let (r, h) = (MATERIAL_MG[Chariot.index()], MATERIAL_MG[Horse.index()]);
+    let (r, h) = (material(Chariot).0, material(Horse).0);
     assert!(r > 2 * h - 100 && r < 2 * h + 200);
     // Cannon above horse on a full board, below it in the endgame.
-    assert!(MATERIAL_MG[Cannon.index()] > MATERIAL_MG[Horse.index()]);
-    assert!(MATERIAL_EG[Cannon.index()] < MATERIAL_EG[Horse.index()]);
-    // Soldiers gain across the river and again near the palace.
+    assert!(material(Cannon).0 > material(Horse).0);
+    assert!(material(Cannon).1 < material(Horse).1);
+    // Soldiers gain across the river and again near the palace, and are worth little
+    // once on the back rank.
     let home = value(Soldier, 4, 3).0;
     let crossed = value(Soldier, 4, 5).0;
     let near_palace = value(Soldier, 4, 7).0;
+    let bottom = value(Soldier, 4, 9).0;
     assert!(home < crossed && crossed < near_palace);
+    assert!(bottom < crossed);
     // Black's material lead shows from both sides.
     let pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w")
         .unwrap();
     assert!(evaluate(&pos) < -700);
     let b = breakdown(&pos);
     assert_eq!(b.phase, 42);
+    assert_eq!(b.scale, xq_eval::endgame::SCALE_MAX);
     // Material is tapered by phase: 42/48 of the middlegame value, 6/48 of the endgame's.
-    let c = Chariot.index();
-    assert_eq!(b.material, -(MATERIAL_MG[c] * 42 + MATERIAL_EG[c] * 6) / 48);
+    let (mg, eg) = material(Chariot);
+    let m = b.term("material").unwrap();
+    assert_eq!((m.mg, m.eg), (-mg, -eg));
+    assert_eq!(m.value, -(mg * 42 + eg * 6) / 48);
     assert_eq!(b.total, evaluate(&pos));
+}
+
+#[test]
+fn the_full_evaluation_agrees_with_its_trace_and_its_breakdown() {
+    use xq_eval::params::PARAMS;
+    use xq_eval::{evaluate_full, trace};
+    for (i, pos) in suite().iter().enumerate() {
+        for p in walk(pos, 30, i as u64 + 3) {
+            let e = evaluate(&p);
+            assert_eq!(evaluate_full(&p, &Eval::new(&p)), e, "{p}");
+            let t = trace(&p);
+            assert_eq!(t.red_score(&PARAMS) * p.side_to_move().sign(), e, "{p}");
+            let b = breakdown(&p);
+            assert_eq!(b.total, e, "{p}");
+            assert_eq!(b.scale, t.scale);
+            // The terms' sums add up to the whole.
+            let (mg, eg) = t.sums(&PARAMS);
+            assert_eq!(b.terms.iter().map(|t| t.mg).sum::<i32>(), mg);
+            assert_eq!(b.terms.iter().map(|t| t.eg).sum::<i32>(), eg);
+            // The incremental part is the material and placement terms plus nothing else.
+            let (img, ieg) = Eval::new(&p).sums();
+            let inc: (i32, i32) = b
+                .terms
+                .iter()
+                .filter(|t| {
+                    t.name == "material"
+                        || t.name.starts_with("pst_")
+                        || t.name.starts_with("soldier_home")
+                        || t.name == "soldier_crossed"
+                        || t.name == "soldier_bottom"
+                })
+                .fold((0, 0), |(a, b), t| (a + t.mg, b + t.eg));
+            assert_eq!(inc, (img, ieg), "{p}");
+        }
+    }
 }
