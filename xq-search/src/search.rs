@@ -489,6 +489,13 @@ impl Searcher {
         }
     }
 
+    /// The static evaluation of the node at `ply`, from the side to move's point of view:
+    /// the incremental part kept in `evals` and the per-node terms.
+    #[inline]
+    fn evaluate(&self, ply: usize) -> i32 {
+        xq_eval::evaluate_full(&self.pos, &self.evals[ply])
+    }
+
     /// The moves that led to the node at `ply`, for the continuation histories.
     #[inline]
     fn continuation(&self, ply: usize) -> Continuation {
@@ -636,7 +643,7 @@ impl Searcher {
                 }
             }
             if ply >= MAX_PLY - 2 {
-                return self.evals[ply].score(self.pos.side_to_move());
+                return self.evaluate(ply);
             }
         }
 
@@ -688,9 +695,8 @@ impl Searcher {
         // The table keeps the static evaluation: no need to compute it again.
         let static_eval = match entry {
             Some(e) => e.eval,
-            None => self.evals[ply].score(self.pos.side_to_move()),
+            None => self.evaluate(ply),
         };
-        debug_assert_eq!(static_eval, self.evals[ply].score(self.pos.side_to_move()));
         self.static_evals[ply] = (!in_check).then_some(static_eval);
         // Better than two plies before (or than four, when in check then)?
         let improving = !in_check
@@ -994,8 +1000,7 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        let side = self.pos.side_to_move();
-        let stand = self.evals[ply].score(side);
+        let stand = self.evaluate(ply);
         if !self.config.quiescence || ply >= MAX_PLY - 2 {
             return stand;
         }
