@@ -2,9 +2,10 @@
 //! (middlegame, endgame) value per piece per square, built at compile time from
 //! [`PARAMS`], so a retune changes them.
 //!
-//! Values are in centipawns: a soldier at home is worth about 60, one that has crossed
-//! the river and nears the palace up to about 200; a horse about 400, a cannon about 420
-//! in the middlegame, a chariot about 900.
+//! Values are in centipawns, as the tuner fitted them (middlegame / endgame): a horse
+//! 510 / 407, a cannon 641 / 374, a chariot 1351 / 951, a soldier at home about 90 / 110
+//! and more once across the river, most near the enemy palace. The scale is the fit's:
+//! the search only compares scores with each other.
 //!
 //! Every square a piece can reach has one weight in the table of its kind
 //! ([`param`]): the soldier's table is split into three terms (at home, crossed, on the
@@ -141,7 +142,7 @@ pub(crate) static PSQ: [SquareMap<(i32, i32)>; 14] = {
 /// ```
 /// use xq_core::PieceKind;
 /// let (home, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 3);
-/// let (crossed, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 6);
+/// let (crossed, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 5);
 /// assert!(crossed > home);
 /// ```
 pub fn value(kind: PieceKind, file: usize, rank: usize) -> (i32, i32) {

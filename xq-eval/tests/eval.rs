@@ -87,9 +87,9 @@ fn incremental_equals_recomputed_along_random_games() {
 fn values_reflect_xiangqi() {
     use xq_core::PieceKind::*;
     use xq_eval::pst::{material, value};
-    // A chariot is worth about two horses.
+    // A chariot is worth two horses or more (the tuned weights make it 2.3 to 2.7).
     let (r, h) = (material(Chariot).0, material(Horse).0);
-    assert!(r > 2 * h - 100 && r < 2 * h + 200);
+    assert!(r > 2 * h - 100 && r < 3 * h, "{r} {h}");
     // Cannon above horse on a full board, below it in the endgame.
     assert!(material(Cannon).0 > material(Horse).0);
     assert!(material(Cannon).1 < material(Horse).1);

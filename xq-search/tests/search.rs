@@ -45,7 +45,7 @@ fn search(g: &Game, limits: Limits, config: SearchConfig) -> SearchResult {
 /// Plain negamax over the legal move tree with the same leaf evaluation.
 fn negamax(pos: &mut Position, depth: u32, ply: usize) -> i32 {
     if depth == 0 {
-        return Eval::new(pos).score(pos.side_to_move());
+        return xq_eval::evaluate_full(pos, &Eval::new(pos));
     }
     let moves = legal_moves(pos);
     if moves.is_empty() {
