@@ -7,6 +7,7 @@ mod limits;
 mod picker;
 pub mod score;
 mod search;
+pub mod skill;
 pub mod tt;
 
 pub use info::{Info, SearchResult};
