@@ -19,7 +19,7 @@ mod perft;
 use xq_cli::auto::Auto;
 use xq_cli::engine::{Caps, MAX_HASH};
 use xq_cli::protocol::{self, Protocol, Sink};
-use xq_cli::{ucci, uci};
+use xq_cli::{ucci, uci, xboard};
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -27,8 +27,8 @@ use xq_movegen::Game;
 
 /// xq, a Xiangqi (Chinese chess) engine.
 ///
-/// With no command, xq starts as an engine speaking UCI or UCCI (chosen by the first
-/// command a GUI sends).
+/// With no command, xq starts as an engine speaking UCI, UCCI or XBoard (chosen by the
+/// first command a GUI sends).
 #[derive(Parser, Debug)]
 #[command(name = "xq", version, about, long_about = None)]
 struct Cli {
@@ -84,6 +84,8 @@ enum Command {
     Uci,
     /// Run as a UCCI engine (standard input and output).
     Ucci,
+    /// Run as an XBoard (CECP) engine for Xiangqi (standard input and output).
+    Xboard,
 }
 
 fn main() {
@@ -95,6 +97,7 @@ fn main() {
         ))),
         Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
         Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
+        Some(Command::Xboard) => Ok(run_protocol(&mut xboard::XBoard::new())),
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
