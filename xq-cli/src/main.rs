@@ -10,6 +10,7 @@ macro_rules! outln {
 
 mod adjudicate;
 mod analyze;
+mod annotate;
 mod bench;
 mod board;
 mod convert;
@@ -80,6 +81,9 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Judge a game by the rules (mate, perpetual check and chase, repetition, 60 moves).
     Adjudicate(adjudicate::AdjudicateArgs),
+    /// Analyse every move of a game file; write it back with scores, best lines and
+    /// inaccuracies, mistakes and blunders marked.
+    Annotate(annotate::AnnotateArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
@@ -104,6 +108,7 @@ fn main() {
         Some(Command::Eval(a)) => eval::run(&a),
         Some(Command::Convert(a)) => convert::run(&a),
         Some(Command::Adjudicate(a)) => adjudicate::run(&a),
+        Some(Command::Annotate(a)) => annotate::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),
