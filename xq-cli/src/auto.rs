@@ -7,6 +7,7 @@ use crate::engine::Caps;
 use crate::protocol::{printable, say, Flow, Protocol, Sink};
 use crate::ucci::Ucci;
 use crate::uci::Uci;
+use crate::xboard::XBoard;
 
 /// Builds a protocol handler that writes to a sink, within resource caps.
 pub type NewProtocol = fn(Sink, Caps) -> Box<dyn Protocol>;
@@ -16,6 +17,9 @@ pub type NewProtocol = fn(Sink, Caps) -> Box<dyn Protocol>;
 pub const PROTOCOLS: &[(&str, NewProtocol)] = &[
     ("uci", |sink, caps| Box::new(Uci::with_sink(sink, caps))),
     ("ucci", |sink, caps| Box::new(Ucci::with_sink(sink, caps))),
+    ("xboard", |sink, caps| {
+        Box::new(XBoard::with_sink(sink, caps))
+    }),
 ];
 
 /// Waits for a command that selects a protocol (see [`PROTOCOLS`]) and hands over to it.
@@ -30,7 +34,7 @@ pub const PROTOCOLS: &[(&str, NewProtocol)] = &[
 /// engine.handle("go");
 /// engine.handle("ucci");
 /// let lines = lines.lock().unwrap();
-/// assert_eq!(lines[0], "info string send 'uci' or 'ucci' first; ignoring: go");
+/// assert_eq!(lines[0], "info string send 'uci', 'ucci' or 'xboard' first; ignoring: go");
 /// assert_eq!(lines.last().unwrap(), "ucciok");
 /// ```
 #[derive(Debug)]
@@ -69,10 +73,14 @@ impl Protocol for Auto {
             "quit" => return Flow::Quit,
             _ => {
                 let names: Vec<String> = PROTOCOLS.iter().map(|(n, _)| format!("'{n}'")).collect();
+                let names = match names.split_last() {
+                    Some((last, [])) => last.clone(),
+                    Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+                    None => String::new(),
+                };
                 say!(
                     self.sink,
-                    "info string send {} first; ignoring: {}",
-                    names.join(" or "),
+                    "info string send {names} first; ignoring: {}",
                     printable(line)
                 )
             }

@@ -14,6 +14,12 @@
 //! the clock starts: the soft limit becomes a deadline checked after every completed
 //! iteration (no new iteration after it), and a timer thread sets the stop flag at the
 //! hard deadline. The search itself is not restarted, so nothing it learnt is lost.
+//!
+//! Playing levels ([`Options::strength`]): below full strength the search is capped by the
+//! level's depth and nodes and searches the level's number of lines (hidden from the GUI
+//! beyond the `MultiPV` it asked for); the move answered is the one
+//! [`Skill::choose`](xq_search::skill::Skill::choose) picks from the last completed
+//! iteration, with a seed drawn from the engine's own generator ([`Engine::set_seed`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -21,6 +27,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use xq_core::{Move, Position};
 use xq_movegen::Game;
+use xq_search::skill::{LastIteration, Skill, MAX_ELO, MIN_ELO};
 use xq_search::tt::TranspositionTable;
 use xq_search::{Info, Limits, SearchResult, Searcher};
 
@@ -43,6 +50,8 @@ pub const MAX_MULTIPV: usize = 16;
 pub const DEFAULT_OVERHEAD: u64 = 30;
 /// Largest move overhead, ms.
 pub const MAX_OVERHEAD: u64 = 5000;
+/// Default `UCI_Elo` (used only with `UCI_LimitStrength`): level 10's Elo.
+pub const DEFAULT_ELO: u32 = xq_search::skill::ELO_OF_LEVEL[10];
 
 /// Resource caps for an embedded engine: the option maxima a GUI may set, and an
 /// optional node cap on every search (fuzzing and tests use small ones).
@@ -93,6 +102,14 @@ pub struct Options {
     pub ponder: bool,
     /// Time kept back from every move, ms.
     pub move_overhead: u64,
+    /// The playing level (UCI `Skill Level`, UCCI `skill`); level 20 is full strength.
+    pub skill: Skill,
+    /// Play at the level of [`elo`](Options::elo) instead of [`skill`](Options::skill)
+    /// (UCI `UCI_LimitStrength`).
+    pub limit_strength: bool,
+    /// The Elo to play at with [`limit_strength`](Options::limit_strength) (UCI
+    /// `UCI_Elo`), mapped onto a level by [`Skill::from_elo`].
+    pub elo: u32,
 }
 
 impl Default for Options {
@@ -103,6 +120,31 @@ impl Default for Options {
             multipv: 1,
             ponder: false,
             move_overhead: DEFAULT_OVERHEAD,
+            skill: Skill::FULL,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+        }
+    }
+}
+
+impl Options {
+    /// The level the engine plays at: the level of [`elo`](Options::elo) when
+    /// [`limit_strength`](Options::limit_strength) is on, else [`skill`](Options::skill).
+    ///
+    /// ```
+    /// use xq_cli::engine::Options;
+    /// use xq_search::skill::Skill;
+    /// let mut o = Options { skill: Skill::new(5), ..Options::default() };
+    /// assert_eq!(o.strength(), Skill::new(5));
+    /// o.limit_strength = true;
+    /// o.elo = Skill::new(12).elo();
+    /// assert_eq!(o.strength(), Skill::new(12));
+    /// ```
+    pub fn strength(&self) -> Skill {
+        if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            self.skill
         }
     }
 }
@@ -182,6 +224,8 @@ pub struct Engine {
     caps: Caps,
     /// A minimal table the searchers hold while the real one is replaced or cleared.
     spare: Arc<TranspositionTable>,
+    /// The state of the generator of the seeds of the level's choices.
+    seed: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -224,6 +268,7 @@ impl Engine {
             output,
             caps,
             spare: Arc::new(TranspositionTable::new(1)),
+            seed: clock_seed(),
         };
         engine.sync();
         engine
@@ -248,8 +293,27 @@ impl Engine {
             multipv: options.multipv.clamp(1, MAX_MULTIPV),
             ponder: options.ponder,
             move_overhead: options.move_overhead.min(MAX_OVERHEAD),
+            skill: options.skill,
+            limit_strength: options.limit_strength,
+            elo: options.elo.clamp(MIN_ELO, MAX_ELO),
         };
         self.sync();
+    }
+
+    /// Seeds the generator of the level's choices: after the same seed, the same
+    /// searches choose the same moves (a reproducible game). The engine starts from a
+    /// seed taken from the clock.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+
+    /// The next seed for a level's choice (SplitMix64's step).
+    fn next_seed(&mut self) -> u64 {
+        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
     }
 
     /// The resource caps.
@@ -359,6 +423,8 @@ impl Engine {
         let budget = time_budget(req.clock.as_ref(), req.movetime, overhead);
         let mut limits = req.limits.clone();
         limits.banned_moves.extend(self.banned.iter().copied());
+        let skill = self.options.strength();
+        skill.restrict(&mut limits);
         if let Some(cap) = self.caps.max_nodes {
             limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
         }
@@ -372,12 +438,18 @@ impl Engine {
         if searchers.is_empty() {
             searchers.push(Searcher::with_table(self.tt.clone()));
         }
+        let level = Level {
+            skill,
+            seed: self.next_seed(),
+            shown: self.options.multipv,
+        };
+        searchers[0].set_multipv(self.options.multipv.max(skill.lines()));
         let game = self.game.clone();
         let output = self.output.clone();
         let thread_ctl = ctl.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || search_thread(searchers, game, limits, thread_ctl, output));
+            .spawn(move || search_thread(searchers, game, limits, level, thread_ctl, output));
         match handle {
             Ok(handle) => {
                 self.running = Some(Running {
@@ -437,12 +509,33 @@ impl Engine {
         true
     }
 
-    /// Stops everything and prints nothing more.
-    pub fn quit(&mut self) {
+    /// Is a search running (it has not answered yet)?
+    pub fn searching(&mut self) -> bool {
+        self.reap();
+        self.running.is_some()
+    }
+
+    /// Waits until a running search has answered by its own limits. A held search
+    /// (infinite, or pondering) would never answer by itself: it is stopped instead.
+    pub fn wait(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.ctl.lock().hold) {
+            self.stop();
+        } else {
+            self.join();
+        }
+    }
+
+    /// Stops the search (if any) without an answer: nothing more is printed for it.
+    pub fn abandon(&mut self) {
         if let Some(r) = &self.running {
             r.ctl.quiet.store(true, Ordering::SeqCst);
         }
         self.stop();
+    }
+
+    /// Stops everything and prints nothing more.
+    pub fn quit(&mut self) {
+        self.abandon();
     }
 }
 
@@ -470,14 +563,33 @@ fn timer_thread(ctl: Arc<Control>, deadline: Instant) {
     }
 }
 
+/// A seed from the clock, for an engine nobody seeded.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x5EED, |d| d.as_nanos() as u64)
+}
+
+/// How a search plays at a level.
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    skill: Skill,
+    /// The seed of this search's choice.
+    seed: u64,
+    /// The lines the GUI asked to see (the level may search more).
+    shown: usize,
+}
+
 fn search_thread(
     mut searchers: Vec<Searcher>,
     game: Game,
     limits: Limits,
+    level: Level,
     ctl: Arc<Control>,
     output: Arc<dyn Output>,
 ) -> Vec<Searcher> {
-    let result = {
+    let mut last = LastIteration::default();
+    let mut result = {
         let (main, helpers) = match searchers.split_first_mut() {
             Some(x) => x,
             None => unreachable!("go always passes a searcher"),
@@ -492,9 +604,10 @@ fn search_thread(
                 });
             }
             let mut report = |info: &Info| {
-                if !ctl.quiet.load(Ordering::Relaxed) {
+                if !ctl.quiet.load(Ordering::Relaxed) && info.multipv <= level.shown {
                     output.info(info);
                 }
+                last.add(info);
                 let deadline = ctl.lock().soft_deadline;
                 if output.closed() || deadline.is_some_and(|d| Instant::now() >= d) {
                     stop.store(true, Ordering::SeqCst);
@@ -505,6 +618,9 @@ fn search_thread(
             result
         })
     };
+    if !level.skill.is_full_strength() {
+        level.skill.choose(last.lines(), level.seed, &mut result);
+    }
     let mut st = ctl.lock();
     while st.hold {
         st = match ctl.cv.wait(st) {

@@ -1,10 +1,10 @@
-//! The engine side of the `xq` binary as a library: the UCI and UCCI command handlers
-//! and the protocol-independent engine behind them.
+//! The engine side of the `xq` binary as a library: the UCI, UCCI and XBoard command
+//! handlers and the protocol-independent engine behind them.
 //!
 //! The layers, from the bottom: [`protocol`] (where output goes, the line loop, parsing
 //! what GUIs send) and [`time`] (clock to time budget); [`engine`] (the game, the options,
-//! the search threads); the protocols [`uci`] and [`ucci`]; and [`auto`], which picks a
-//! protocol from the first command. Lower layers never name a higher one.
+//! the search threads); the protocols [`uci`], [`ucci`] and [`xboard`]; and [`auto`],
+//! which picks a protocol from the first command. Lower layers never name a higher one.
 //!
 //! The handlers write to a [`protocol::Sink`] (standard output for the binary, a buffer
 //! for tests and fuzzing) and take one line at a time through
@@ -34,3 +34,4 @@ pub mod protocol;
 pub mod time;
 pub mod ucci;
 pub mod uci;
+pub mod xboard;

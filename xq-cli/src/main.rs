@@ -10,6 +10,7 @@ macro_rules! outln {
 
 mod adjudicate;
 mod analyze;
+mod annotate;
 mod bench;
 mod board;
 mod convert;
@@ -21,7 +22,7 @@ mod tune;
 use xq_cli::auto::Auto;
 use xq_cli::engine::{Caps, MAX_HASH};
 use xq_cli::protocol::{self, Protocol, Sink};
-use xq_cli::{ucci, uci};
+use xq_cli::{ucci, uci, xboard};
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -29,8 +30,8 @@ use xq_movegen::Game;
 
 /// xq, a Xiangqi (Chinese chess) engine.
 ///
-/// With no command, xq starts as an engine speaking UCI or UCCI (chosen by the first
-/// command a GUI sends).
+/// With no command, xq starts as an engine speaking UCI, UCCI or XBoard (chosen by the
+/// first command a GUI sends).
 #[derive(Parser, Debug)]
 #[command(name = "xq", version, about, long_about = None)]
 struct Cli {
@@ -86,10 +87,15 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Fit the evaluation's weights to `xq datagen` data; `--write` rewrites xq-eval/src/params.rs.
     Tune(tune::TuneArgs),
+    /// Analyse every move of a game file; write it back with scores, best lines and
+    /// inaccuracies, mistakes and blunders marked.
+    Annotate(annotate::AnnotateArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
     Ucci,
+    /// Run as an XBoard (CECP) engine for Xiangqi (standard input and output).
+    Xboard,
 }
 
 fn main() {
@@ -101,6 +107,7 @@ fn main() {
         ))),
         Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
         Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
+        Some(Command::Xboard) => Ok(run_protocol(&mut xboard::XBoard::new())),
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
@@ -109,6 +116,7 @@ fn main() {
         Some(Command::Adjudicate(a)) => adjudicate::run(&a),
         Some(Command::Datagen(a)) => datagen::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),
+        Some(Command::Annotate(a)) => annotate::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

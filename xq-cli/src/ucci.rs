@@ -5,6 +5,10 @@
 //! movestogo M] [opptime ...]` with times in seconds unless `usemillisec` is on,
 //! `go depth 0` -> `nobestmove`, `probe` -> `pophash`, `quit` -> `bye`.
 //! Draw offers (`go draw`, `ponderhit draw`) are accepted syntactically and ignored.
+//!
+//! Playing levels: `setoption skill N` (0 to 20, 20 = full strength) is xq's own option,
+//! as UCCI defines none; the protocol's `randomness` (variety among good moves at full
+//! depth) is another thing and, like other engines' options, ignored.
 
 use crate::engine::{
     legal_ponder, Caps, Engine, GoRequest, Options, Output, AUTHOR, DEFAULT_HASH, DEFAULT_OVERHEAD,
@@ -19,6 +23,7 @@ use crate::time::Clock;
 use std::sync::Arc;
 use std::time::Duration;
 use xq_movegen::Game;
+use xq_search::skill::{Skill, MAX_LEVEL};
 use xq_search::tt::Bound;
 use xq_search::{Info, Limits, SearchResult};
 
@@ -116,6 +121,10 @@ impl Ucci {
         say!(self.sink, "option newgame type button");
         say!(
             self.sink,
+            "option skill type spin min 0 max {MAX_LEVEL} default {MAX_LEVEL}"
+        );
+        say!(
+            self.sink,
             "option moveoverhead type spin min 0 max {MAX_OVERHEAD} default {DEFAULT_OVERHEAD}"
         );
         say!(self.sink, "ucciok");
@@ -142,6 +151,7 @@ impl Ucci {
             }
             "ponder" => o.ponder = check(name, value)?,
             "moveoverhead" => o.move_overhead = parse_spin(name, value, 0, MAX_OVERHEAD)?,
+            "skill" => o.skill = Skill::new(parse_spin(name, value, 0, MAX_LEVEL.into())? as u8),
             "newgame" | "clearhash" => {
                 self.engine.new_game();
                 return Ok(());

@@ -1,8 +1,8 @@
 //! The UCI protocol (as Pikafish speaks it for Xiangqi).
 
 use crate::engine::{
-    legal_ponder, Caps, Engine, GoRequest, Options, Output, AUTHOR, DEFAULT_HASH, DEFAULT_OVERHEAD,
-    MAX_HASH, MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS, NAME,
+    legal_ponder, Caps, Engine, GoRequest, Options, Output, AUTHOR, DEFAULT_ELO, DEFAULT_HASH,
+    DEFAULT_OVERHEAD, MAX_HASH, MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS, NAME,
 };
 use crate::protocol::{
     parse_check, parse_legal_moves, parse_num, parse_position, parse_spin, report_error, say, Flow,
@@ -14,6 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use xq_core::Color;
 use xq_movegen::Game;
+use xq_search::skill::{Skill, MAX_ELO, MAX_LEVEL, MIN_ELO};
 use xq_search::{Info, Limits, Score, SearchResult};
 
 /// UCI output formatting.
@@ -129,6 +130,18 @@ impl Uci {
             self.sink,
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max {MAX_OVERHEAD}"
         );
+        say!(
+            self.sink,
+            "option name Skill Level type spin default {MAX_LEVEL} min 0 max {MAX_LEVEL}"
+        );
+        say!(
+            self.sink,
+            "option name UCI_LimitStrength type check default false"
+        );
+        say!(
+            self.sink,
+            "option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"
+        );
         say!(self.sink, "uciok");
     }
 
@@ -150,6 +163,9 @@ impl Uci {
             "multipv" => o.multipv = spin("MultiPV", 1, MAX_MULTIPV as u64)? as usize,
             "move overhead" => o.move_overhead = spin("Move Overhead", 0, MAX_OVERHEAD)?,
             "ponder" => o.ponder = parse_check("Ponder", value)?,
+            "skill level" => o.skill = Skill::new(spin("Skill Level", 0, MAX_LEVEL.into())? as u8),
+            "uci_limitstrength" => o.limit_strength = parse_check("UCI_LimitStrength", value)?,
+            "uci_elo" => o.elo = spin("UCI_Elo", MIN_ELO.into(), MAX_ELO.into())? as u32,
             "clear hash" => {
                 self.engine.new_game();
                 return Ok(());

@@ -108,12 +108,13 @@ pub fn moves(data: &[u8]) {
 /// The node cap on every search the `protocol` target starts.
 pub const PROTOCOL_NODES: u64 = 3000;
 
-/// The UCI/UCCI command handler fed arbitrary lines (split as the binary splits its
-/// standard input), with a 1 MiB table, at most two threads and every search capped at
-/// [`PROTOCOL_NODES`] nodes. Checks: no panic (in any thread: the harness's panic hook
-/// aborts), every `isready` answered by `readyok` at once, `uci`/`ucci` answered by
-/// `uciok`/`ucciok`, every output line a single printable line, every `bestmove` a
-/// well-formed move, never more answers than searches started.
+/// The UCI/UCCI/XBoard command handler fed arbitrary lines (split as the binary splits
+/// its standard input), with a 1 MiB table, at most two threads and every search capped
+/// at [`PROTOCOL_NODES`] nodes. Checks: no panic (in any thread: the harness's panic hook
+/// aborts), every `isready` answered by `readyok` at once (UCI, UCCI and before a
+/// protocol is chosen), `uci`/`ucci` answered by `uciok`/`ucciok`, every output line a
+/// single printable line, every `bestmove` and XBoard `move` a well-formed move, never
+/// more UCI/UCCI answers than searches started.
 pub fn protocol(data: &[u8]) {
     let (sink, out) = Sink::buffer();
     let caps = Caps {
@@ -134,14 +135,18 @@ pub fn protocol(data: &[u8]) {
         }
         let cmd = line.split_whitespace().next().unwrap_or("");
         let before = out.lock().unwrap().len();
-        if proto.is_none() && (cmd == "uci" || cmd == "ucci") {
-            proto = Some(if cmd == "uci" { "uci" } else { "ucci" });
+        if proto.is_none() && matches!(cmd, "uci" | "ucci" | "xboard") {
+            proto = Some(match cmd {
+                "uci" => "uci",
+                "ucci" => "ucci",
+                _ => "xboard",
+            });
         }
         let flow = engine.handle(line);
         let lines = out.lock().unwrap().clone();
         let new = &lines[before..];
         match cmd {
-            "isready" => assert!(
+            "isready" if proto != Some("xboard") => assert!(
                 new.iter().any(|l| l == "readyok"),
                 "isready unanswered: {line:?} -> {new:?}"
             ),
@@ -189,6 +194,11 @@ pub fn protocol(data: &[u8]) {
                 }
             }
             Some("nobestmove") => answers += 1,
+            Some("move") if proto == Some("xboard") => {
+                let m = w.next().unwrap_or("");
+                assert!(m.parse::<Move>().is_ok(), "bad move in {l:?}");
+                assert!(w.next().is_none(), "malformed {l:?}");
+            }
             _ => {}
         }
     }

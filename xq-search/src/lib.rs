@@ -8,6 +8,7 @@ mod picker;
 pub mod score;
 mod search;
 mod see;
+pub mod skill;
 pub mod tt;
 
 pub use info::{Info, SearchResult};

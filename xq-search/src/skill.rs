@@ -1,0 +1,453 @@
+//! Playing levels for people: an engine that is weaker on purpose but still plays
+//! sensible moves, and loses by the kind of mistakes a person makes.
+//!
+//! A [`Skill`] level runs from 0 (weakest) to 20 (full strength). Below 20 it weakens
+//! the engine in two ways, as Stockfish's skill levels do:
+//!
+//! 1. **It sees less.** The search stops at depth `1 + level` and after
+//!    [`Skill::nodes`] nodes (1,000 at level 0, doubling every two levels: 4,000 at 4,
+//!    64,000 at 12, about 724,000 at 19), whichever comes first. A low level misses
+//!    threats a few moves deep but never a capture it can see.
+//! 2. **It chooses among the best moves with noise.** It searches the best
+//!    [`SKILL_LINES`] moves (MultiPV) and picks one of them ([`Skill::pick`]): each
+//!    line's score is lowered by a share of its gap to the best line and raised by a
+//!    random amount bounded by the spread of the scores (at most a soldier, 100 cp).
+//!    The weakness `w` = `120 - 5 * level` (120 at level 0, 25 at level 19) sets both:
+//!
+//!    `choice value = best - gap * (128 - w) / 128 + spread * (r mod w) / 128`
+//!
+//!    with `gap` = best score - line score (capped at 2000 cp, so that mates count as a
+//!    large but finite gap), `spread` = min(best - worst of the lines, 100) and `r` a
+//!    pseudo-random number from the seed. At level 0 every line within about a chariot
+//!    of the best can be chosen; at level 19 only lines within a few dozen centipawns.
+//!    A line that walks into a mate it can see is never chosen while another is not
+//!    (its penalty, 2000 x 8 / 128 = 125, exceeds the largest noise, 94).
+//!
+//! The choice is a pure function of the lines and the seed, so a seeded game is
+//! reproducible ([`Skill::search`] with the same seed and a node or depth limit gives
+//! the same move). Level 20 changes nothing: the search is the engine's own.
+//!
+//! Levels can also be given as an Elo ([`Skill::from_elo`], for UCI's `UCI_Elo`), through
+//! the table [`ELO_OF_LEVEL`]. **That table is provisional**: it is a straight line from
+//! 1000 (level 0) to 2500 (level 20) until a ladder of self-play matches between the
+//! levels and full strength has measured it (the README's table of levels).
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use xq_movegen::Game;
+//! use xq_search::skill::Skill;
+//! use xq_search::{Limits, Searcher};
+//!
+//! let game = Game::startpos();
+//! let mut searcher = Searcher::new(16);
+//! let skill = Skill::new(3);
+//! let stop = AtomicBool::new(false);
+//! let result = skill.search(&mut searcher, &game, &Limits::default(), &stop, 42);
+//! let m = result.best_move.unwrap();
+//! assert!(xq_movegen::is_legal(game.position(), m));
+//! // The same seed, a fresh searcher: the same move.
+//! let again = skill.search(&mut Searcher::new(16), &game, &Limits::default(), &stop, 42);
+//! assert_eq!(again.best_move, Some(m));
+//! ```
+
+use crate::{Info, Limits, SearchResult, Searcher};
+use std::sync::atomic::AtomicBool;
+use xq_movegen::Game;
+
+/// The strongest level: full strength, nothing changed.
+pub const MAX_LEVEL: u8 = 20;
+
+/// How many of the best moves a weakened engine chooses from.
+pub const SKILL_LINES: usize = 4;
+
+/// The Elo each level stands for, as `UCI_Elo` maps onto levels. **Provisional**: a
+/// straight line from 1000 to 2500, to be replaced by the measured ladder (the README's
+/// table of levels gives each level's Elo difference to full strength).
+pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize + 1] = [
+    1000, 1075, 1150, 1225, 1300, 1375, 1450, 1525, 1600, 1675, 1750, 1825, 1900, 1975, 2050, 2125,
+    2200, 2275, 2350, 2425, 2500,
+];
+
+/// The lowest Elo a level stands for (level 0).
+pub const MIN_ELO: u32 = ELO_OF_LEVEL[0];
+/// The Elo of full strength (level 20) in [`ELO_OF_LEVEL`].
+pub const MAX_ELO: u32 = ELO_OF_LEVEL[MAX_LEVEL as usize];
+
+/// The largest score gap (centipawns) a line is charged with: mates count as this.
+const GAP_CAP: i64 = 2000;
+/// The largest spread of scores the noise is scaled by: a soldier.
+const SPREAD_CAP: i64 = 100;
+
+/// A playing level, 0 (weakest) to 20 (full strength). See the [module
+/// documentation](self) for what a level changes.
+///
+/// ```
+/// use xq_search::skill::Skill;
+/// assert_eq!(Skill::new(25), Skill::FULL);
+/// assert_eq!(Skill::new(7).level(), 7);
+/// assert!(Skill::FULL.is_full_strength());
+/// assert_eq!(Skill::new(0).depth(), Some(1));
+/// assert_eq!(Skill::FULL.depth(), None);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Skill {
+    level: u8,
+}
+
+impl Default for Skill {
+    /// Full strength.
+    fn default() -> Skill {
+        Skill::FULL
+    }
+}
+
+impl Skill {
+    /// Full strength (level 20).
+    pub const FULL: Skill = Skill { level: MAX_LEVEL };
+
+    /// The level `level`; values above 20 are full strength.
+    pub const fn new(level: u8) -> Skill {
+        Skill {
+            level: if level > MAX_LEVEL { MAX_LEVEL } else { level },
+        }
+    }
+
+    /// The highest level whose Elo in [`ELO_OF_LEVEL`] is at most `elo` (level 0 below
+    /// [`MIN_ELO`], full strength from [`MAX_ELO`]).
+    ///
+    /// ```
+    /// use xq_search::skill::{Skill, MAX_ELO, MIN_ELO};
+    /// assert_eq!(Skill::from_elo(0).level(), 0);
+    /// assert_eq!(Skill::from_elo(MIN_ELO).level(), 0);
+    /// assert_eq!(Skill::from_elo(1760).level(), 10);
+    /// assert_eq!(Skill::from_elo(MAX_ELO), Skill::FULL);
+    /// assert_eq!(Skill::from_elo(Skill::new(13).elo()).level(), 13);
+    /// ```
+    pub fn from_elo(elo: u32) -> Skill {
+        let level = ELO_OF_LEVEL.iter().rposition(|&e| e <= elo).unwrap_or(0);
+        Skill::new(level as u8)
+    }
+
+    /// The level, 0 to 20.
+    pub const fn level(self) -> u8 {
+        self.level
+    }
+
+    /// The Elo this level stands for ([`ELO_OF_LEVEL`], provisional).
+    pub const fn elo(self) -> u32 {
+        ELO_OF_LEVEL[self.level as usize]
+    }
+
+    /// Is this full strength (level 20), where nothing is changed?
+    pub const fn is_full_strength(self) -> bool {
+        self.level >= MAX_LEVEL
+    }
+
+    /// The deepest iteration the level completes: `1 + level`; `None` at full strength.
+    pub const fn depth(self) -> Option<u32> {
+        if self.is_full_strength() {
+            None
+        } else {
+            Some(1 + self.level as u32)
+        }
+    }
+
+    /// The nodes the level may search: 1,000 at level 0, times the square root of two
+    /// per level (rounded: 1,414 at level 1, 4,000 at 4, 64,000 at 12, 724,000 at 19);
+    /// `None` at full strength.
+    ///
+    /// ```
+    /// use xq_search::skill::Skill;
+    /// let nodes: Vec<u64> = [0, 1, 4, 12, 19].iter().map(|&l| Skill::new(l).nodes().unwrap()).collect();
+    /// assert_eq!(nodes, [1000, 1414, 4000, 64_000, 723_968]);
+    /// ```
+    pub const fn nodes(self) -> Option<u64> {
+        if self.is_full_strength() {
+            return None;
+        }
+        let base = 1000u64 << (self.level / 2);
+        Some(if self.level % 2 == 1 {
+            base * 1414 / 1000
+        } else {
+            base
+        })
+    }
+
+    /// How many best moves the level searches and chooses from: [`SKILL_LINES`], or 1 at
+    /// full strength.
+    pub const fn lines(self) -> usize {
+        if self.is_full_strength() {
+            1
+        } else {
+            SKILL_LINES
+        }
+    }
+
+    /// The weakness `w` of the choice among lines: `120 - 5 * level`, 0 at full strength.
+    pub const fn weakness(self) -> u32 {
+        if self.is_full_strength() {
+            0
+        } else {
+            120 - 5 * self.level as u32
+        }
+    }
+
+    /// Caps `limits` by the level's depth and nodes (a tighter limit already there is
+    /// kept). Full strength leaves them alone.
+    ///
+    /// ```
+    /// use xq_search::skill::Skill;
+    /// use xq_search::Limits;
+    /// let mut limits = Limits::depth(3);
+    /// Skill::new(6).restrict(&mut limits);
+    /// assert_eq!((limits.depth, limits.nodes), (Some(3), Some(8000)));
+    /// ```
+    pub fn restrict(self, limits: &mut Limits) {
+        if let Some(d) = self.depth() {
+            limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
+        }
+        if let Some(n) = self.nodes() {
+            limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
+        }
+    }
+
+    /// Chooses one of `lines` (the lines of one completed iteration, each with its move
+    /// first in `pv`) by the level's rule (see the [module documentation](self)), with
+    /// the random numbers drawn from `seed`. `None` when there is no line with a move.
+    /// Full strength, or a single line, takes the best line.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use xq_search::skill::Skill;
+    /// use xq_search::{Info, Score};
+    /// let line = |m: &str, value: i32| Info {
+    ///     depth: 3, seldepth: 3, multipv: 1, score: Score::Cp(value), value, nodes: 0,
+    ///     time: Duration::ZERO, hashfull: 0, pv: vec![m.parse().unwrap()],
+    /// };
+    /// // A chariot left hanging (-900) next to three sound moves.
+    /// let lines = [line("h2e2", 40), line("b0c2", 30), line("h0g2", 25), line("i0i1", -900)];
+    /// assert_eq!(Skill::FULL.pick(&lines, 1).unwrap().pv, lines[0].pv);
+    /// for seed in 0..200 {
+    ///     let chosen = Skill::new(19).pick(&lines, seed).unwrap();
+    ///     assert_ne!(chosen.pv, lines[3].pv, "level 19 never drops the chariot");
+    ///     assert_eq!(Skill::new(5).pick(&lines, seed), Skill::new(5).pick(&lines, seed));
+    /// }
+    /// ```
+    pub fn pick(self, lines: &[Info], seed: u64) -> Option<&Info> {
+        let lines: Vec<&Info> = lines.iter().filter(|l| !l.pv.is_empty()).collect();
+        let best = lines.iter().copied().max_by_key(|l| l.value)?;
+        let w = i64::from(self.weakness());
+        if w == 0 || lines.len() == 1 {
+            return Some(best);
+        }
+        let top = i64::from(best.value);
+        let worst = lines
+            .iter()
+            .map(|l| i64::from(l.value))
+            .min()
+            .unwrap_or(top);
+        let spread = (top - worst).min(SPREAD_CAP);
+        let mut rng = SplitMix(seed);
+        let mut chosen = best;
+        let mut chosen_value = i64::MIN;
+        for line in lines {
+            let gap = (top - i64::from(line.value)).min(GAP_CAP);
+            let noise = (rng.next() % w as u64) as i64;
+            let value = top * 128 - gap * (128 - w) + spread * noise;
+            if value > chosen_value {
+                chosen = line;
+                chosen_value = value;
+            }
+        }
+        Some(chosen)
+    }
+
+    /// Plays the line [`pick`](Skill::pick) chooses from `lines` into `result`: its
+    /// move, line, expected reply, score and value. Does nothing when there is no line
+    /// (the search's own answer stands).
+    pub fn choose(self, lines: &[Info], seed: u64, result: &mut SearchResult) {
+        if let Some(line) = self.pick(lines, seed) {
+            result.best_move = line.pv.first().copied();
+            result.ponder = line.pv.get(1).copied();
+            result.pv = line.pv.clone();
+            result.score = line.score;
+            result.value = line.value;
+        }
+    }
+
+    /// Searches `game` at this level and returns the move it plays: `limits` capped by
+    /// [`restrict`](Skill::restrict), the best [`lines`](Skill::lines) searched, and the
+    /// last completed iteration's lines handed to [`choose`](Skill::choose) with `seed`.
+    /// At full strength this is exactly `searcher.search(game, limits, stop, ...)`.
+    ///
+    /// The searcher's MultiPV is set to the level's lines for the search and back to 1
+    /// after it.
+    pub fn search(
+        self,
+        searcher: &mut Searcher,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        seed: u64,
+    ) -> SearchResult {
+        let mut limits = limits.clone();
+        self.restrict(&mut limits);
+        searcher.set_multipv(self.lines());
+        let mut lines = LastIteration::default();
+        let mut result = searcher.search(game, &limits, stop, |info| lines.add(info));
+        searcher.set_multipv(1);
+        if !self.is_full_strength() {
+            self.choose(lines.lines(), seed, &mut result);
+        }
+        result
+    }
+}
+
+/// Collects the lines of the last iteration a MultiPV search reported: feed it every
+/// [`Info`] in the order the search reports them (line 1 starts a new iteration).
+///
+/// ```
+/// use std::time::Duration;
+/// use xq_search::skill::LastIteration;
+/// use xq_search::{Info, Score};
+/// let info = |depth, multipv| Info {
+///     depth, seldepth: depth, multipv, score: Score::Cp(0), value: 0, nodes: 0,
+///     time: Duration::ZERO, hashfull: 0, pv: vec![],
+/// };
+/// let mut last = LastIteration::default();
+/// for i in [info(1, 1), info(1, 2), info(2, 1), info(2, 2), info(2, 3)] {
+///     last.add(&i);
+/// }
+/// assert_eq!(last.lines().len(), 3);
+/// assert!(last.lines().iter().all(|l| l.depth == 2));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct LastIteration {
+    lines: Vec<Info>,
+}
+
+impl LastIteration {
+    /// Takes one reported line.
+    pub fn add(&mut self, info: &Info) {
+        if info.multipv <= 1 {
+            self.lines.clear();
+        }
+        self.lines.push(info.clone());
+    }
+
+    /// The lines of the last iteration, best first.
+    pub fn lines(&self) -> &[Info] {
+        &self.lines
+    }
+}
+
+/// SplitMix64: a small, fast, well-mixed generator; the choice must be reproducible
+/// from a seed, not secure.
+#[derive(Debug)]
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Score;
+    use std::time::Duration;
+
+    fn line(m: &str, value: i32) -> Info {
+        Info {
+            depth: 4,
+            seldepth: 4,
+            multipv: 1,
+            score: Score::from_value(value),
+            value,
+            nodes: 0,
+            time: Duration::ZERO,
+            hashfull: 0,
+            pv: vec![m.parse().unwrap()],
+        }
+    }
+
+    #[test]
+    fn the_tables_are_monotone() {
+        for l in 1..=MAX_LEVEL {
+            let (a, b) = (Skill::new(l - 1), Skill::new(l));
+            assert!(a.elo() < b.elo());
+            assert!(a.weakness() > b.weakness() || b.is_full_strength());
+            if !b.is_full_strength() {
+                assert!(a.nodes() < b.nodes() && a.depth() < b.depth());
+            }
+        }
+        assert_eq!(Skill::new(19).weakness(), 25);
+        assert_eq!(Skill::new(0).weakness(), 120);
+        for elo in [0, 999, 1000, 1074, 1075, 2499, 2500, 9999] {
+            let s = Skill::from_elo(elo);
+            assert!(s.elo() <= elo.max(MIN_ELO));
+            if s.level() < MAX_LEVEL {
+                assert!(Skill::new(s.level() + 1).elo() > elo);
+            }
+        }
+    }
+
+    #[test]
+    fn the_weakest_level_chooses_widely_the_strongest_narrowly() {
+        let lines = [
+            line("h2e2", 40),
+            line("b0c2", 10),
+            line("h0g2", -20),
+            line("i0i1", -900),
+        ];
+        let count = |level: u8| {
+            let mut seen = [0usize; 4];
+            for seed in 0..2000 {
+                let chosen = Skill::new(level).pick(&lines, seed).unwrap();
+                let i = lines.iter().position(|l| l.pv == chosen.pv).unwrap();
+                seen[i] += 1;
+            }
+            seen
+        };
+        let weakest = count(0);
+        // Every line is sometimes chosen at level 0, the hanging chariot too, but the
+        // best most often.
+        assert!(weakest.iter().all(|&n| n > 0), "{weakest:?}");
+        assert!(weakest[0] > weakest[3], "{weakest:?}");
+        let strong = count(19);
+        assert_eq!(strong[3], 0, "{strong:?}");
+        assert!(strong[0] > 1000, "{strong:?}");
+        assert!(strong[0] > weakest[0]);
+    }
+
+    #[test]
+    fn a_seen_mate_is_never_walked_into_and_a_mate_in_one_never_missed() {
+        let mated = [
+            line("h2e2", 20),
+            line("b0c2", 0),
+            line("h0g2", crate::score::mated_in(3)),
+        ];
+        let mating = [
+            line("h2e2", crate::score::mate_in(1)),
+            line("b0c2", 300),
+            line("h0g2", 250),
+        ];
+        for seed in 0..1000 {
+            assert_ne!(Skill::new(0).pick(&mated, seed).unwrap().pv, mated[2].pv);
+            assert_eq!(Skill::new(0).pick(&mating, seed).unwrap().pv, mating[0].pv);
+        }
+    }
+
+    #[test]
+    fn no_line_no_choice() {
+        assert!(Skill::new(3).pick(&[], 1).is_none());
+        let mut empty = line("h2e2", 0);
+        empty.pv.clear();
+        assert!(Skill::new(3).pick(&[empty], 1).is_none());
+    }
+}
