@@ -861,7 +861,10 @@ impl Searcher {
                 let late = tried >= lmp_limit(depth, improving);
                 let lmr_depth =
                     (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
-                let futile = lmr_depth <= 6 && static_eval + 100 + 120 * lmr_depth <= alpha;
+                // Not against a mate score: a quiet move may still mate sooner.
+                let futile = lmr_depth <= 6
+                    && !is_mate(alpha)
+                    && static_eval + 100 + 120 * lmr_depth <= alpha;
                 if (late || futile) && !xq_movegen::gives_check(&self.pos, m) {
                     continue;
                 }
