@@ -49,7 +49,7 @@ fn the_uci_options_are_announced() {
     for want in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1750 min 1000 max 2500",
+        "option name UCI_Elo type spin default 1858 min 1000 max 2749",
     ] {
         assert!(lines.iter().any(|l| l == want), "no {want:?} in {lines:#?}");
     }
@@ -90,7 +90,7 @@ fn every_uci_level_plays_legal_moves_everywhere() {
 fn limit_strength_plays_at_the_elo_and_bad_values_are_refused() {
     let mut e = Engine::uci();
     e.send("setoption name UCI_LimitStrength value true");
-    for elo in [1000, 1600, 2400] {
+    for elo in [1000, 1800, 2700] {
         e.send(&format!("setoption name UCI_Elo value {elo}"));
         e.send("position startpos moves h2e2");
         let (best, _) = e.go("nodes 20000");
@@ -102,7 +102,7 @@ fn limit_strength_plays_at_the_elo_and_bad_values_are_refused() {
     assert_eq!(
         e.until("readyok", T),
         [
-            "info string setoption: UCI_Elo must be between 1000 and 2500, not 999 (in: setoption name UCI_Elo value 999)",
+            "info string setoption: UCI_Elo must be between 1000 and 2749, not 999 (in: setoption name UCI_Elo value 999)",
             "info string setoption: Skill Level must be between 0 and 20, not 21 (in: setoption name Skill Level value 21)",
             "readyok",
         ]
@@ -168,7 +168,7 @@ fn full_strength_is_unchanged() {
     // With UCI_LimitStrength off, UCI_Elo does nothing.
     assert_eq!(depth_six(&["setoption name UCI_Elo value 1000"]), plain);
     // A level changes the search (its node and depth caps, its lines).
-    let weak = depth_six(&["setoption name Skill Level value 2"]);
+    let weak = depth_six(&["setoption name Skill Level value 0"]);
     assert_ne!(weak.1, plain.1);
-    assert!(weak.1.len() <= 3, "{:?}", weak.1);
+    assert!(weak.1.len() <= 5, "{:?}", weak.1);
 }

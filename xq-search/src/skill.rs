@@ -4,33 +4,38 @@
 //! A [`Skill`] level runs from 0 (weakest) to 20 (full strength). Below 20 it weakens
 //! the engine in two ways, as Stockfish's skill levels do:
 //!
-//! 1. **It sees less.** The search stops at depth `1 + level` and after
-//!    [`Skill::nodes`] nodes (1,000 at level 0, doubling every two levels: 4,000 at 4,
-//!    64,000 at 12, about 724,000 at 19), whichever comes first. A low level misses
+//! 1. **It sees less.** The search stops at a depth and after a number of nodes
+//!    ([`Skill::depth`], [`Skill::nodes`]), whichever comes first. A low level misses
 //!    threats a few moves deep but never a capture it can see.
 //! 2. **It chooses among the best moves with noise.** It searches the best
 //!    [`SKILL_LINES`] moves (MultiPV) and picks one of them ([`Skill::pick`]): each
 //!    line's score is lowered by a share of its gap to the best line and raised by a
 //!    random amount bounded by the spread of the scores (at most a soldier, 100 cp).
-//!    The weakness `w` = `120 - 5 * level` (120 at level 0, 25 at level 19) sets both:
+//!    The weakness `w` ([`Skill::weakness`], 96 at level 0, 27 at level 19) sets both:
 //!
 //!    `choice value = best - gap * (128 - w) / 128 + spread * (r mod w) / 128`
 //!
 //!    with `gap` = best score - line score (capped at 2000 cp, so that mates count as a
 //!    large but finite gap), `spread` = min(best - worst of the lines, 100) and `r` a
-//!    pseudo-random number from the seed. At level 0 every line within about a chariot
-//!    of the best can be chosen; at level 19 only lines within a few dozen centipawns.
-//!    A line that walks into a mate it can see is never chosen while another is not
-//!    (its penalty, 2000 x 8 / 128 = 125, exceeds the largest noise, 94).
+//!    pseudo-random number from the seed. At level 0 lines within about 300 cp of the
+//!    best can be chosen; at level 19 only lines within a few dozen centipawns.
+//!    A line that walks into a mate it can see is never chosen while another is not.
+//!
+//! Depth, nodes and weakness all follow one number, the level's **strength** on a
+//! scale of tenths ([`Skill::strength`], 49 at level 0, 186 at level 19, 200 at full
+//! strength): depth `1 + strength / 10`, nodes `1000 x 2^(strength / 20)`, weakness
+//! `120 - strength / 2`. The strength of each level was chosen from a measured ladder
+//! of self-play matches so that the levels are about equally far apart (the README's
+//! table of levels); the first design, strength `10 x level`, made level 0 more than
+//! 3,000 Elo weaker than full strength, with rungs of 300 to 550 Elo at the bottom.
 //!
 //! The choice is a pure function of the lines and the seed, so a seeded game is
 //! reproducible ([`Skill::search`] with the same seed and a node or depth limit gives
 //! the same move). Level 20 changes nothing: the search is the engine's own.
 //!
 //! Levels can also be given as an Elo ([`Skill::from_elo`], for UCI's `UCI_Elo`), through
-//! the table [`ELO_OF_LEVEL`]. **That table is provisional**: it is a straight line from
-//! 1000 (level 0) to 2500 (level 20) until a ladder of self-play matches between the
-//! levels and full strength has measured it (the README's table of levels).
+//! the table [`ELO_OF_LEVEL`]: level 0 is 1000 by convention, and each level above
+//! stands for the Elo the measured ladder puts it above level 0 (see that table).
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
@@ -60,12 +65,33 @@ pub const MAX_LEVEL: u8 = 20;
 /// How many of the best moves a weakened engine chooses from.
 pub const SKILL_LINES: usize = 4;
 
-/// The Elo each level stands for, as `UCI_Elo` maps onto levels. **Provisional**: a
-/// straight line from 1000 to 2500, to be replaced by the measured ladder (the README's
-/// table of levels gives each level's Elo difference to full strength).
+/// The Elo each level stands for, as `UCI_Elo` maps onto levels: the measured ladder of
+/// the README (self-play between each even level and the level two above it, at 5+0.05,
+/// 16 to 64 games a rung), with level 0 at 1000 by convention (it is not measured against
+/// people or a rating list) and each even level above it at 1000 plus the Elo the ladder
+/// measured from level 0; odd levels were not played and take the midpoint of their
+/// neighbours. Full strength is 1749 Elo of self-play above level 0. Self-play between
+/// levels of one engine usually measures larger differences than games against people
+/// would.
 pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize + 1] = [
-    1000, 1075, 1150, 1225, 1300, 1375, 1450, 1525, 1600, 1675, 1750, 1825, 1900, 1975, 2050, 2125,
-    2200, 2275, 2350, 2425, 2500,
+    1000, 1136, 1273, 1354, 1436, 1546, 1657, 1710, 1763, 1810, 1858, 1960, 2063, 2158, 2254, 2329,
+    2404, 2481, 2558, 2654, 2749,
+];
+
+/// The strength of levels 0 to 19 in tenths (see the [module documentation](self)):
+/// read off the first ladder (strength `10 x level`, 24 games a rung at 5+0.05,
+/// measured Elo to full strength 0, -137, -210, -382, -662, -942, -1358, -1732, -2039,
+/// -2584, -3128 at strength 200, 180, ..., 0) by linear interpolation, so that level
+/// `l` would lie `95 x (20 - l)` Elo below full strength. The second ladder measured the
+/// result: 1749 Elo from level 0 to full strength, 95 to 273 Elo for two levels.
+const STRENGTH: [u32; MAX_LEVEL as usize] = [
+    49, 55, 61, 66, 71, 76, 81, 86, 90, 95, 100, 106, 113, 120, 127, 133, 140, 151, 165, 186,
+];
+
+/// `1000 x 2^(k / 20)` for `k` in `0..20`, rounded: the nodes between two doublings.
+const NODES_STEP: [u64; 20] = [
+    1000, 1035, 1072, 1110, 1149, 1189, 1231, 1275, 1320, 1366, 1414, 1464, 1516, 1569, 1625, 1682,
+    1741, 1803, 1866, 1932,
 ];
 
 /// The lowest Elo a level stands for (level 0).
@@ -86,7 +112,7 @@ const SPREAD_CAP: i64 = 100;
 /// assert_eq!(Skill::new(25), Skill::FULL);
 /// assert_eq!(Skill::new(7).level(), 7);
 /// assert!(Skill::FULL.is_full_strength());
-/// assert_eq!(Skill::new(0).depth(), Some(1));
+/// assert_eq!(Skill::new(0).depth(), Some(5));
 /// assert_eq!(Skill::FULL.depth(), None);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -119,7 +145,7 @@ impl Skill {
     /// use xq_search::skill::{Skill, MAX_ELO, MIN_ELO};
     /// assert_eq!(Skill::from_elo(0).level(), 0);
     /// assert_eq!(Skill::from_elo(MIN_ELO).level(), 0);
-    /// assert_eq!(Skill::from_elo(1760).level(), 10);
+    /// assert_eq!(Skill::from_elo(1900).level(), 10);
     /// assert_eq!(Skill::from_elo(MAX_ELO), Skill::FULL);
     /// assert_eq!(Skill::from_elo(Skill::new(13).elo()).level(), 13);
     /// ```
@@ -133,7 +159,7 @@ impl Skill {
         self.level
     }
 
-    /// The Elo this level stands for ([`ELO_OF_LEVEL`], provisional).
+    /// The Elo this level stands for ([`ELO_OF_LEVEL`], the measured ladder).
     pub const fn elo(self) -> u32 {
         ELO_OF_LEVEL[self.level as usize]
     }
@@ -143,34 +169,47 @@ impl Skill {
         self.level >= MAX_LEVEL
     }
 
-    /// The deepest iteration the level completes: `1 + level`; `None` at full strength.
+    /// The level's strength in tenths (see the [module documentation](self)): 49 at
+    /// level 0, rising to 186 at level 19; 200 at full strength.
+    ///
+    /// ```
+    /// use xq_search::skill::Skill;
+    /// assert_eq!(Skill::new(0).strength(), 49);
+    /// assert_eq!(Skill::new(10).strength(), 100);
+    /// assert_eq!(Skill::FULL.strength(), 200);
+    /// ```
+    pub const fn strength(self) -> u32 {
+        if self.is_full_strength() {
+            200
+        } else {
+            STRENGTH[self.level as usize]
+        }
+    }
+
+    /// The deepest iteration the level completes: `1 + strength / 10` (5 at level 0, 19
+    /// at level 19); `None` at full strength.
     pub const fn depth(self) -> Option<u32> {
         if self.is_full_strength() {
             None
         } else {
-            Some(1 + self.level as u32)
+            Some(1 + self.strength() / 10)
         }
     }
 
-    /// The nodes the level may search: 1,000 at level 0, times the square root of two
-    /// per level (rounded: 1,414 at level 1, 4,000 at 4, 64,000 at 12, 724,000 at 19);
-    /// `None` at full strength.
+    /// The nodes the level may search: `1000 x 2^(strength / 20)`, rounded (5,464 at
+    /// level 0, 32,000 at 10, about 630,000 at 19); `None` at full strength.
     ///
     /// ```
     /// use xq_search::skill::Skill;
-    /// let nodes: Vec<u64> = [0, 1, 4, 12, 19].iter().map(|&l| Skill::new(l).nodes().unwrap()).collect();
-    /// assert_eq!(nodes, [1000, 1414, 4000, 64_000, 723_968]);
+    /// let nodes: Vec<u64> = [0, 1, 10, 19].iter().map(|&l| Skill::new(l).nodes().unwrap()).collect();
+    /// assert_eq!(nodes, [5464, 6728, 32000, 630272]);
     /// ```
     pub const fn nodes(self) -> Option<u64> {
         if self.is_full_strength() {
             return None;
         }
-        let base = 1000u64 << (self.level / 2);
-        Some(if self.level % 2 == 1 {
-            base * 1414 / 1000
-        } else {
-            base
-        })
+        let s = self.strength();
+        Some(NODES_STEP[(s % 20) as usize] << (s / 20))
     }
 
     /// How many best moves the level searches and chooses from: [`SKILL_LINES`], or 1 at
@@ -183,12 +222,13 @@ impl Skill {
         }
     }
 
-    /// The weakness `w` of the choice among lines: `120 - 5 * level`, 0 at full strength.
+    /// The weakness `w` of the choice among lines: `120 - strength / 2` (96 at level 0,
+    /// 27 at level 19), 0 at full strength.
     pub const fn weakness(self) -> u32 {
         if self.is_full_strength() {
             0
         } else {
-            120 - 5 * self.level as u32
+            120 - self.strength() / 2
         }
     }
 
@@ -200,7 +240,7 @@ impl Skill {
     /// use xq_search::Limits;
     /// let mut limits = Limits::depth(3);
     /// Skill::new(6).restrict(&mut limits);
-    /// assert_eq!((limits.depth, limits.nodes), (Some(3), Some(8000)));
+    /// assert_eq!((limits.depth, limits.nodes), (Some(3), Some(16_560)));
     /// ```
     pub fn restrict(self, limits: &mut Limits) {
         if let Some(d) = self.depth() {
@@ -383,12 +423,14 @@ mod tests {
             assert!(a.elo() < b.elo());
             assert!(a.weakness() > b.weakness() || b.is_full_strength());
             if !b.is_full_strength() {
-                assert!(a.nodes() < b.nodes() && a.depth() < b.depth());
+                assert!(a.strength() < b.strength());
+                assert!(a.nodes() < b.nodes() && a.depth() <= b.depth());
             }
         }
-        assert_eq!(Skill::new(19).weakness(), 25);
-        assert_eq!(Skill::new(0).weakness(), 120);
-        for elo in [0, 999, 1000, 1074, 1075, 2499, 2500, 9999] {
+        assert_eq!(Skill::new(19).weakness(), 27);
+        assert_eq!(Skill::new(0).weakness(), 96);
+        assert_eq!(Skill::new(19).depth(), Some(19));
+        for elo in [0, 999, 1000, 1135, 1136, 2748, 2749, 9999] {
             let s = Skill::from_elo(elo);
             assert!(s.elo() <= elo.max(MIN_ELO));
             if s.level() < MAX_LEVEL {
@@ -415,10 +457,14 @@ mod tests {
             seen
         };
         let weakest = count(0);
-        // Every line is sometimes chosen at level 0, the hanging chariot too, but the
-        // best most often.
-        assert!(weakest.iter().all(|&n| n > 0), "{weakest:?}");
-        assert!(weakest[0] > weakest[3], "{weakest:?}");
+        // Every sound line is sometimes chosen at level 0, the best most often; the
+        // hanging chariot never (it is 940 cp worse).
+        assert!(weakest[..3].iter().all(|&n| n > 0), "{weakest:?}");
+        assert!(
+            weakest[0] > weakest[1] && weakest[1] > weakest[2],
+            "{weakest:?}"
+        );
+        assert_eq!(weakest[3], 0, "{weakest:?}");
         let strong = count(19);
         assert_eq!(strong[3], 0, "{strong:?}");
         assert!(strong[0] > 1000, "{strong:?}");

@@ -19,7 +19,9 @@ use xq_core::Move;
 /// What a stored score means.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
-    /// Only the move is usable (the score depended on the path, e.g. a repetition).
+    /// Only the move is usable; the score says nothing. The search itself always stores
+    /// a bound (every score is kept, even one reached through a repetition), so this
+    /// marks an entry stored with a move alone.
     None = 0,
     /// The true value is at most the score (no move beat alpha).
     Upper = 1,
