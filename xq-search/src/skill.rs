@@ -417,6 +417,16 @@ mod tests {
     }
 
     #[test]
+    fn the_node_steps_are_powers_of_two_in_twentieths() {
+        for (k, &n) in NODES_STEP.iter().enumerate() {
+            let exact = 1000.0 * 2f64.powf(k as f64 / 20.0);
+            assert_eq!(n, exact.round() as u64, "step {k}");
+        }
+        // Strength 100 (level 10) is five doublings: 32,000 nodes.
+        assert_eq!(Skill::new(10).nodes(), Some(32_000));
+    }
+
+    #[test]
     fn the_tables_are_monotone() {
         for l in 1..=MAX_LEVEL {
             let (a, b) = (Skill::new(l - 1), Skill::new(l));
