@@ -1003,21 +1003,23 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        let stand = self.evaluate(ply);
         if !self.config.quiescence || ply >= MAX_PLY - 2 {
-            return stand;
+            return self.evaluate(ply);
         }
         let in_check = self.checks[self.keys.len() - 1];
-        let mut best;
-        if in_check {
-            best = -INFINITE;
+        // In check every evasion is searched: no standing pat, so no evaluation.
+        let stand = if in_check {
+            -INFINITE
         } else {
+            self.evaluate(ply)
+        };
+        if !in_check {
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
-            best = stand;
         }
+        let mut best = stand;
         let cont = self.continuation(ply);
         let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
         while let Some(m) = picker.next(&self.pos, &self.heuristics) {
