@@ -392,7 +392,7 @@ impl MovePicker {
     }
 
     /// The stage of the move handed out last.
-    #[cfg(test)]
+    #[inline]
     pub(crate) fn stage(&self) -> Stage {
         self.stage
     }

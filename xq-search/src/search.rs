@@ -2,8 +2,9 @@
 
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker};
+use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
+use crate::see::see_ge;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -886,9 +887,26 @@ impl Searcher {
                 let futile = lmr_depth <= 6
                     && !is_mate(alpha)
                     && static_eval + 100 + 120 * lmr_depth <= alpha;
-                if (late || futile) && !xq_movegen::gives_check(&self.pos, m) {
+                // Or it puts the piece where it is simply lost.
+                if (late || futile || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth))
+                    && !xq_movegen::gives_check(&self.pos, m)
+                {
                     continue;
                 }
+            }
+            // Near the leaves, a capture that loses more than a margin growing with the
+            // depth (by static exchange) is not tried, unless it gives check.
+            if self.config.quiet_pruning
+                && !root
+                && !in_check
+                && capture
+                && best > -score::MATE_BOUND
+                && depth <= 6
+                && picker.stage() == Stage::BadCaptures
+                && !see_ge(&self.pos, m, -200 * depth)
+                && !xq_movegen::gives_check(&self.pos, m)
+            {
+                continue;
             }
             // Singular extension: if every other move falls well short of the table's
             // value for the table's move, that move is singular: search it deeper. If
