@@ -89,8 +89,9 @@ pub struct SearchConfig {
     pub aspiration: bool,
     /// Mate-distance pruning.
     pub mate_distance: bool,
-    /// Late move pruning and futility pruning of quiet moves near the leaves (moves that
-    /// give check are never pruned).
+    /// Late move pruning, futility pruning and static-exchange pruning of quiet moves, and
+    /// static-exchange pruning of losing captures, near the leaves (moves that give check
+    /// are never pruned).
     pub quiet_pruning: bool,
 }
 
