@@ -146,9 +146,9 @@ pub struct Searcher {
     eval_cache: Box<[(u64, i32)]>,
 }
 
-/// Entries of the evaluation cache (256 KiB, which stays in the L2 cache): about a third
-/// of the evaluations in `xq bench` are found there, mostly quiescence leaves that the
-/// next iteration reaches again.
+/// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
+/// third of the evaluations in `xq bench` are found there (positions the search reaches
+/// again, in the next iteration or by another move order).
 const EVAL_CACHE_ENTRIES: usize = 1 << 14;
 
 impl Searcher {
