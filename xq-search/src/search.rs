@@ -869,44 +869,36 @@ impl Searcher {
                     self.heuristics.quiet_score(piece, m, &cont)
                 })
             };
-            // Quiet moves late in the list, or unable to lift a hopeless static evaluation
-            // to alpha, are pruned near the leaves once a move has been found that does
-            // not lose; a quiet check never is (it is often the only move).
+            // Near the leaves, once a move has been found that does not lose, a move is
+            // pruned when it is hopeless and gives no check (a quiet check is often the
+            // only move): a quiet move late in the list, unable to lift the static
+            // evaluation to alpha, or putting its piece where it is simply lost; a
+            // capture that loses more than a margin growing with the depth (by static
+            // exchange).
             if self.config.quiet_pruning
                 && !root
                 && !in_check
-                && !capture
                 && best > -score::MATE_BOUND
                 && depth <= 8
             {
-                let tried = quiets_tried.len();
-                let late = tried >= lmp_limit(depth, improving);
-                let lmr_depth =
-                    (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
-                // Not against a mate score: a quiet move may still mate sooner.
-                let futile = lmr_depth <= 6
-                    && !is_mate(alpha)
-                    && static_eval + 100 + 120 * lmr_depth <= alpha;
-                // Or it puts the piece where it is simply lost.
-                if (late || futile || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth))
-                    && !xq_movegen::gives_check(&self.pos, m)
-                {
+                let hopeless = if capture {
+                    depth <= 6
+                        && picker.stage() == Stage::BadCaptures
+                        && !see_ge(&self.pos, m, -200 * depth)
+                } else {
+                    let tried = quiets_tried.len();
+                    let lmr_depth =
+                        (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
+                    tried >= lmp_limit(depth, improving)
+                        // Not against a mate score: a quiet move may still mate sooner.
+                        || (lmr_depth <= 6
+                            && !is_mate(alpha)
+                            && static_eval + 100 + 120 * lmr_depth <= alpha)
+                        || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth)
+                };
+                if hopeless && !xq_movegen::gives_check(&self.pos, m) {
                     continue;
                 }
-            }
-            // Near the leaves, a capture that loses more than a margin growing with the
-            // depth (by static exchange) is not tried, unless it gives check.
-            if self.config.quiet_pruning
-                && !root
-                && !in_check
-                && capture
-                && best > -score::MATE_BOUND
-                && depth <= 6
-                && picker.stage() == Stage::BadCaptures
-                && !see_ge(&self.pos, m, -200 * depth)
-                && !xq_movegen::gives_check(&self.pos, m)
-            {
-                continue;
             }
             // Singular extension: if every other move falls well short of the table's
             // value for the table's move, that move is singular: search it deeper. If
