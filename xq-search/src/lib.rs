@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod correction;
 mod info;
 mod limits;
 mod picker;

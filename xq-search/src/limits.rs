@@ -93,6 +93,10 @@ pub struct SearchConfig {
     /// static-exchange pruning of losing captures, near the leaves (moves that give check
     /// are never pruned).
     pub quiet_pruning: bool,
+    /// Correct the static evaluation by what the search found at nodes like this one
+    /// (correction history: the errors of earlier evaluations, by soldiers, advisors,
+    /// elephants and generals, and by each side's other pieces).
+    pub correction: bool,
 }
 
 impl Default for SearchConfig {
@@ -107,6 +111,7 @@ impl Default for SearchConfig {
             aspiration: true,
             mate_distance: true,
             quiet_pruning: true,
+            correction: true,
         }
     }
 }
@@ -125,6 +130,7 @@ impl SearchConfig {
             aspiration: false,
             mate_distance: false,
             quiet_pruning: false,
+            correction: false,
         }
     }
 }

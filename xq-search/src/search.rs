@@ -1,5 +1,6 @@
 //! Iterative deepening principal variation search.
 
+use crate::correction::{CorrectionHistory, CorrectionKeys};
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
 use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
@@ -120,6 +121,9 @@ pub struct Searcher {
     base: Position,
     root_index: usize,
     evals: Vec<Eval>,
+    /// The correction history's keys of each node on the current path.
+    corr_keys: Vec<CorrectionKeys>,
+    correction: CorrectionHistory,
     /// The static evaluation of each node on the current path (`None` in check), for the
     /// "improving" test: is the side to move better off than two plies before?
     static_evals: Vec<Option<i32>>,
@@ -176,6 +180,8 @@ impl Searcher {
             base: Position::startpos(),
             root_index: 0,
             evals: vec![Eval::default(); MAX_PLY + 2],
+            corr_keys: vec![CorrectionKeys::default(); MAX_PLY + 2],
+            correction: CorrectionHistory::new(),
             static_evals: vec![None; MAX_PLY + 2],
             path: vec![None; MAX_PLY + 2],
             pv: vec![Pv::new(); MAX_PLY + 2],
@@ -218,6 +224,7 @@ impl Searcher {
     /// by its owner, e.g. with `Arc::get_mut`). Call at a new game.
     pub fn new_game(&mut self) {
         self.heuristics.clear();
+        self.correction.clear();
         if let Some(tt) = Arc::get_mut(&mut self.tt) {
             tt.clear();
         }
@@ -284,6 +291,7 @@ impl Searcher {
         self.base = game.position_at(from).expect("within the game");
         self.root_index = self.keys.len() - 1;
         self.evals[0] = Eval::new(&self.pos);
+        self.corr_keys[0] = CorrectionKeys::new(&self.pos);
         if thread == 0 {
             self.tt.new_search();
         }
@@ -518,6 +526,18 @@ impl Searcher {
         value
     }
 
+    /// The static evaluation `raw` of the node at `ply` shifted by the correction
+    /// history, short of the mate scores.
+    #[inline]
+    fn corrected(&self, raw: i32, ply: usize) -> i32 {
+        if !self.config.correction {
+            return raw;
+        }
+        let us = self.pos.side_to_move();
+        (raw + self.correction.value(us, &self.corr_keys[ply]))
+            .clamp(-score::MATE_BOUND + 1, score::MATE_BOUND - 1)
+    }
+
     /// The moves that led to the node at `ply`, for the continuation histories.
     #[inline]
     fn continuation(&self, ply: usize) -> Continuation {
@@ -532,6 +552,7 @@ impl Searcher {
     fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
         self.path[ply] = self.pos.piece_on(m.from()).map(|p| (p, m));
         self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
+        self.corr_keys[ply + 1] = self.corr_keys[ply].after(&self.pos, m);
         let undo = self.pos.make_move(m);
         debug_assert_eq!(
             self.evals[ply + 1],
@@ -714,11 +735,14 @@ impl Searcher {
             depth
         };
 
-        // The table keeps the static evaluation: no need to compute it again.
-        let static_eval = match entry {
+        // The table keeps the static evaluation: no need to compute it again. It keeps
+        // it uncorrected: the correction history goes on learning.
+        let raw_eval = match entry {
             Some(e) => e.eval,
             None => self.evaluate(ply),
         };
+        let us = self.pos.side_to_move();
+        let static_eval = self.corrected(raw_eval, ply);
         self.static_evals[ply] = (!in_check).then_some(static_eval);
         // Better than two plies before (or than four, when in check then)?
         let improving = !in_check
@@ -729,7 +753,6 @@ impl Searcher {
                     .flatten()
                     .map_or(true, |before| static_eval > before),
             };
-        let us = self.pos.side_to_move();
         if !pv_node && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta near the leaves, a quiet move will not
             // bring the score back down.
@@ -767,6 +790,7 @@ impl Searcher {
                 // Deeper when far above beta.
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.evals[ply + 1] = self.evals[ply];
+                self.corr_keys[ply + 1] = self.corr_keys[ply];
                 let undo = self.pos.make_null();
                 self.keys.push(self.pos.key());
                 self.checks.push(false);
@@ -848,6 +872,7 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
+        let mut best_is_capture = false;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
 
@@ -965,6 +990,7 @@ impl Searcher {
             if v > best {
                 best = v;
                 best_move = Some(m);
+                best_is_capture = capture;
                 if v > alpha {
                     alpha = v;
                     self.update_pv(ply, m);
@@ -1015,7 +1041,20 @@ impl Searcher {
             } else {
                 best_move
             };
-            self.tt.store(key, mv, best, static_eval, depth, bound, ply);
+            self.tt.store(key, mv, best, raw_eval, depth, bound, ply);
+            // What the search found beyond the static evaluation, unless the best move
+            // is a capture (the evaluation cannot see one coming) or the bound says
+            // nothing about the error.
+            if self.config.correction
+                && !in_check
+                && !is_mate(best)
+                && !(bound != Bound::Upper && best_is_capture)
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.correction
+                    .learn(us, &self.corr_keys[ply], depth, best, static_eval);
+            }
         }
         best
     }
@@ -1042,7 +1081,8 @@ impl Searcher {
         let stand = if in_check {
             -INFINITE
         } else {
-            self.evaluate(ply)
+            let raw = self.evaluate(ply);
+            self.corrected(raw, ply)
         };
         if !in_check {
             if stand >= beta {
@@ -1129,5 +1169,27 @@ mod tests {
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
         assert_eq!(cached(&mut searcher, &late), want_late);
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
+    }
+
+    #[test]
+    fn the_search_learns_corrections_that_a_new_game_forgets_and_the_switch_turns_off() {
+        let game = Game::from_fen_moves(
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w",
+            &[] as &[&str],
+        )
+        .unwrap();
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(4);
+        assert_eq!(searcher.correction.learnt(), 0);
+        searcher.search(&game, &Limits::depth(6), &stop, |_| {});
+        assert!(searcher.correction.learnt() > 0);
+        searcher.new_game();
+        assert_eq!(searcher.correction.learnt(), 0);
+        searcher.set_config(SearchConfig {
+            correction: false,
+            ..SearchConfig::default()
+        });
+        searcher.search(&game, &Limits::depth(6), &stop, |_| {});
+        assert_eq!(searcher.correction.learnt(), 0);
     }
 }
