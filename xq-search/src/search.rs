@@ -1045,13 +1045,13 @@ impl Searcher {
             // What the search found beyond the static evaluation, unless the best move
             // is a capture (the evaluation cannot see one coming) or the bound says
             // nothing about the error.
-            if self.config.correction
-                && !in_check
-                && !is_mate(best)
-                && !(bound != Bound::Upper && best_is_capture)
-                && !(bound == Bound::Lower && best <= static_eval)
-                && !(bound == Bound::Upper && best >= static_eval)
-            {
+            let capture_best = bound != Bound::Upper && best_is_capture;
+            let says_more = match bound {
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+                Bound::Exact | Bound::None => true,
+            };
+            if self.config.correction && !in_check && !is_mate(best) && !capture_best && says_more {
                 self.correction
                     .learn(us, &self.corr_keys[ply], depth, best, static_eval);
             }
