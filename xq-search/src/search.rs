@@ -220,8 +220,8 @@ impl Searcher {
         self.multipv = n.max(1);
     }
 
-    /// Forgets what earlier searches learnt (history and killers; the table is cleared
-    /// by its owner, e.g. with `Arc::get_mut`). Call at a new game.
+    /// Forgets what earlier searches learnt (history, killers and the correction history;
+    /// the table is cleared by its owner, e.g. with `Arc::get_mut`). Call at a new game.
     pub fn new_game(&mut self) {
         self.heuristics.clear();
         self.correction.clear();
