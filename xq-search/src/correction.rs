@@ -51,17 +51,16 @@ impl CorrectionKeys {
         }
     }
 
-    /// The keys after the side to move plays `m` in `pos` (call before making it).
+    /// The keys after `moved` plays `m`, capturing `victim` if any (the caller has
+    /// both pieces at hand already).
     #[inline]
-    pub(crate) fn after(&self, pos: &Position, m: Move) -> CorrectionKeys {
+    pub(crate) fn after(&self, moved: Piece, victim: Option<Piece>, m: Move) -> CorrectionKeys {
         let mut keys = *self;
-        if let Some(piece) = pos.piece_on(m.from()) {
-            keys.toggle(
-                piece,
-                zobrist::piece_square(piece, m.from()) ^ zobrist::piece_square(piece, m.to()),
-            );
-        }
-        if let Some(victim) = pos.piece_on(m.to()) {
+        keys.toggle(
+            moved,
+            zobrist::piece_square(moved, m.from()) ^ zobrist::piece_square(moved, m.to()),
+        );
+        if let Some(victim) = victim {
             keys.toggle(victim, zobrist::piece_square(victim, m.to()));
         }
         keys
@@ -143,6 +142,11 @@ mod tests {
     use super::*;
     use xq_movegen::legal_moves;
 
+    /// `keys` after `m` in `pos`, as the search calls it.
+    fn after(keys: &CorrectionKeys, pos: &Position, m: Move) -> CorrectionKeys {
+        keys.after(pos.piece_on(m.from()).unwrap(), pos.piece_on(m.to()), m)
+    }
+
     #[test]
     fn the_keys_after_a_move_are_the_keys_of_the_position_it_leads_to() {
         // Through captures by and of every kind: a few hundred plies of a fixed game.
@@ -164,7 +168,7 @@ mod tests {
             } else {
                 captures[i % captures.len()]
             };
-            keys = keys.after(&pos, m);
+            keys = after(&keys, &pos, m);
             pos.make_move(m);
             assert_eq!(keys, CorrectionKeys::new(&pos), "after {m}");
         }
@@ -174,10 +178,10 @@ mod tests {
     fn a_soldier_move_changes_the_structure_key_and_a_chariot_move_its_sides_pieces_key() {
         let pos = Position::startpos();
         let keys = CorrectionKeys::new(&pos);
-        let soldier = keys.after(&pos, "e3e4".parse().unwrap());
+        let soldier = after(&keys, &pos, "e3e4".parse().unwrap());
         assert_ne!(soldier.structure, keys.structure);
         assert_eq!(soldier.pieces, keys.pieces);
-        let chariot = keys.after(&pos, "a0a1".parse().unwrap());
+        let chariot = after(&keys, &pos, "a0a1".parse().unwrap());
         assert_eq!(chariot.structure, keys.structure);
         assert_ne!(chariot.pieces[0], keys.pieces[0]);
         assert_eq!(chariot.pieces[1], keys.pieces[1]);

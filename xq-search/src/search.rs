@@ -550,9 +550,14 @@ impl Searcher {
     /// Makes `m` at `ply`: the child's evaluation, key and check flag are pushed.
     #[inline]
     fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
-        self.path[ply] = self.pos.piece_on(m.from()).map(|p| (p, m));
+        let moved = self
+            .pos
+            .piece_on(m.from())
+            .expect("a move has a piece to move");
+        let victim = self.pos.piece_on(m.to());
+        self.path[ply] = Some((moved, m));
         self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
-        self.corr_keys[ply + 1] = self.corr_keys[ply].after(&self.pos, m);
+        self.corr_keys[ply + 1] = self.corr_keys[ply].after(moved, victim, m);
         let undo = self.pos.make_move(m);
         debug_assert_eq!(
             self.evals[ply + 1],
