@@ -8,7 +8,7 @@
 //! square because its own general would be attacked (a pinned piece, a cannon's screen,
 //! a horse's leg) takes no part, and the general captures only where it is safe.
 
-use xq_core::attacks::{Direction, Step, ELEPHANT_MOVES, HORSE_ATTACKS};
+use xq_core::attacks::{Direction, SquareSet, Step, ELEPHANT_MOVES, HORSE_ATTACKS};
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// The value of each kind in exchanges (general, advisor, elephant, horse, chariot,
@@ -21,14 +21,42 @@ struct Board<'a> {
     pos: &'a Position,
     target: Square,
     on_target: Piece,
-    gone: [Option<Square>; 32],
+    /// Was the target empty in `pos` (a quiet move)? Then the position's occupancy bits
+    /// miss the piece on it.
+    target_was_empty: bool,
+    /// The squares the capturers have left.
+    gone: SquareSet,
+    /// How many captures have been made.
     gone_len: usize,
 }
 
-impl Board<'_> {
+impl<'a> Board<'a> {
+    /// The board after the piece on `m.from()` has moved to `m.to()`.
+    #[inline]
+    fn after(pos: &'a Position, m: Move, mover: Piece) -> Board<'a> {
+        let mut gone = SquareSet::EMPTY;
+        gone.insert(m.from());
+        Board {
+            pos,
+            target: m.to(),
+            on_target: mover,
+            target_was_empty: pos.is_empty(m.to()),
+            gone,
+            gone_len: 1,
+        }
+    }
+
     #[inline]
     fn is_gone(&self, sq: Square) -> bool {
-        self.gone[..self.gone_len].contains(&Some(sq))
+        self.gone.contains(sq)
+    }
+
+    /// Records the capture on the target by `p` from `at`.
+    #[inline]
+    fn capture(&mut self, at: Square, p: Piece) {
+        self.gone.insert(at);
+        self.gone_len += 1;
+        self.on_target = p;
     }
 
     #[inline]
@@ -106,25 +134,45 @@ impl Board<'_> {
                 }
             }
         }
-        // Lines: a chariot first, a cannon second.
+        // Lines: a chariot first, a cannon second. The position's occupancy bits give
+        // the occupied squares; those the capturers have left are skipped. A target that
+        // was empty is not among them: on its line the squares are walked one by one.
         for dir in Direction::ALL {
-            let mut at = sq;
             let mut screens = 0;
-            while let Some(next) = at.offset(dir.step()) {
-                at = next;
-                if self.is_empty(at) {
-                    continue;
-                }
+            let mut line = |at: Square| -> Option<bool> {
                 if screens == 0 {
                     if is(at, PieceKind::Chariot) {
-                        return true;
+                        return Some(true);
                     }
                     screens = 1;
+                    None
                 } else {
-                    if is(at, PieceKind::Cannon) {
-                        return true;
+                    Some(is(at, PieceKind::Cannon))
+                }
+            };
+            if self.target_was_empty && Direction::between(sq, self.target) == Some(dir) {
+                let mut at = sq;
+                while let Some(next) = at.offset(dir.step()) {
+                    at = next;
+                    if self.is_empty(at) {
+                        continue;
                     }
-                    break;
+                    match line(at) {
+                        Some(true) => return true,
+                        Some(false) => break,
+                        None => {}
+                    }
+                }
+            } else {
+                for at in self.pos.occupied_along(sq, dir) {
+                    if self.is_gone(at) {
+                        continue;
+                    }
+                    match line(at) {
+                        Some(true) => return true,
+                        Some(false) => break,
+                        None => {}
+                    }
                 }
             }
         }
@@ -187,10 +235,9 @@ impl Board<'_> {
             // Would the capture leave `side`'s general attacked?
             let before = self.on_target;
             self.on_target = p;
-            self.gone[self.gone_len] = Some(at);
-            self.gone_len += 1;
+            self.gone.insert(at);
             let illegal = self.general_attacked(side);
-            self.gone_len -= 1;
+            self.gone.remove(at);
             self.on_target = before;
             if !illegal {
                 return Some((at, p));
@@ -215,14 +262,7 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if balance >= 0 {
         return true;
     }
-    let mut board = Board {
-        pos,
-        target: to,
-        on_target: mover,
-        gone: [None; 32],
-        gone_len: 1,
-    };
-    board.gone[0] = Some(from);
+    let mut board = Board::after(pos, m, mover);
     // `side` is to capture; `balance` is the exchange seen from the side that moved
     // last, negated at each capture.
     let mut side = !mover.color;
@@ -230,9 +270,7 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         if board.gone_len >= 32 {
             break;
         }
-        board.gone[board.gone_len] = Some(at);
-        board.gone_len += 1;
-        board.on_target = p;
+        board.capture(at, p);
         side = !side;
         balance = -balance - 1 - SEE_VALUE[p.kind.index()];
         if balance >= 0 {
@@ -250,14 +288,7 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
 pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from(), m.to());
     let mover = pos.piece_on(from).expect("a move has a piece to move");
-    let mut board = Board {
-        pos,
-        target: to,
-        on_target: mover,
-        gone: [None; 32],
-        gone_len: 1,
-    };
-    board.gone[0] = Some(from);
+    let mut board = Board::after(pos, m, mover);
     // gain[d]: what the side making the d-th capture has won if the exchange stops
     // there, written before knowing whether that capture can be made (the classic swap
     // algorithm).
@@ -274,9 +305,7 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
         let Some((at, p)) = board.least_valuable(side) else {
             break;
         };
-        board.gone[board.gone_len] = Some(at);
-        board.gone_len += 1;
-        board.on_target = p;
+        board.capture(at, p);
         side = !side;
     }
     // The last entry was never played: fold the others back.
@@ -378,6 +407,33 @@ mod tests {
                     let value = see(pos, m);
                     for t in [value - 50, value - 1, value, value + 1, value + 50] {
                         proptest::prop_assert_eq!(see_ge(pos, m, t), value >= t, "{} in {}", m, pos);
+                    }
+                }
+            }
+        }
+
+        /// The exchange's board right after a move finds the same attackers of every
+        /// square as the rules crate finds in the position the move leads to (the
+        /// occupancy bits it reads are those before the move: the square left must be
+        /// skipped and an empty target counted).
+        #[test]
+        fn the_exchange_board_finds_the_attackers_the_rules_find(positions in xq_testkit::game()) {
+            for pos in &positions {
+                for m in xq_movegen::legal_moves(pos) {
+                    let mover = pos.piece_on(m.from()).unwrap();
+                    let board = Board::after(pos, m, mover);
+                    let mut after = pos.clone();
+                    after.make_move(m);
+                    for sq in Square::ALL {
+                        for by in Color::ALL {
+                            let mut found = SquareSet::EMPTY;
+                            board.attackers(sq, by, |at, _| {
+                                found.insert(at);
+                                false
+                            });
+                            let expected = xq_movegen::attackers(&after, sq, by);
+                            proptest::prop_assert_eq!(found, expected, "{} by {:?} after {} in {}", sq, by, m, pos);
+                        }
                     }
                 }
             }
