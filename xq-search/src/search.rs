@@ -663,7 +663,7 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply, stop);
+            return self.qsearch(alpha, beta, ply, true, stop);
         }
         self.pv[ply].clear();
         // The rules come first.
@@ -775,7 +775,7 @@ impl Searcher {
                 && !is_mate(alpha)
                 && static_eval + 300 + 150 * depth * depth < alpha
             {
-                let v = self.qsearch(alpha, alpha + 1, ply, stop);
+                let v = self.qsearch(alpha, alpha + 1, ply, true, stop);
                 if v <= alpha {
                     return v;
                 }
@@ -1064,7 +1064,17 @@ impl Searcher {
         best
     }
 
-    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, stop: &AtomicBool) -> i32 {
+    /// Quiescence: captures (every move in check) until the position is quiet. At its
+    /// first ply (`checks`), quiet checks that do not lose the piece are searched too:
+    /// in Xiangqi a quiet check (a cannon's, a horse's) is often the start of a mate.
+    fn qsearch(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        checks: bool,
+        stop: &AtomicBool,
+    ) -> i32 {
         self.pv[ply].clear();
         // The rules first: check evasions can repeat a position.
         if ply > 0 {
@@ -1111,7 +1121,7 @@ impl Searcher {
                 }
             }
             let undo = self.push(m, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, stop);
+            let v = -self.qsearch(-beta, -alpha, ply + 1, false, stop);
             self.pop(m, undo);
             if self.stopped {
                 return 0;
@@ -1123,6 +1133,35 @@ impl Searcher {
                     self.update_pv(ply, m);
                     if v >= beta {
                         break;
+                    }
+                }
+            }
+        }
+        if checks && !in_check && best < beta {
+            let mut quiets = xq_movegen::MoveList::new();
+            xq_movegen::pseudo_legal_quiets_into(&self.pos, &mut quiets);
+            let filter = xq_movegen::LegalityFilter::without_pins(&self.pos);
+            for m in quiets {
+                if !xq_movegen::gives_check(&self.pos, m)
+                    || !filter.is_legal(&self.pos, m)
+                    || !see_ge(&self.pos, m, 0)
+                {
+                    continue;
+                }
+                let undo = self.push(m, ply);
+                let v = -self.qsearch(-beta, -alpha, ply + 1, false, stop);
+                self.pop(m, undo);
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        self.update_pv(ply, m);
+                        if v >= beta {
+                            break;
+                        }
                     }
                 }
             }
@@ -1174,6 +1213,21 @@ mod tests {
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
         assert_eq!(cached(&mut searcher, &late), want_late);
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
+    }
+
+    #[test]
+    fn quiescence_finds_a_mate_by_a_quiet_check_at_its_first_ply_only() {
+        // No capture anywhere; the red chariot mates from the d file (the black general
+        // may not step to e9, facing the red one).
+        let game = Game::from_fen_moves("3k5/9/9/9/9/9/9/9/R8/4K4 w", &[] as &[&str]).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(1);
+        // A search sets the searcher up on the position (and leaves it there).
+        searcher.search(&game, &Limits::depth(1), &stop, |_| {});
+        let with_checks = searcher.qsearch(-INFINITE, INFINITE, 0, true, &stop);
+        assert_eq!(with_checks, score::mate_in(1));
+        let without = searcher.qsearch(-INFINITE, INFINITE, 0, false, &stop);
+        assert!(!is_mate(without), "{without}");
     }
 
     #[test]
