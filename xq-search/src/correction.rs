@@ -115,7 +115,7 @@ impl CorrectionHistory {
         let s = self.structure[u][slot(keys.structure)] as i32;
         let r = self.pieces[u][0][slot(keys.pieces[0])] as i32;
         let b = self.pieces[u][1][slot(keys.pieces[1])] as i32;
-        (2 * s + r + b) / 32
+        (2 * s + r + b) / 24
     }
 
     /// Learns from a node searched to `depth` whose result `best` differs from its
@@ -198,17 +198,17 @@ mod tests {
             history.learn(Color::Red, &keys, 8, 100, 0);
         }
         let up = history.value(Color::Red, &keys);
-        assert!(up > 0 && up <= 4 * LIMIT / 32, "{up}");
+        assert!(up > 0 && up <= 4 * LIMIT / 24, "{up}");
         // Only for the side it was learnt for.
         assert_eq!(history.value(Color::Black, &keys), 0);
         // Huge errors cannot push an entry past the limit.
         for _ in 0..1000 {
             history.learn(Color::Red, &keys, 30, 30_000, 0);
         }
-        assert_eq!(history.value(Color::Red, &keys), 4 * LIMIT / 32);
+        assert_eq!(history.value(Color::Red, &keys), 4 * LIMIT / 24);
         for _ in 0..1000 {
             history.learn(Color::Red, &keys, 30, -30_000, 0);
         }
-        assert_eq!(history.value(Color::Red, &keys), -4 * LIMIT / 32);
+        assert_eq!(history.value(Color::Red, &keys), -4 * LIMIT / 24);
     }
 }
