@@ -1064,6 +1064,36 @@ impl Searcher {
         best
     }
 
+    /// Searches `m` from the quiescence node at `ply` and folds its value into `best`,
+    /// `alpha` and the PV; returns whether the node is done (a cutoff, or the search
+    /// stopped).
+    #[inline]
+    fn qsearch_move(
+        &mut self,
+        m: Move,
+        ply: usize,
+        best: &mut i32,
+        alpha: &mut i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> bool {
+        let undo = self.push(m, ply);
+        let v = -self.qsearch(-beta, -*alpha, ply + 1, false, stop);
+        self.pop(m, undo);
+        if self.stopped {
+            return true;
+        }
+        if v > *best {
+            *best = v;
+            if v > *alpha {
+                *alpha = v;
+                self.update_pv(ply, m);
+                return v >= beta;
+            }
+        }
+        false
+    }
+
     /// Quiescence: captures (every move in check) until the position is quiet. At its
     /// first ply (`checks`), quiet checks that do not lose the piece are searched too:
     /// in Xiangqi a quiet check (a cannon's, a horse's) is often the start of a mate.
@@ -1120,22 +1150,12 @@ impl Searcher {
                     continue;
                 }
             }
-            let undo = self.push(m, ply);
-            let v = -self.qsearch(-beta, -alpha, ply + 1, false, stop);
-            self.pop(m, undo);
-            if self.stopped {
-                return 0;
+            if self.qsearch_move(m, ply, &mut best, &mut alpha, beta, stop) {
+                break;
             }
-            if v > best {
-                best = v;
-                if v > alpha {
-                    alpha = v;
-                    self.update_pv(ply, m);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
+        }
+        if self.stopped {
+            return 0;
         }
         if checks && !in_check && best < beta {
             let mut quiets = xq_movegen::MoveList::new();
@@ -1148,22 +1168,12 @@ impl Searcher {
                 {
                     continue;
                 }
-                let undo = self.push(m, ply);
-                let v = -self.qsearch(-beta, -alpha, ply + 1, false, stop);
-                self.pop(m, undo);
-                if self.stopped {
-                    return 0;
+                if self.qsearch_move(m, ply, &mut best, &mut alpha, beta, stop) {
+                    break;
                 }
-                if v > best {
-                    best = v;
-                    if v > alpha {
-                        alpha = v;
-                        self.update_pv(ply, m);
-                        if v >= beta {
-                            break;
-                        }
-                    }
-                }
+            }
+            if self.stopped {
+                return 0;
             }
         }
         if best == -INFINITE {

@@ -137,6 +137,8 @@ impl<'a> Board<'a> {
         // Lines: a chariot first, a cannon second. The position's occupancy bits give
         // the occupied squares; those the capturers have left are skipped. A target that
         // was empty is not among them: on its line the squares are walked one by one.
+        // (Two loops on purpose: one loop over either iterator measured 2.8% more
+        // instructions per `xq bench` node.)
         for dir in Direction::ALL {
             let mut screens = 0;
             let mut line = |at: Square| -> Option<bool> {
