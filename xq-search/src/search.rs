@@ -744,17 +744,13 @@ impl Searcher {
         // it uncorrected: the correction history goes on learning. In check nothing reads
         // it (no pruning, no correction, and the position is in check whenever the
         // table gives it back), so it is neither computed nor corrected.
-        let raw_eval = match entry {
-            _ if in_check => 0,
-            Some(e) => e.eval,
-            None => self.evaluate(ply),
+        let (raw_eval, static_eval) = if in_check {
+            (0, 0)
+        } else {
+            let raw = entry.map_or_else(|| self.evaluate(ply), |e| e.eval);
+            (raw, self.corrected(raw, ply))
         };
         let us = self.pos.side_to_move();
-        let static_eval = if in_check {
-            raw_eval
-        } else {
-            self.corrected(raw_eval, ply)
-        };
         self.static_evals[ply] = (!in_check).then_some(static_eval);
         // Better than two plies before (or than four, when in check then)?
         let improving = !in_check
