@@ -17,6 +17,7 @@
 //!   0 at 120 plies (when the game is drawn). The clock is the position's plies since the
 //!   last capture; the rule's special counting of checks is left to the search.
 
+use std::cmp::Ordering;
 use xq_core::{Color, Piece, PieceKind, Position};
 
 /// The scale of a position whose score stands: the evaluation is multiplied by
@@ -108,10 +109,12 @@ fn material_scale(strong: &Material, weak: &Material) -> i32 {
 /// ```
 #[inline]
 pub fn scale(pos: &Position, red_score: i32) -> i32 {
-    let strong = if red_score >= 0 {
-        Color::Red
-    } else {
-        Color::Black
+    // A score of 0 favours neither side and any scale leaves it 0; take the side to
+    // move's rules then, so that swapping the colours gives the same scale.
+    let strong = match red_score.cmp(&0) {
+        Ordering::Greater => Color::Red,
+        Ordering::Less => Color::Black,
+        Ordering::Equal => pos.side_to_move(),
     };
     // Every rule above is about a side with at most one attacker: with two, only the
     // clock is left to look at (the common case, a few comparisons).

@@ -150,3 +150,24 @@ fn the_full_evaluation_agrees_with_its_trace_and_its_breakdown() {
         }
     }
 }
+
+/// A score of exactly 0 favours neither side: the endgame scale reported with it is the
+/// same after swapping the colours. Red's cannon and elephants against Black's horse and
+/// advisors balance to 0 here; the scale was 0 for this position and 64 for its colour
+/// flip when the side with a 0 score was always taken to be Red (found by the colour-flip
+/// property test).
+#[test]
+fn zero_score_scale_is_colour_symmetric() {
+    for fen in [
+        "3k1a3/9/3a5/1n7/9/9/9/5K3/4C4/2B3B2 b - - 1 14",
+        "4ka3/9/3a5/1n7/9/9/9/5K3/4C4/2B3B2 w - - 2 15",
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let flipped = pos.color_flipped();
+        let (a, b) = (breakdown(&pos), breakdown(&flipped));
+        assert_eq!(a.total_red, 0, "{fen}");
+        assert_eq!(b.total_red, 0, "{fen}");
+        assert_eq!(a.scale, b.scale, "{fen}");
+        assert_eq!(evaluate(&pos), evaluate(&flipped), "{fen}");
+    }
+}
