@@ -93,8 +93,9 @@ fn material_scale(strong: &Material, weak: &Material) -> i32 {
 }
 
 /// The scale factor of `pos` (0 to [`SCALE_MAX`]) for a Red-relative score `red_score`
-/// before scaling: the endgame rules above, for the side the score favours, times the
-/// fade of the 60-move rule.
+/// before scaling: the endgame rules above, for the side the score favours (the side to
+/// move when the score is 0, which any scale leaves 0), times the fade of the 60-move
+/// rule.
 ///
 /// ```
 /// use xq_core::Position;
