@@ -95,13 +95,31 @@ pub fn in_check_after(pos: &Position, m: Move) -> bool {
 /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4N4/3KR4 w").unwrap();
 /// assert!(xq_movegen::gives_check(&pos, "e1f3".parse().unwrap()));
 /// ```
+#[inline]
 pub fn gives_check(pos: &Position, m: Move) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let k = pos.general(!pos.side_to_move());
+    // Most moves are nowhere near the general (answered here, inline, without a call): a
+    // check needs `to` or `from` on one of its lines (a soldier beside or in front of it
+    // is on one too), `from` on a horse's leg next to it (diagonally adjacent), or a
+    // horse landing a horse's jump away.
+    let on_line = |sq: Square| sq.file() == k.file() || sq.rank() == k.rank();
+    let leg_next_to_general = from.file().index().abs_diff(k.file().index()) == 1
+        && from.rank().index().abs_diff(k.rank().index()) == 1;
+    if !on_line(to) && !on_line(from) && !leg_next_to_general && horse_leg(to, k).is_none() {
+        return false;
+    }
+    gives_check_near(pos, m, k)
+}
+
+/// [`gives_check`] for a move that passes near the opponent's general `k`.
+#[inline(never)]
+fn gives_check_near(pos: &Position, m: Move, k: Square) -> bool {
     let (from, to) = (m.from(), m.to());
     let us = pos.side_to_move();
     let Some(moved) = pos.piece_on(from) else {
         return false;
     };
-    let k = pos.general(!us);
     let ours = |sq: Square, kind: PieceKind| {
         if sq == to {
             moved.kind == kind
