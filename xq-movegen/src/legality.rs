@@ -221,8 +221,22 @@ impl LegalityFilter {
     }
 
     /// Is the pseudo-legal move `m` legal? (For any other move use [`is_legal`].)
-    #[inline]
+    #[inline(always)]
     pub fn is_legal(&self, pos: &Position, m: Move) -> bool {
+        // The common case, answered inline: out of check, a piece that is no pin's and
+        // lands on no cannon line.
+        if let Some(pins) = &self.pins {
+            let (from, to) = (m.from(), m.to());
+            if from != self.general && !pins.from.contains(from) && !pins.to.contains(to) {
+                return true;
+            }
+        }
+        self.is_legal_slow(pos, m)
+    }
+
+    /// [`LegalityFilter::is_legal`] in full.
+    #[inline(never)]
+    fn is_legal_slow(&self, pos: &Position, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
         let k = self.general;
         if from != k {
