@@ -24,6 +24,22 @@ use xq_core::{Color, Piece, PieceKind, Position};
 /// `scale / SCALE_MAX`.
 pub const SCALE_MAX: i32 = 64;
 
+/// The plies without a capture after which the score starts to fade (the 60-move rule).
+/// Up to this clock the evaluation does not depend on the clock at all, which a cache of
+/// evaluations may use.
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_eval::endgame::FADE_START;
+/// let at = |clock: u32| {
+///     let fen = format!("3k5/9/9/9/9/9/9/9/9/R3K4 w - - {clock} 1");
+///     xq_eval::evaluate(&Position::from_fen(&fen).unwrap())
+/// };
+/// assert_eq!(at(0), at(FADE_START));
+/// assert!(at(FADE_START + 1) < at(FADE_START));
+/// ```
+pub const FADE_START: u32 = 60;
+
 /// What one side has, as the endgame rules count it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 struct Material {
@@ -128,10 +144,11 @@ pub fn scale(pos: &Position, red_score: i32) -> i32 {
     } else {
         material_scale(&Material::of(pos, strong), &Material::of(pos, !strong))
     };
-    let clock = pos.halfmove_clock() as i32;
-    if clock <= 60 {
+    let clock = pos.halfmove_clock();
+    if clock <= FADE_START {
         material
     } else {
-        material * (120 - clock).max(0) / 60
+        let fade = FADE_START as i32;
+        material * (2 * fade - clock as i32).max(0) / fade
     }
 }

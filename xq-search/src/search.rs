@@ -510,13 +510,18 @@ impl Searcher {
     /// the incremental part kept in `evals` and the per-node terms.
     ///
     /// The evaluation depends on the position and its no-capture clock alone (the
-    /// endgame rules fade the score as the clock runs), so it is cached under the key
-    /// mixed with the clock; the whole key is kept, so that a hit is the same position.
+    /// endgame rules fade the score once the clock passes
+    /// [`FADE_START`](xq_eval::endgame::FADE_START)), so it is cached under the key mixed
+    /// with the clock from there on; the whole key is kept, so that a hit is the same
+    /// position.
     /// Searches are unchanged by the cache: `xq bench` counts the same nodes with it.
     #[inline]
     fn evaluate(&mut self, ply: usize) -> i32 {
         const CLOCK_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
-        let key = self.pos.key() ^ (self.pos.halfmove_clock() as u64).wrapping_mul(CLOCK_MIX);
+        // The evaluation reads the clock only once the score starts to fade: below that
+        // every clock shares an entry.
+        let clock = self.pos.halfmove_clock().max(xq_eval::endgame::FADE_START);
+        let key = self.pos.key() ^ (clock as u64).wrapping_mul(CLOCK_MIX);
         let slot = &mut self.eval_cache[key as usize % EVAL_CACHE_ENTRIES];
         if slot.0 == key {
             return slot.1;
@@ -1226,6 +1231,28 @@ mod tests {
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
         assert_eq!(cached(&mut searcher, &late), want_late);
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
+    }
+
+    #[test]
+    fn the_evaluation_cache_keeps_one_entry_for_the_clocks_before_the_fade() {
+        // The evaluation reads the clock only past FADE_START: up to it, one entry.
+        let at = |clock: u32| {
+            Position::from_fen(&format!("5k3/9/9/9/9/9/9/9/R8/3K5 w - - {clock} 60")).unwrap()
+        };
+        let fade = xq_eval::endgame::FADE_START;
+        let mut searcher = Searcher::new(1);
+        let used = |s: &Searcher| s.eval_cache.iter().filter(|e| e.0 != 0).count();
+        for clock in [0, 31, fade] {
+            assert_eq!(
+                cached(&mut searcher, &at(clock)),
+                xq_eval::evaluate(&at(clock))
+            );
+        }
+        assert_eq!(used(&searcher), 1);
+        let late = at(fade + 1);
+        assert_eq!(cached(&mut searcher, &late), xq_eval::evaluate(&late));
+        assert!(xq_eval::evaluate(&late) < xq_eval::evaluate(&at(0)));
+        assert_eq!(used(&searcher), 2);
     }
 
     #[test]
