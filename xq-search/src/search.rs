@@ -394,6 +394,17 @@ impl Searcher {
             }
             if !infos.is_empty() && (!self.stopped || infos.len() == lines) {
                 infos.sort_by_key(|i| std::cmp::Reverse(i.value));
+                // A later line may come out better than the first (which had the whole
+                // root, but a search is not exact): the best line reported first is the
+                // result.
+                let best = &infos[0];
+                if best.multipv != 1 {
+                    result.best_move = Some(best.pv[0]);
+                    result.pv = best.pv.clone();
+                    result.value = best.value;
+                    result.score = best.score;
+                    result.seldepth = best.seldepth;
+                }
                 for (i, info) in infos.iter_mut().enumerate() {
                     info.multipv = i + 1;
                     report(info);

@@ -300,3 +300,41 @@ fn deterministic_node_counts_and_multipv_order() {
     assert!(last[0].1 >= last[1].1 && last[1].1 >= last[2].1, "{last:?}");
     assert!(last[0].2 != last[1].2 && last[1].2 != last[2].2 && last[0].2 != last[2].2);
 }
+
+/// With MultiPV the lines are reported best first, and the result is the first of them:
+/// a later line that comes out better than the first one searched (the first had the
+/// whole root, but a search is not exact) leads the report and is the best move.
+#[test]
+fn multipv_best_move_is_the_first_reported_line() {
+    let mut checked = 0;
+    for fen in suite_fens().iter().take(25) {
+        let g = game(fen, "");
+        if legal_moves(g.position()).len() < 3 {
+            continue;
+        }
+        for depth in 2..=5 {
+            let mut s = Searcher::new(8);
+            s.set_multipv(3);
+            let mut last = Vec::new();
+            let result = s.search(&g, &Limits::depth(depth), &AtomicBool::new(false), |info| {
+                if info.multipv == 1 {
+                    last.clear();
+                }
+                last.push((info.value, info.pv.clone()));
+            });
+            assert_eq!(last.len(), 3, "{fen} depth {depth}");
+            assert_eq!(
+                result.best_move,
+                Some(last[0].1[0]),
+                "{fen} depth {depth}: {last:?}"
+            );
+            assert_eq!(
+                (result.value, &result.pv),
+                (last[0].0, &last[0].1),
+                "{fen} depth {depth}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 60, "{checked}");
+}
