@@ -141,9 +141,9 @@ pub(crate) static PSQ: [SquareMap<(i32, i32)>; 14] = {
 ///
 /// ```
 /// use xq_core::PieceKind;
-/// let (home, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 3);
-/// let (crossed, _) = xq_eval::pst::value(PieceKind::Soldier, 4, 5);
-/// assert!(crossed > home);
+/// let (_, home) = xq_eval::pst::value(PieceKind::Soldier, 4, 3);
+/// let (_, crossed) = xq_eval::pst::value(PieceKind::Soldier, 4, 5);
+/// assert!(crossed > home); // in the endgame
 /// ```
 pub fn value(kind: PieceKind, file: usize, rank: usize) -> (i32, i32) {
     let (Some(f), Some(r)) = (File::from_index(file.min(8)), Rank::from_index(rank.min(9))) else {

@@ -109,8 +109,10 @@ fn defenders_depend_on_the_enemy_attack() {
     assert_eq!(xq_eval::terms::attack_levels(&p), [4, 0]);
     assert_eq!(term(fen, ADVISOR_DEFENCE), [(0, 2), (4, -2)]);
     assert_eq!(term(fen, ELEPHANT_DEFENCE), [(0, 2), (4, -2)]);
-    // Worth more against attackers: Black's defenders here gain on Red's.
-    assert!(PARAMS[ADVISOR_DEFENCE.start + 4].mg() > PARAMS[ADVISOR_DEFENCE.start].mg());
+    // Worth more against attackers (middlegame and endgame values together): Black's
+    // defenders here gain on Red's.
+    let whole = |p: usize| PARAMS[p].mg() + PARAMS[p].eg();
+    assert!(whole(ADVISOR_DEFENCE.start + 4) > whole(ADVISOR_DEFENCE.start));
     assert!(value(fen, "advisor_defence") < 0);
     // The control: no attackers either side, the counts cancel.
     assert_eq!(
