@@ -59,3 +59,15 @@ pub struct SearchResult {
     /// The principal variation.
     pub pv: Vec<Move>,
 }
+
+impl SearchResult {
+    /// Takes a completed line as the answer: its first move, line, score and depths.
+    pub(crate) fn follow(&mut self, line: &Info) {
+        self.best_move = line.pv.first().copied();
+        self.pv = line.pv.clone();
+        self.value = line.value;
+        self.score = line.score;
+        self.depth = line.depth;
+        self.seldepth = line.seldepth;
+    }
+}

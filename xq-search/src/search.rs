@@ -380,12 +380,7 @@ impl Searcher {
                 };
                 prev_values[line] = value;
                 if line == 0 {
-                    result.best_move = Some(info.pv[0]);
-                    result.pv = info.pv.clone();
-                    result.value = value;
-                    result.score = info.score;
-                    result.depth = d;
-                    result.seldepth = info.seldepth;
+                    result.follow(&info);
                 }
                 infos.push(info);
                 if self.stopped {
@@ -397,14 +392,7 @@ impl Searcher {
                 // A later line may come out better than the first (which had the whole
                 // root, but a search is not exact): the best line reported first is the
                 // result.
-                let best = &infos[0];
-                if best.multipv != 1 {
-                    result.best_move = Some(best.pv[0]);
-                    result.pv = best.pv.clone();
-                    result.value = best.value;
-                    result.score = best.score;
-                    result.seldepth = best.seldepth;
-                }
+                result.follow(&infos[0]);
                 for (i, info) in infos.iter_mut().enumerate() {
                     info.multipv = i + 1;
                     report(info);
