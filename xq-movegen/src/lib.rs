@@ -14,7 +14,7 @@ pub mod record;
 pub mod xqf;
 
 pub use attack::attackers;
-pub use check::{gives_check, in_check, in_check_after};
+pub use check::{gives_check, in_check, in_check_after, CheckTest};
 pub use game::{adjudicate, Adjudication, Game, GameError, GameResult, Reason};
 pub use generate::is_pseudo_legal;
 pub use legality::{is_legal, try_play, IllegalMoveError, LegalityFilter};

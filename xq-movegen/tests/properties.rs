@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use xq_core::{Color, Fen, Move, Piece, Position, Square};
 use xq_movegen::{
     attackers, count_legal, gives_check, is_legal, is_pseudo_legal, legal_captures, legal_moves,
-    legal_quiets, pseudo_legal_moves, try_play, LegalityFilter,
+    legal_quiets, pseudo_legal_moves, try_play, CheckTest, LegalityFilter,
 };
 use xq_testkit::game;
 
@@ -100,7 +100,8 @@ proptest! {
     }
 
     /// `gives_check` (decided without playing the move) agrees with playing it and
-    /// asking whether the other side is in check, for every legal move.
+    /// asking whether the other side is in check, for every legal move; `CheckTest`
+    /// agrees with `gives_check` on every pseudo-legal move.
     #[test]
     fn gives_check_agrees_with_playing_the_move(positions in game()) {
         for pos in &positions {
@@ -108,6 +109,10 @@ proptest! {
                 let mut after = pos.clone();
                 after.make_move(m);
                 prop_assert_eq!(gives_check(pos, m), after.is_check(), "{} in {}", m, pos);
+            }
+            let test = CheckTest::new(pos);
+            for m in pseudo_legal_moves(pos) {
+                prop_assert_eq!(test.gives_check(pos, m), gives_check(pos, m), "{} in {}", m, pos);
             }
         }
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
 use xq_movegen::{
     evasions, gives_check, in_check, is_legal, is_pseudo_legal, legal_captures, legal_moves,
-    legal_quiets, outcome, pseudo_legal_moves, try_play, IllegalMoveError, Outcome,
+    legal_quiets, outcome, pseudo_legal_moves, try_play, CheckTest, IllegalMoveError, Outcome,
 };
 
 const SUITE: &str = include_str!("../../data/perft.epd");
@@ -479,6 +479,7 @@ fn evasions_and_check() {
         } else {
             assert!(ev.is_empty(), "{ctx}");
         }
+        let test = CheckTest::new(&pos);
         for m in legal_moves(&pos) {
             let mut p = pos.clone();
             p.make_move(m);
@@ -486,6 +487,11 @@ fn evasions_and_check() {
                 gives_check(&pos, m),
                 p.is_check(),
                 "{ctx}: gives_check({m})"
+            );
+            assert_eq!(
+                test.gives_check(&pos, m),
+                p.is_check(),
+                "{ctx}: CheckTest::gives_check({m})"
             );
         }
     }

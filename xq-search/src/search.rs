@@ -1168,8 +1168,9 @@ impl Searcher {
             let mut quiets = xq_movegen::MoveList::new();
             xq_movegen::pseudo_legal_quiets_into(&self.pos, &mut quiets);
             let filter = xq_movegen::LegalityFilter::without_pins(&self.pos);
+            let checks = xq_movegen::CheckTest::new(&self.pos);
             for m in quiets {
-                if !xq_movegen::gives_check(&self.pos, m)
+                if !checks.gives_check(&self.pos, m)
                     || !filter.is_legal(&self.pos, m)
                     || !see_ge(&self.pos, m, 0)
                 {
