@@ -217,6 +217,8 @@ impl Heuristics {
         cont: &Continuation,
         scores: &mut Scores,
     ) {
+        // The two continuation rows are the same for every move: look them up once.
+        let rows = cont.map(|c| c.map(|(p, prev)| &self.continuation[piece_square(p, prev.to())]));
         scores.clear();
         scores.extend(moves.iter().map(|&m| {
             if Some(m) == tt_move {
@@ -233,7 +235,12 @@ impl Heuristics {
             } else if self.killers[ply][1] == Some(m) {
                 KILLER - 1
             } else {
-                self.quiet_score(attacker, m, cont)
+                let here = piece_square(attacker, m.to());
+                let mut score = self.history[attacker.index()][m.to()];
+                for row in rows.iter().flatten() {
+                    score += row[here] as i32;
+                }
+                score
             }
         }));
     }
