@@ -886,6 +886,9 @@ impl Searcher {
         let mut best_move = None;
         let mut best_is_capture = false;
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        // Built when the first pruned move needs its check test: the node's position is
+        // the same again after every move.
+        let mut check_test: Option<xq_movegen::CheckTest> = None;
         let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
 
         let mut legal = 0;
@@ -933,7 +936,11 @@ impl Searcher {
                             && static_eval + 100 + 120 * lmr_depth <= alpha)
                         || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth)
                 };
-                if hopeless && !xq_movegen::gives_check(&self.pos, m) {
+                if hopeless
+                    && !check_test
+                        .get_or_insert_with(|| xq_movegen::CheckTest::new(&self.pos))
+                        .gives_check(&self.pos, m)
+                {
                     continue;
                 }
             }
