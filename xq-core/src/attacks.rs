@@ -307,6 +307,23 @@ impl SquareSet {
         self.0[m >> 6] |= 1 << (m & 63);
     }
 
+    /// The set with `sq` added: [`insert`](SquareSet::insert) for tables built at compile
+    /// time.
+    ///
+    /// ```
+    /// use xq_core::attacks::SquareSet;
+    /// use xq_core::Square;
+    /// const CORNERS: SquareSet = SquareSet::EMPTY.with(Square::A0).with(Square::I9);
+    /// assert!(CORNERS.contains(Square::I9) && !CORNERS.contains(Square::E4));
+    /// ```
+    #[must_use]
+    #[inline(always)]
+    pub const fn with(mut self, sq: Square) -> SquareSet {
+        let m = sq.mailbox();
+        self.0[m >> 6] |= 1 << (m & 63);
+        self
+    }
+
     /// Removes `sq`.
     #[inline(always)]
     pub fn remove(&mut self, sq: Square) {
@@ -351,6 +368,15 @@ impl std::ops::BitOr for SquareSet {
             *a |= b;
         }
         out
+    }
+}
+
+impl std::ops::BitOrAssign for SquareSet {
+    #[inline(always)]
+    fn bitor_assign(&mut self, other: SquareSet) {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
     }
 }
 

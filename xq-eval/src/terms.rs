@@ -96,7 +96,7 @@ use crate::params::{
     PIN_GENERAL, SOLDIER_ATTACK, SOLDIER_CONNECTED, THREAT_BY_LOWER, TRAPPED_HORSE,
 };
 use xq_core::attacks::{Direction, SquareSet, Step, ELEPHANT_MOVES, HORSE_MOVES};
-use xq_core::{Color, File, Piece, PieceKind, Position, Square};
+use xq_core::{Color, File, Piece, PieceKind, Position, Square, SquareMap};
 
 use PieceKind::{Advisor, Cannon, Chariot, Elephant, General, Horse, Soldier};
 
@@ -173,6 +173,85 @@ fn aligned(a: Square, b: Square) -> bool {
 
 /// Builds `color`'s attack sets, and counts the terms that need only its own pieces:
 /// chariot mobility and cannon platforms.
+/// What a soldier of each colour attacks from each square (forward, and sideways once
+/// across the river).
+const SOLDIER_ATTACKS: [SquareMap<SquareSet>; 2] =
+    [soldier_attacks(Color::Red), soldier_attacks(Color::Black)];
+
+const fn soldier_attacks(color: Color) -> SquareMap<SquareSet> {
+    let mut t = SquareMap::new(SquareSet::EMPTY);
+    let mut i = 0;
+    while i < Square::COUNT {
+        let sq = Square::ALL[i];
+        let mut set = SquareSet::EMPTY;
+        if let Some(f) = sq.offset(Step::forward(color)) {
+            set = set.with(f);
+        }
+        if sq.half() as u8 != color as u8 {
+            if let Some(l) = sq.offset(Step::LEFT) {
+                set = set.with(l);
+            }
+            if let Some(r) = sq.offset(Step::RIGHT) {
+                set = set.with(r);
+            }
+        }
+        t = t.with(sq, set);
+        i += 1;
+    }
+    t
+}
+
+/// The squares inside a palace one `steps` away from each square: what an advisor
+/// (diagonal steps) or the general (orthogonal steps) attacks.
+const fn palace_steps(steps: [Step; 4]) -> SquareMap<SquareSet> {
+    let mut t = SquareMap::new(SquareSet::EMPTY);
+    let mut i = 0;
+    while i < Square::COUNT {
+        let sq = Square::ALL[i];
+        let mut set = SquareSet::EMPTY;
+        let mut j = 0;
+        while j < 4 {
+            if let Some(to) = sq.offset(steps[j]) {
+                if to.in_palace() {
+                    set = set.with(to);
+                }
+            }
+            j += 1;
+        }
+        t = t.with(sq, set);
+        i += 1;
+    }
+    t
+}
+
+const ADVISOR_ATTACKS: SquareMap<SquareSet> = palace_steps(Step::DIAGONAL);
+const GENERAL_ATTACKS: SquareMap<SquareSet> = palace_steps(Step::ORTHOGONAL);
+
+/// For each square and each of the horse's legs (in [`HORSE_MOVES`]' order), the squares
+/// a horse there reaches through that leg.
+const HORSE_TARGETS: SquareMap<[SquareSet; 4]> = {
+    let mut t = SquareMap::new([SquareSet::EMPTY; 4]);
+    let mut i = 0;
+    while i < Square::COUNT {
+        let sq = Square::ALL[i];
+        let mut sets = [SquareSet::EMPTY; 4];
+        let mut leg = 0;
+        while leg < 4 {
+            let mut k = 0;
+            while k < 2 {
+                if let Some(to) = sq.offset(HORSE_MOVES[leg].1[k]) {
+                    sets[leg] = sets[leg].with(to);
+                }
+                k += 1;
+            }
+            leg += 1;
+        }
+        t = t.with(sq, sets);
+        i += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn side<C: Collect>(pos: &Position, color: Color, c: &mut C) -> Side {
     let s = color.sign();
@@ -181,27 +260,15 @@ fn side<C: Collect>(pos: &Position, color: Color, c: &mut C) -> Side {
     let mut across = 0;
     let mut major = 0;
 
+    let soldier_attacks = &SOLDIER_ATTACKS[color.index()];
     for sq in pos.squares_of(Piece::new(color, Soldier)) {
-        if let Some(t) = sq.offset(Step::forward(color)) {
-            a.minor.insert(t);
-        }
-        if sq.half() != color {
-            for step in [Step::LEFT, Step::RIGHT] {
-                if let Some(t) = sq.offset(step) {
-                    a.minor.insert(t);
-                }
-            }
-            if relative_rank(color, sq) < 9 {
-                across += 1;
-            }
+        a.minor |= soldier_attacks[sq];
+        if sq.half() != color && relative_rank(color, sq) < 9 {
+            across += 1;
         }
     }
     for sq in pos.squares_of(Piece::new(color, Advisor)) {
-        for step in Step::DIAGONAL {
-            if let Some(t) = sq.offset(step).filter(|t| t.in_palace()) {
-                a.minor.insert(t);
-            }
-        }
+        a.minor |= ADVISOR_ATTACKS[sq];
     }
     for sq in pos.squares_of(Piece::new(color, Elephant)) {
         for (eye, to) in ELEPHANT_MOVES {
@@ -212,24 +279,16 @@ fn side<C: Collect>(pos: &Position, color: Color, c: &mut C) -> Side {
             }
         }
     }
-    let general = pos.general(color);
-    for step in Step::ORTHOGONAL {
-        if let Some(t) = general.offset(step).filter(|t| t.in_palace()) {
-            a.general.insert(t);
-        }
-    }
+    a.general = GENERAL_ATTACKS[pos.general(color)];
     for sq in pos.squares_of(Piece::new(color, Horse)) {
         major += 1;
         if sq.half() != color {
             across += 2;
         }
-        for (leg, to) in HORSE_MOVES {
+        let targets = &HORSE_TARGETS[sq];
+        for (i, (leg, _)) in HORSE_MOVES.into_iter().enumerate() {
             if sq.offset(leg).is_some_and(|l| pos.is_empty(l)) {
-                for step in to {
-                    if let Some(t) = sq.offset(step) {
-                        a.horse.insert(t);
-                    }
-                }
+                a.horse |= targets[i];
             }
         }
     }
