@@ -217,9 +217,22 @@ impl Heuristics {
         cont: &Continuation,
         scores: &mut Scores,
     ) {
+        scores.clear();
+        self.score_onto(pos, moves, tt_move, ply, cont, scores);
+    }
+
+    /// [`score`](Heuristics::score), the scores appended to `scores`.
+    fn score_onto(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        tt_move: Option<Move>,
+        ply: usize,
+        cont: &Continuation,
+        scores: &mut Scores,
+    ) {
         // The two continuation rows are the same for every move: look them up once.
         let rows = cont.map(|c| c.map(|(p, prev)| &self.continuation[piece_square(p, prev.to())]));
-        scores.clear();
         scores.extend(moves.iter().map(|&m| {
             if Some(m) == tt_move {
                 return TT_MOVE;
@@ -379,10 +392,11 @@ impl MovePicker {
     ) -> MovePicker {
         if in_check {
             let filter = LegalityFilter::with_check(pos, true);
-            let mut moves = MoveList::new();
-            pseudo_legal_moves_into(pos, &mut moves);
-            moves.retain(|m| filter.is_legal(pos, *m));
-            return MovePicker::legal(pos, moves, None, ply, cont, heuristics);
+            let mut picker = MovePicker::with_stage(Stage::Listed, ply, cont);
+            pseudo_legal_moves_into(pos, &mut picker.moves);
+            picker.moves.retain(|m| filter.is_legal(pos, *m));
+            heuristics.score(pos, &picker.moves, None, ply, &cont, &mut picker.scores);
+            return picker;
         }
         let mut picker = MovePicker {
             filter: Some(LegalityFilter::without_pins(pos)),
@@ -481,11 +495,15 @@ impl MovePicker {
                 Stage::GenerateQuiets => {
                     self.quiets_start = self.moves.len();
                     pseudo_legal_quiets_into(pos, &mut self.moves);
-                    let mut quiet_scores = Scores::new();
-                    let quiets = &self.moves[self.quiets_start..];
-                    heuristics.score(pos, quiets, None, self.ply, &self.cont, &mut quiet_scores);
                     self.scores.truncate(self.quiets_start);
-                    self.scores.extend(quiet_scores);
+                    heuristics.score_onto(
+                        pos,
+                        &self.moves[self.quiets_start..],
+                        None,
+                        self.ply,
+                        &self.cont,
+                        &mut self.scores,
+                    );
                     self.next = self.quiets_start;
                     self.stage = Stage::Quiets;
                 }
