@@ -428,6 +428,42 @@ impl MovePicker {
         self.filter.as_ref().map_or(true, |f| f.is_legal(pos, m))
     }
 
+    /// The captures generated and scored, the legality filter built (kept out of line:
+    /// `next` is called for every move, this once a node).
+    #[inline(never)]
+    fn generate_captures(&mut self, pos: &Position, heuristics: &Heuristics) {
+        pseudo_legal_captures_into(pos, &mut self.moves);
+        heuristics.score(
+            pos,
+            &self.moves,
+            None,
+            self.ply,
+            &self.cont,
+            &mut self.scores,
+        );
+        self.filter = Some(LegalityFilter::with_check(pos, false));
+        self.stage = Stage::GoodCaptures;
+    }
+
+    /// The quiet moves generated after the captures and scored (out of line, as
+    /// [`generate_captures`](MovePicker::generate_captures)).
+    #[inline(never)]
+    fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
+        self.quiets_start = self.moves.len();
+        pseudo_legal_quiets_into(pos, &mut self.moves);
+        self.scores.truncate(self.quiets_start);
+        heuristics.score_onto(
+            pos,
+            &self.moves[self.quiets_start..],
+            None,
+            self.ply,
+            &self.cont,
+            &mut self.scores,
+        );
+        self.next = self.quiets_start;
+        self.stage = Stage::Quiets;
+    }
+
     /// The next move, or `None` when every move has been handed out. `pos` must be the
     /// node's position, as it was when the picker was made.
     #[inline]
@@ -440,19 +476,7 @@ impl MovePicker {
                         return self.tt_move;
                     }
                 }
-                Stage::GenerateCaptures => {
-                    pseudo_legal_captures_into(pos, &mut self.moves);
-                    heuristics.score(
-                        pos,
-                        &self.moves,
-                        None,
-                        self.ply,
-                        &self.cont,
-                        &mut self.scores,
-                    );
-                    self.filter = Some(LegalityFilter::with_check(pos, false));
-                    self.stage = Stage::GoodCaptures;
-                }
+                Stage::GenerateCaptures => self.generate_captures(pos, heuristics),
                 Stage::GoodCaptures => {
                     if self.next >= self.moves.len() {
                         self.stage = Stage::Refutations;
@@ -492,21 +516,7 @@ impl MovePicker {
                     }
                     return Some(m);
                 }
-                Stage::GenerateQuiets => {
-                    self.quiets_start = self.moves.len();
-                    pseudo_legal_quiets_into(pos, &mut self.moves);
-                    self.scores.truncate(self.quiets_start);
-                    heuristics.score_onto(
-                        pos,
-                        &self.moves[self.quiets_start..],
-                        None,
-                        self.ply,
-                        &self.cont,
-                        &mut self.scores,
-                    );
-                    self.next = self.quiets_start;
-                    self.stage = Stage::Quiets;
-                }
+                Stage::GenerateQuiets => self.generate_quiets(pos, heuristics),
                 Stage::Quiets => {
                     if self.next >= self.moves.len() {
                         self.stage = Stage::BadCaptures;
