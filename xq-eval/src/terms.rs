@@ -171,8 +171,6 @@ fn aligned(a: Square, b: Square) -> bool {
     a.file() == b.file() || a.rank() == b.rank()
 }
 
-/// Builds `color`'s attack sets, and counts the terms that need only its own pieces:
-/// chariot mobility and cannon platforms.
 /// What a soldier of each colour attacks from each square (forward, and sideways once
 /// across the river).
 const SOLDIER_ATTACKS: [SquareMap<SquareSet>; 2] =
@@ -252,6 +250,8 @@ const HORSE_TARGETS: SquareMap<[SquareSet; 4]> = {
     t
 };
 
+/// Builds `color`'s attack sets, and counts the terms that need only its own pieces:
+/// chariot mobility and cannon platforms.
 #[inline(always)]
 fn side<C: Collect>(pos: &Position, color: Color, c: &mut C) -> Side {
     let s = color.sign();

@@ -117,8 +117,9 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 /// set look-ups. Along each of the general's four lines only the squares up to the
 /// second piece matter: a move that leaves and enters no such square, and no square
 /// from which a horse attacks the general or through which one does, leaves the first
-/// two pieces of every line as they were and opens no horse's leg. Always the same
-/// answer as [`gives_check`].
+/// two pieces of every line as they were and opens no horse's leg. The same answer as
+/// [`gives_check`] whenever the opponent is not in check already (in every position a
+/// game can reach: it is not the opponent's turn).
 ///
 /// ```
 /// use xq_core::Position;

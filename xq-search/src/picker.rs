@@ -248,6 +248,7 @@ impl Heuristics {
             } else if self.killers[ply][1] == Some(m) {
                 KILLER - 1
             } else {
+                // `quiet_score`'s sum, with the rows at hand.
                 let here = piece_square(attacker, m.to());
                 let mut score = self.history[attacker.index()][m.to()];
                 for row in rows.iter().flatten() {
