@@ -126,10 +126,28 @@ impl Heuristics {
     /// its two continuation histories.
     #[inline]
     pub(crate) fn quiet_score(&self, piece: Piece, m: Move, cont: &Continuation) -> i32 {
+        self.quiet_score_in(&self.continuation_rows(cont), piece, m)
+    }
+
+    /// The continuation-history rows of the moves in `cont` (the same for every move of
+    /// a node: looked up once).
+    #[inline]
+    fn continuation_rows(&self, cont: &Continuation) -> [Option<&[i16; 14 * Square::COUNT]>; 2] {
+        cont.map(|c| c.map(|(p, prev)| &self.continuation[piece_square(p, prev.to())]))
+    }
+
+    /// [`quiet_score`](Heuristics::quiet_score) with the continuation rows at hand.
+    #[inline(always)]
+    fn quiet_score_in(
+        &self,
+        rows: &[Option<&[i16; 14 * Square::COUNT]>; 2],
+        piece: Piece,
+        m: Move,
+    ) -> i32 {
         let here = piece_square(piece, m.to());
         let mut score = self.history[piece.index()][m.to()];
-        for (p, prev) in cont.iter().flatten() {
-            score += self.continuation[piece_square(*p, prev.to())][here] as i32;
+        for row in rows.iter().flatten() {
+            score += row[here] as i32;
         }
         score
     }
@@ -205,7 +223,7 @@ impl Heuristics {
         }
     }
 
-    /// Fills `scores` with the ordering score of each move: the table's move first, then
+    /// Appends to `scores` the ordering score of each move: the table's move first, then
     /// captures by victim (and their history), the killers, and the quiet moves by
     /// history.
     fn score(
@@ -217,22 +235,7 @@ impl Heuristics {
         cont: &Continuation,
         scores: &mut Scores,
     ) {
-        scores.clear();
-        self.score_onto(pos, moves, tt_move, ply, cont, scores);
-    }
-
-    /// [`score`](Heuristics::score), the scores appended to `scores`.
-    fn score_onto(
-        &self,
-        pos: &Position,
-        moves: &[Move],
-        tt_move: Option<Move>,
-        ply: usize,
-        cont: &Continuation,
-        scores: &mut Scores,
-    ) {
-        // The two continuation rows are the same for every move: look them up once.
-        let rows = cont.map(|c| c.map(|(p, prev)| &self.continuation[piece_square(p, prev.to())]));
+        let rows = self.continuation_rows(cont);
         scores.extend(moves.iter().map(|&m| {
             if Some(m) == tt_move {
                 return TT_MOVE;
@@ -248,13 +251,7 @@ impl Heuristics {
             } else if self.killers[ply][1] == Some(m) {
                 KILLER - 1
             } else {
-                // `quiet_score`'s sum, with the rows at hand.
-                let here = piece_square(attacker, m.to());
-                let mut score = self.history[attacker.index()][m.to()];
-                for row in rows.iter().flatten() {
-                    score += row[here] as i32;
-                }
-                score
+                self.quiet_score_in(&rows, attacker, m)
             }
         }));
     }
@@ -453,7 +450,7 @@ impl MovePicker {
         self.quiets_start = self.moves.len();
         pseudo_legal_quiets_into(pos, &mut self.moves);
         self.scores.truncate(self.quiets_start);
-        heuristics.score_onto(
+        heuristics.score(
             pos,
             &self.moves[self.quiets_start..],
             None,
