@@ -173,7 +173,7 @@ fn aligned(a: Square, b: Square) -> bool {
 
 /// What a soldier of each colour attacks from each square (forward, and sideways once
 /// across the river).
-const SOLDIER_ATTACKS: [SquareMap<SquareSet>; 2] =
+static SOLDIER_ATTACKS: [SquareMap<SquareSet>; 2] =
     [soldier_attacks(Color::Red), soldier_attacks(Color::Black)];
 
 const fn soldier_attacks(color: Color) -> SquareMap<SquareSet> {
@@ -222,12 +222,12 @@ const fn palace_steps(steps: [Step; 4]) -> SquareMap<SquareSet> {
     t
 }
 
-const ADVISOR_ATTACKS: SquareMap<SquareSet> = palace_steps(Step::DIAGONAL);
-const GENERAL_ATTACKS: SquareMap<SquareSet> = palace_steps(Step::ORTHOGONAL);
+static ADVISOR_ATTACKS: SquareMap<SquareSet> = palace_steps(Step::DIAGONAL);
+static GENERAL_ATTACKS: SquareMap<SquareSet> = palace_steps(Step::ORTHOGONAL);
 
 /// For each square and each of the horse's legs (in [`HORSE_MOVES`]' order), the squares
 /// a horse there reaches through that leg.
-const HORSE_TARGETS: SquareMap<[SquareSet; 4]> = {
+static HORSE_TARGETS: SquareMap<[SquareSet; 4]> = {
     let mut t = SquareMap::new([SquareSet::EMPTY; 4]);
     let mut i = 0;
     while i < Square::COUNT {
