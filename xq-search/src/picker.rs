@@ -580,12 +580,11 @@ pub(crate) fn wins_or_holds(pos: &Position, m: Move) -> bool {
 fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize, start: usize) -> Move {
     const SELECT: usize = 4;
     if i - start < SELECT {
-        let mut best = i;
-        for j in i + 1..moves.len() {
-            if scores[j] > scores[best] {
-                best = j;
-            }
-        }
+        // The first of the best: the maximum in one pass the compiler vectorizes, then
+        // where it first occurs (the same move a strict `>` scan would pick).
+        let rest = &scores[i..moves.len()];
+        let max = rest.iter().copied().fold(i32::MIN, i32::max);
+        let best = i + rest.iter().position(|&s| s == max).unwrap_or(0);
         moves.swap(i, best);
         scores.swap(i, best);
     } else if i - start == SELECT && moves.len() > i + 1 {
