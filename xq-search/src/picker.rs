@@ -388,19 +388,15 @@ impl MovePicker {
         cont: Continuation,
         heuristics: &Heuristics,
     ) -> MovePicker {
+        let mut picker = MovePicker::with_stage(Stage::Listed, ply, cont);
         if in_check {
             let filter = LegalityFilter::with_check(pos, true);
-            let mut picker = MovePicker::with_stage(Stage::Listed, ply, cont);
             pseudo_legal_moves_into(pos, &mut picker.moves);
             picker.moves.retain(|m| filter.is_legal(pos, *m));
-            heuristics.score(pos, &picker.moves, None, ply, &cont, &mut picker.scores);
-            return picker;
+        } else {
+            picker.filter = Some(LegalityFilter::without_pins(pos));
+            pseudo_legal_captures_into(pos, &mut picker.moves);
         }
-        let mut picker = MovePicker {
-            filter: Some(LegalityFilter::without_pins(pos)),
-            ..MovePicker::with_stage(Stage::Listed, ply, cont)
-        };
-        pseudo_legal_captures_into(pos, &mut picker.moves);
         heuristics.score(pos, &picker.moves, None, ply, &cont, &mut picker.scores);
         picker
     }
