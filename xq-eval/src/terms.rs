@@ -250,13 +250,16 @@ static HORSE_TARGETS: SquareMap<[SquareSet; 4]> = {
     t
 };
 
-/// Builds `color`'s attack sets, and counts the terms that need only its own pieces:
-/// chariot mobility and cannon platforms.
+/// Builds `color`'s attack sets into `side` (as [`Side::default`] leaves it), and counts
+/// the terms that need only its own pieces: chariot mobility and cannon platforms.
+///
+/// The record is filled where the caller keeps it: returned by value, it was copied out
+/// (a `memcpy` call) twice at every evaluation.
 #[inline(always)]
-fn side<C: Collect>(pos: &Position, color: Color, c: &mut C) -> Side {
+fn side<C: Collect>(pos: &Position, color: Color, c: &mut C, side: &mut Side) {
     let s = color.sign();
     let them = !color;
-    let mut a = Attacks::default();
+    let a = &mut side.attacks;
     let mut across = 0;
     let mut major = 0;
 
@@ -326,19 +329,27 @@ fn side<C: Collect>(pos: &Position, color: Color, c: &mut C) -> Side {
         }
     }
     a.all = a.minor | a.horse | a.general | a.cannon | a.chariot;
-    Side {
-        attacks: a,
-        across,
-        major,
-        level: 0,
-    }
+    side.across = across;
+    side.major = major;
+}
+
+/// Both sides' records into `sides` (default ones), Red's first, with their attack
+/// levels.
+#[inline(always)]
+fn sides<C: Collect>(pos: &Position, c: &mut C, sides: &mut [Side; 2]) {
+    let [red, black] = sides;
+    side(pos, Color::Red, c, red);
+    side(pos, Color::Black, c, black);
+    [red.level, black.level] = levels(red, black);
 }
 
 /// Each side's attack sets, as the terms see them (for tests).
 #[cfg(test)]
 pub(crate) fn attacks(pos: &Position) -> [Attacks; 2] {
     let mut sink = crate::collect::Sum::default();
-    Color::ALL.map(|c| side(pos, c, &mut sink).attacks)
+    let mut both = [Side::default(); 2];
+    sides(pos, &mut sink, &mut both);
+    both.map(|s| s.attacks)
 }
 
 /// The index of a pinned piece's kind in [`PIN_GENERAL`] (horse, chariot, cannon).
@@ -588,10 +599,10 @@ fn horses<C: Collect>(pos: &Position, color: Color, theirs: &Attacks, c: &mut C)
 /// ```
 #[inline]
 pub fn evaluate_terms<C: Collect>(pos: &Position, c: &mut C) {
-    let mut red = side(pos, Color::Red, c);
-    let mut black = side(pos, Color::Black, c);
-    [red.level, black.level] = levels(&red, &black);
-    for (color, us, them) in [(Color::Red, &red, &black), (Color::Black, &black, &red)] {
+    let mut both = [Side::default(); 2];
+    sides(pos, c, &mut both);
+    let [red, black] = &both;
+    for (color, us, them) in [(Color::Red, red, black), (Color::Black, black, red)] {
         posture(pos, color, us.level, them.level, c);
         palace(pos, color, c);
         horses(pos, color, &them.attacks, c);
@@ -611,9 +622,9 @@ pub fn evaluate_terms<C: Collect>(pos: &Position, c: &mut C) {
 /// ```
 pub fn attack_levels(pos: &Position) -> [usize; 2] {
     let mut sink = crate::collect::Sum::default();
-    let red = side(pos, Color::Red, &mut sink);
-    let black = side(pos, Color::Black, &mut sink);
-    levels(&red, &black)
+    let mut both = [Side::default(); 2];
+    sides(pos, &mut sink, &mut both);
+    both.map(|s| s.level)
 }
 
 /// The attack levels of Red and Black: pieces across the river plus the lead in major
