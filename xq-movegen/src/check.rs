@@ -151,15 +151,7 @@ impl CheckTest {
         for dir in Direction::ALL {
             let mut along = pos.occupied_along(k, dir);
             along.next();
-            let last = along.next();
-            let mut sq = k;
-            while let Some(next) = sq.offset(dir.step()) {
-                lines.insert(next);
-                if Some(next) == last {
-                    break;
-                }
-                sq = next;
-            }
+            insert_ray(&mut lines, k, dir, along.next());
         }
         let (mut from, mut to) = (lines, lines);
         for (leg, horses) in HORSE_ATTACKS {
@@ -187,6 +179,20 @@ impl CheckTest {
             return false;
         }
         gives_check_near(pos, m, self.general)
+    }
+}
+
+/// Adds to `set` the squares from `k` (not included) along `dir` up to and including
+/// `last`, or to the edge of the board when `last` is `None`.
+#[inline(always)]
+pub(crate) fn insert_ray(set: &mut SquareSet, k: Square, dir: Direction, last: Option<Square>) {
+    let mut sq = k;
+    while let Some(next) = sq.offset(dir.step()) {
+        set.insert(next);
+        if Some(next) == last {
+            break;
+        }
+        sq = next;
     }
 }
 

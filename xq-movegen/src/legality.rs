@@ -4,6 +4,7 @@ use std::fmt;
 use xq_core::attacks::{Direction, SquareSet, HORSE_ATTACKS};
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square, Undo};
 
+use crate::check::insert_ray;
 use crate::generate::is_pseudo_legal;
 
 /// What a move must do to answer a single check: land on one of `targets` (capture the
@@ -70,14 +71,7 @@ impl Evasion {
                 }
             };
             checkers += 1;
-            let mut sq = k;
-            while let Some(next) = sq.offset(dir.step()) {
-                e.targets.insert(next);
-                if next == checker {
-                    break;
-                }
-                sq = next;
-            }
+            insert_ray(&mut e.targets, k, dir, Some(checker));
         }
         e.double = checkers > 1;
         e
