@@ -34,12 +34,18 @@ def main():
             sys.stdout.write(line)
             sys.stdout.flush()
 
-    threading.Thread(target=relay_out, daemon=True).start()
-    for line in sys.stdin:
-        engine.stdin.write(translate(line.rstrip("\n")) + "\n")
-        engine.stdin.flush()
-    engine.stdin.close()
-    sys.exit(engine.wait())
+    relay = threading.Thread(target=relay_out, daemon=True)
+    relay.start()
+    try:
+        for line in sys.stdin:
+            engine.stdin.write(translate(line.rstrip("\n")) + "\n")
+            engine.stdin.flush()
+        engine.stdin.close()
+    except BrokenPipeError:
+        pass  # the engine has exited: report its exit status
+    status = engine.wait()
+    relay.join(timeout=5)  # pass on the engine's last lines
+    sys.exit(status)
 
 
 if __name__ == "__main__":
