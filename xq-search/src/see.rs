@@ -9,7 +9,7 @@
 //! a horse's leg) takes no part, and the general captures only where it is safe.
 
 use xq_core::attacks::{Direction, SquareSet, Step, ELEPHANT_MOVES, HORSE_ATTACKS};
-use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
+use xq_core::{Color, Move, Piece, PieceKind, Position, Square, SquareMap};
 
 /// The value of each kind in exchanges (general, advisor, elephant, horse, chariot,
 /// cannon, soldier). The general's is never gained: it only captures last.
@@ -28,7 +28,36 @@ struct Board<'a> {
     gone: SquareSet,
     /// How many captures have been made.
     gone_len: usize,
+    /// Test every capturer for legality, as if nothing were known (the tests' reference).
+    #[cfg(test)]
+    full: bool,
 }
+
+/// For each square `k`, the squares on its file and rank and those diagonally next to it
+/// (a horse's leg): emptying any other square, or filling it, never lets a piece attack a
+/// general on `k` (elephants and advisors never reach the enemy palace, soldiers attack
+/// over no square).
+static NEAR: SquareMap<SquareSet> = {
+    let mut t = SquareMap::new(SquareSet::EMPTY);
+    let mut i = 0;
+    while i < Square::COUNT {
+        let k = Square::ALL[i];
+        let mut set = SquareSet::EMPTY;
+        let mut j = 0;
+        while j < Square::COUNT {
+            let sq = Square::ALL[j];
+            let df = sq.file().index().abs_diff(k.file().index());
+            let dr = sq.rank().index().abs_diff(k.rank().index());
+            if df == 0 || dr == 0 || (df == 1 && dr == 1) {
+                set = set.with(sq);
+            }
+            j += 1;
+        }
+        t = t.with(k, set);
+        i += 1;
+    }
+    t
+};
 
 impl<'a> Board<'a> {
     /// The board after the piece on `m.from()` has moved to `m.to()`.
@@ -43,6 +72,8 @@ impl<'a> Board<'a> {
             target_was_empty: pos.is_empty(m.to()),
             gone,
             gone_len: 1,
+            #[cfg(test)]
+            full: false,
         }
     }
 
@@ -57,6 +88,27 @@ impl<'a> Board<'a> {
         self.gone.insert(at);
         self.gone_len += 1;
         self.on_target = p;
+    }
+
+    /// May the capture on the target by `p` from `at` (a piece of `side`) leave `side`'s
+    /// general attacked? Before the exchange `side` was safe (the move was legal, and the
+    /// other side was not in check), and the piece on the target is captured: only a
+    /// general capturing, a capturer [`NEAR`] the general, or a square near it emptied
+    /// by an earlier capture (or the empty target filled, by a quiet move) can change
+    /// that.
+    #[inline(always)]
+    fn needs_test(&self, side: Color, at: Square, p: Piece) -> bool {
+        #[cfg(test)]
+        if self.full {
+            return true;
+        }
+        let near = &NEAR[self.pos.general(side)];
+        let mut changed = self.gone;
+        changed.insert(at);
+        if self.target_was_empty {
+            changed.insert(self.target);
+        }
+        p.kind == PieceKind::General || !(changed & *near).is_empty()
     }
 
     #[inline]
@@ -234,6 +286,9 @@ impl<'a> Board<'a> {
         // Cheapest first (stable: equal values keep the order they were found in).
         candidates.sort_by_key(|(_, p)| SEE_VALUE[p.kind.index()]);
         for &(at, p) in candidates.iter() {
+            if !self.needs_test(side, at, p) {
+                return Some((at, p));
+            }
             // Would the capture leave `side`'s general attacked?
             let before = self.on_target;
             self.on_target = p;
@@ -291,6 +346,9 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     let (from, to) = (m.from(), m.to());
     let mover = pos.piece_on(from).expect("a move has a piece to move");
     let mut board = Board::after(pos, m, mover);
+    // Every capturer tested in full: `see_ge`, which skips the tests it can, is checked
+    // against this.
+    board.full = true;
     // gain[d]: what the side making the d-th capture has won if the exchange stops
     // there, written before knowing whether that capture can be made (the classic swap
     // algorithm).
@@ -387,6 +445,16 @@ mod tests {
         // Red horse c3 takes the black horse d5. The black chariot e5 would take back,
         // but it stands between its general e9 and the red chariot e0.
         assert_eq!(see_of("4k4/9/9/9/3nr4/9/2N6/9/9/3KR4 w", "c3d5"), 400);
+    }
+
+    #[test]
+    fn no_recapture_while_a_discovered_check_stands() {
+        // The red horse e5 takes the black horse d7 and uncovers the chariot e0: the
+        // black chariot a7, far from its general, may not take back (Black is in check).
+        assert_eq!(see_of("4k4/9/r2n5/9/4N4/9/9/9/9/3KR4 w", "e5d7"), 400);
+        // The red horse steps to e4 and becomes the screen of the cannon e0: the black
+        // chariot a4 taking it would stand on the screen's square, still in check.
+        assert_eq!(see_of("4k4/9/9/9/9/r8/2N6/9/9/3KC4 w", "c3e4"), 0);
     }
 
     #[test]
