@@ -217,13 +217,16 @@ impl LegalityFilter {
     /// Is the pseudo-legal move `m` legal? (For any other move use [`is_legal`].)
     #[inline(always)]
     pub fn is_legal(&self, pos: &Position, m: Move) -> bool {
-        // The common case, answered inline: out of check, a piece that is no pin's and
-        // lands on no cannon line.
+        // The common cases, answered inline: out of check, a piece that is no pin's and
+        // lands on no cannon line; in check, a piece other than the general that can
+        // neither capture the checker, block it, nor take a cannon's screen away.
+        let (from, to) = (m.from(), m.to());
         if let Some(pins) = &self.pins {
-            let (from, to) = (m.from(), m.to());
             if from != self.general && !pins.from.contains(from) && !pins.to.contains(to) {
                 return true;
             }
+        } else if self.in_check && from != self.general && !self.evasion.may_resolve(from, to) {
+            return false;
         }
         self.is_legal_slow(pos, m)
     }
