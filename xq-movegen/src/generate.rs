@@ -14,6 +14,17 @@ pub(crate) const QUIETS: u8 = 2;
 /// [`CAPTURES`] or [`QUIETS`]).
 #[inline(always)]
 pub(crate) fn generate<const KIND: u8>(pos: &Position, list: &mut MoveList) {
+    generate_where::<KIND>(pos, list, |_, _| true);
+}
+
+/// [`generate`], keeping only the moves `keep` accepts (by origin and destination), in
+/// the same order.
+#[inline(always)]
+pub(crate) fn generate_where<const KIND: u8>(
+    pos: &Position,
+    list: &mut MoveList,
+    keep: impl Fn(Square, Square) -> bool,
+) {
     let us = pos.side_to_move();
     let them = !us;
     // May a step-moving piece land on `to`? Own pieces never; then by kind.
@@ -25,7 +36,11 @@ pub(crate) fn generate<const KIND: u8>(pos: &Position, list: &mut MoveList) {
         }
     };
     // A position has fewer pseudo-legal moves than MAX_MOVES, so `push` never overflows.
-    let mut push = |from: Square, to: Square| list.push(Move::new(from, to));
+    let mut push = |from: Square, to: Square| {
+        if keep(from, to) {
+            list.push(Move::new(from, to));
+        }
+    };
     let own = |kind: PieceKind| pos.squares_of(Piece::new(us, kind));
 
     // General: one step inside the palace.

@@ -214,6 +214,20 @@ impl LegalityFilter {
         }
     }
 
+    /// Is the side to move in check?
+    #[inline(always)]
+    pub(crate) fn in_check(&self) -> bool {
+        self.in_check
+    }
+
+    /// In check, may a move from `from` to `to` be legal? False only for a move by a
+    /// piece other than the general that neither captures the checker, nor blocks it,
+    /// nor takes a cannon's screen away (such a move is never legal). Out of check, true.
+    #[inline(always)]
+    pub(crate) fn may_evade(&self, from: Square, to: Square) -> bool {
+        !self.in_check || from == self.general || self.evasion.may_resolve(from, to)
+    }
+
     /// Is the pseudo-legal move `m` legal? (For any other move use [`is_legal`].)
     #[inline(always)]
     pub fn is_legal(&self, pos: &Position, m: Move) -> bool {

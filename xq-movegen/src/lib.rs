@@ -20,7 +20,7 @@ pub use generate::is_pseudo_legal;
 pub use legality::{is_legal, try_play, IllegalMoveError, LegalityFilter};
 
 use arrayvec::ArrayVec;
-use generate::{generate, ALL, CAPTURES, QUIETS};
+use generate::{generate, generate_where, ALL, CAPTURES, QUIETS};
 use xq_core::{Move, Position};
 
 /// More than the most moves any Xiangqi position has (the known maximum is well under 128).
@@ -31,8 +31,13 @@ pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 #[inline(always)]
 fn generate_legal_kind<const KIND: u8>(pos: &Position, list: &mut MoveList) {
-    generate::<KIND>(pos, list);
     let filter = LegalityFilter::new(pos);
+    if filter.in_check() {
+        // Only the moves that may answer the check are made at all.
+        generate_where::<KIND>(pos, list, |from, to| filter.may_evade(from, to));
+    } else {
+        generate::<KIND>(pos, list);
+    }
     list.retain(|m| filter.is_legal(pos, *m));
 }
 
@@ -78,7 +83,7 @@ pub fn legal_quiets(pos: &Position) -> MoveList {
 }
 
 /// The moves that get the side to move out of check: all its legal moves when it is in
-/// check, none otherwise. (Not a generator of its own: it filters [`legal_moves`].)
+/// check, none otherwise (see [`legal_evasions_into`]).
 ///
 /// ```
 /// use xq_core::Position;
@@ -150,6 +155,38 @@ pub fn pseudo_legal_captures(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
     generate::<CAPTURES>(pos, &mut list);
     list
+}
+
+/// Appends every legal move of the side to move, which must be in check, to `list`: the
+/// moves [`legal_moves`] finds, in the same order, without making the moves that cannot
+/// answer the check.
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::{legal_evasions_into, legal_moves, MoveList};
+/// // The red chariot e5 checks the black general e9.
+/// let pos = Position::from_fen("4k4/9/9/9/4R4/9/9/9/9/3K5 b").unwrap();
+/// let mut list = MoveList::new();
+/// legal_evasions_into(&pos, &mut list);
+/// assert_eq!(list, legal_moves(&pos));
+/// assert_eq!(list.len(), 1); // e9f9 (e9d9 would face Red's general on d0)
+/// ```
+///
+/// # Panics
+/// As [`pseudo_legal_moves_into`]; in debug builds, if the side to move is not in check.
+#[inline]
+pub fn legal_evasions_into(pos: &Position, list: &mut MoveList) {
+    let filter = LegalityFilter::with_check(pos, true);
+    let start = list.len();
+    generate_where::<ALL>(pos, list, |from, to| filter.may_evade(from, to));
+    let mut kept = start;
+    for i in start..list.len() {
+        if filter.is_legal(pos, list[i]) {
+            list[kept] = list[i];
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
 }
 
 /// The number of legal moves (what perft counts at its last ply).

@@ -5,8 +5,9 @@
 use std::collections::BTreeSet;
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
 use xq_movegen::{
-    evasions, gives_check, in_check, is_legal, is_pseudo_legal, legal_captures, legal_moves,
-    legal_quiets, outcome, pseudo_legal_moves, try_play, CheckTest, IllegalMoveError, Outcome,
+    evasions, gives_check, in_check, is_legal, is_pseudo_legal, legal_captures,
+    legal_evasions_into, legal_moves, legal_quiets, outcome, pseudo_legal_moves, try_play,
+    CheckTest, IllegalMoveError, MoveList, Outcome,
 };
 
 const SUITE: &str = include_str!("../../data/perft.epd");
@@ -476,6 +477,15 @@ fn evasions_and_check() {
         if pos.is_check() {
             checks += 1;
             assert_eq!(set(&ev), set(&legal_moves(&pos)), "{ctx}");
+            // The evasion generator makes only the moves that may answer the check, in
+            // the order of the full generator (a search's move order depends on it).
+            let mut list = MoveList::new();
+            legal_evasions_into(&pos, &mut list);
+            let filtered: Vec<Move> = pseudo_legal_moves(&pos)
+                .into_iter()
+                .filter(|&m| is_legal(&pos, m))
+                .collect();
+            assert_eq!(list.to_vec(), filtered, "{ctx}: legal_evasions_into");
         } else {
             assert!(ev.is_empty(), "{ctx}");
         }

@@ -9,8 +9,8 @@ use crate::score::MAX_PLY;
 use crate::see::{see_ge, SEE_VALUE};
 use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
 use xq_movegen::{
-    legal_moves, pseudo_legal_captures_into, pseudo_legal_moves_into, pseudo_legal_quiets_into,
-    LegalityFilter, MoveList, MAX_MOVES,
+    legal_evasions_into, pseudo_legal_captures_into, pseudo_legal_quiets_into, LegalityFilter,
+    MoveList, MAX_MOVES,
 };
 
 /// Ordering scores, one per move of a list.
@@ -376,7 +376,9 @@ impl MovePicker {
         cont: Continuation,
         heuristics: &Heuristics,
     ) -> MovePicker {
-        MovePicker::legal(pos, legal_moves(pos), tt_move, ply, cont, heuristics)
+        let mut moves = MoveList::new();
+        legal_evasions_into(pos, &mut moves);
+        MovePicker::legal(pos, moves, tt_move, ply, cont, heuristics)
     }
 
     /// A picker for quiescence: every legal move in check, else the captures (legality
@@ -390,9 +392,7 @@ impl MovePicker {
     ) -> MovePicker {
         let mut picker = MovePicker::with_stage(Stage::Listed, ply, cont);
         if in_check {
-            let filter = LegalityFilter::with_check(pos, true);
-            pseudo_legal_moves_into(pos, &mut picker.moves);
-            picker.moves.retain(|m| filter.is_legal(pos, *m));
+            legal_evasions_into(pos, &mut picker.moves);
         } else {
             picker.filter = Some(LegalityFilter::without_pins(pos));
             pseudo_legal_captures_into(pos, &mut picker.moves);
@@ -605,6 +605,7 @@ fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize, start: usize) -> Mov
 mod tests {
     use super::*;
     use std::collections::HashSet;
+    use xq_movegen::legal_moves;
 
     fn drain(picker: &mut MovePicker, pos: &Position, h: &Heuristics) -> Vec<Move> {
         std::iter::from_fn(|| picker.next(pos, h)).collect()
