@@ -171,11 +171,19 @@ impl CheckTest {
         }
     }
 
+    /// May a move from `from` to `to` give check? False when it leaves and enters no
+    /// square that matters (then it never does); true leaves the question to
+    /// [`gives_check`](CheckTest::gives_check).
+    #[inline(always)]
+    pub(crate) fn may_give_check(&self, from: Square, to: Square) -> bool {
+        self.from.contains(from) || self.to.contains(to)
+    }
+
     /// Does the pseudo-legal move `m` put the opponent in check? The position must be the
     /// one the test was made for.
     #[inline]
     pub fn gives_check(&self, pos: &Position, m: Move) -> bool {
-        if !self.from.contains(m.from()) && !self.to.contains(m.to()) {
+        if !self.may_give_check(m.from(), m.to()) {
             return false;
         }
         gives_check_near(pos, m, self.general)

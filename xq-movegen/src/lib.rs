@@ -150,6 +150,41 @@ pub fn pseudo_legal_quiets_into(pos: &Position, list: &mut MoveList) {
     generate::<QUIETS>(pos, list);
 }
 
+/// Appends to `list` the pseudo-legal non-captures that give check, in the order of
+/// [`pseudo_legal_quiets_into`]: only the moves that [`CheckTest`] cannot rule out at a
+/// glance are made and tested (a search's quiet checks, without making every quiet
+/// move).
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_movegen::{gives_check, pseudo_legal_quiet_checks_into, pseudo_legal_quiets_into, MoveList};
+/// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4N4/3KR4 w").unwrap();
+/// let mut checks = MoveList::new();
+/// pseudo_legal_quiet_checks_into(&pos, &mut checks);
+/// let mut quiets = MoveList::new();
+/// pseudo_legal_quiets_into(&pos, &mut quiets);
+/// quiets.retain(|m| gives_check(&pos, *m));
+/// assert_eq!(checks, quiets);
+/// assert_eq!(checks.len(), 6); // the horse uncovers the chariot e0, anywhere it goes
+/// ```
+///
+/// # Panics
+/// As [`pseudo_legal_moves_into`].
+#[inline]
+pub fn pseudo_legal_quiet_checks_into(pos: &Position, list: &mut MoveList) {
+    let test = CheckTest::new(pos);
+    let start = list.len();
+    generate_where::<QUIETS>(pos, list, |from, to| test.may_give_check(from, to));
+    let mut kept = start;
+    for i in start..list.len() {
+        if test.gives_check(pos, list[i]) {
+            list[kept] = list[i];
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+}
+
 /// Pseudo-legal captures only (see [`pseudo_legal_moves`]).
 pub fn pseudo_legal_captures(pos: &Position) -> MoveList {
     let mut list = MoveList::new();

@@ -11,7 +11,8 @@ use proptest::prelude::*;
 use xq_core::{Color, Fen, Move, Piece, Position, Square};
 use xq_movegen::{
     attackers, count_legal, gives_check, is_legal, is_pseudo_legal, legal_captures, legal_moves,
-    legal_quiets, pseudo_legal_moves, try_play, CheckTest, LegalityFilter,
+    legal_quiets, pseudo_legal_moves, pseudo_legal_quiet_checks_into, pseudo_legal_quiets_into,
+    try_play, CheckTest, LegalityFilter, MoveList,
 };
 use xq_testkit::game;
 
@@ -114,6 +115,13 @@ proptest! {
             for m in pseudo_legal_moves(pos) {
                 prop_assert_eq!(test.gives_check(pos, m), gives_check(pos, m), "{} in {}", m, pos);
             }
+            // The quiet-check generator: the quiet moves that give check, in order.
+            let mut quiets = MoveList::new();
+            pseudo_legal_quiets_into(pos, &mut quiets);
+            quiets.retain(|m| gives_check(pos, *m));
+            let mut checks = MoveList::new();
+            pseudo_legal_quiet_checks_into(pos, &mut checks);
+            prop_assert_eq!(checks, quiets, "quiet checks in {}", pos);
         }
     }
 

@@ -1172,15 +1172,11 @@ impl Searcher {
             return 0;
         }
         if checks && !in_check && best < beta {
-            let mut quiets = xq_movegen::MoveList::new();
-            xq_movegen::pseudo_legal_quiets_into(&self.pos, &mut quiets);
+            let mut quiet_checks = xq_movegen::MoveList::new();
+            xq_movegen::pseudo_legal_quiet_checks_into(&self.pos, &mut quiet_checks);
             let filter = xq_movegen::LegalityFilter::without_pins(&self.pos);
-            let checks = xq_movegen::CheckTest::new(&self.pos);
-            for m in quiets {
-                if !checks.gives_check(&self.pos, m)
-                    || !filter.is_legal(&self.pos, m)
-                    || !see_ge(&self.pos, m, 0)
-                {
+            for m in quiet_checks {
+                if !filter.is_legal(&self.pos, m) || !see_ge(&self.pos, m, 0) {
                     continue;
                 }
                 if self.qsearch_move(m, ply, &mut best, &mut alpha, beta, stop) {
