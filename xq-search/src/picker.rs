@@ -9,8 +9,8 @@ use crate::score::MAX_PLY;
 use crate::see::{see_ge, SEE_VALUE};
 use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
 use xq_movegen::{
-    legal_evasions_into, pseudo_legal_captures_into, pseudo_legal_quiets_into, LegalityFilter,
-    MoveList, MAX_MOVES,
+    legal_evasions_into, pseudo_legal_captures_into, pseudo_legal_quiets_into, CheckTest,
+    LegalityFilter, MoveList, MAX_MOVES,
 };
 
 /// Ordering scores, one per move of a list.
@@ -310,6 +310,9 @@ pub(crate) struct MovePicker {
     bad_next: usize,
     /// Tests a generated move when its turn comes; `None` when every move is legal.
     filter: Option<LegalityFilter>,
+    /// Have the quiet moves that give no check been dropped (see
+    /// [`drop_quiets_without_check`](MovePicker::drop_quiets_without_check))?
+    quiets_sifted: bool,
 }
 
 impl MovePicker {
@@ -330,6 +333,7 @@ impl MovePicker {
             bad_captures: arrayvec::ArrayVec::new(),
             bad_next: 0,
             filter: None,
+            quiets_sifted: false,
         }
     }
 
@@ -437,6 +441,32 @@ impl MovePicker {
         );
         self.filter = Some(LegalityFilter::with_check(pos, false));
         self.stage = Stage::GoodCaptures;
+    }
+
+    /// Drops the quiet moves not handed out yet that give no check: the search prunes
+    /// every one of them once late move pruning has begun, so they need not be picked,
+    /// tested for legality and turned down one by one. Done only once the rest of the
+    /// quiet stage is sorted (past the first [`SELECT`] picks), so that the moves kept
+    /// come in the very order they would have come; before that, a no-op. `test` must
+    /// be `pos`'s.
+    pub(crate) fn drop_quiets_without_check(&mut self, pos: &Position, test: &CheckTest) {
+        if self.quiets_sifted
+            || self.stage != Stage::Quiets
+            || self.next - self.quiets_start <= SELECT
+        {
+            return;
+        }
+        self.quiets_sifted = true;
+        let mut kept = self.next;
+        for j in self.next..self.moves.len() {
+            if test.gives_check(pos, self.moves[j]) {
+                self.moves[kept] = self.moves[j];
+                self.scores[kept] = self.scores[j];
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
+        self.scores.truncate(kept);
     }
 
     /// The quiet moves generated after the captures and scored (out of line, as
@@ -569,12 +599,14 @@ pub(crate) fn wins_or_holds(pos: &Position, m: Move) -> bool {
     value(m.to()) >= value(m.from()) || see_ge(pos, m, 0)
 }
 
+/// How many of a range [`pick`] finds by selection before it sorts the rest.
+const SELECT: usize = 4;
+
 /// The move to try `i`-th: the best-scored remaining one of the range that starts at
 /// `start`. The first few of a range are found by selection (most nodes cut off early);
 /// past them the rest is sorted once.
 #[inline]
 fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize, start: usize) -> Move {
-    const SELECT: usize = 4;
     if i - start < SELECT {
         // The first of the best: the maximum in one pass the compiler vectorizes, then
         // where it first occurs (the same move a strict `>` scan would pick).
@@ -721,6 +753,68 @@ mod tests {
                     last = picker.stage();
                 }
                 proptest::prop_assert_eq!(seen.len(), legal.len(), "{}", pos);
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
+
+        /// Dropping the quiet moves without check, from any point of the quiet stage on
+        /// (as late move pruning does, at every later quiet move), leaves the moves the
+        /// picker would have handed out, less the quiet ones that give no check, in the
+        /// same order.
+        #[test]
+        fn dropping_the_quiets_without_check_keeps_the_order(
+            positions in xq_testkit::game(),
+            rewards in proptest::collection::vec(proptest::prelude::any::<(u16, u8)>(), 12),
+            from in 1usize..10,
+        ) {
+            for pos in positions.iter().filter(|p| !p.is_check()) {
+                let quiets = xq_movegen::legal_quiets(pos);
+                if quiets.is_empty() {
+                    continue;
+                }
+                // Histories with ties and without: some quiet moves rewarded, some
+                // punished (the ones tried before a rewarded one).
+                let mut h = Heuristics::new();
+                for (i, &(m, depth)) in rewards.iter().enumerate() {
+                    let best = quiets[m as usize % quiets.len()];
+                    let before = [quiets[(m as usize + 1) % quiets.len()]];
+                    let tried: &[Move] = if i % 3 == 0 { &before } else { &[] };
+                    h.reward(pos, best, (depth % 8) as i32, 60, &[None; 2], tried, &[]);
+                }
+                let test = CheckTest::new(pos);
+                let mut full = MovePicker::staged(pos, None, [None; 2], 2, &h);
+                let mut want = Vec::new();
+                let mut quiet = 0;
+                while let Some(m) = full.next(pos, &h) {
+                    if full.stage() == Stage::Quiets {
+                        quiet += 1;
+                        if quiet > from && !xq_movegen::gives_check(pos, m) {
+                            continue;
+                        }
+                    }
+                    want.push(m);
+                }
+                let mut sifted = MovePicker::staged(pos, None, [None; 2], 2, &h);
+                let mut got = Vec::new();
+                let mut quiet = 0;
+                while let Some(m) = sifted.next(pos, &h) {
+                    if sifted.stage() == Stage::Quiets {
+                        quiet += 1;
+                        if quiet >= from {
+                            sifted.drop_quiets_without_check(pos, &test);
+                        }
+                        if quiet > from && !xq_movegen::gives_check(pos, m) {
+                            // Handed out before the drop could take place: the search
+                            // would prune it.
+                            continue;
+                        }
+                    }
+                    got.push(m);
+                }
+                proptest::prop_assert_eq!(got, want, "{}", pos);
             }
         }
     }

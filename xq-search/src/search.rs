@@ -929,7 +929,18 @@ impl Searcher {
                     let tried = quiets_tried.len();
                     let lmr_depth =
                         (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
-                    tried >= lmp_limit(depth, improving)
+                    let late = tried >= lmp_limit(depth, improving);
+                    if late {
+                        // Late move pruning has begun: it prunes every later quiet move
+                        // that gives no check (`tried` only grows), so the picker need
+                        // not hand those out. Each would have counted in `legal`, which
+                        // only the reductions read, and the moves still to come (quiet
+                        // checks, losing captures) are never reduced: the same tree.
+                        let test =
+                            check_test.get_or_insert_with(|| xq_movegen::CheckTest::new(&self.pos));
+                        picker.drop_quiets_without_check(&self.pos, test);
+                    }
+                    late
                         // Not against a mate score: a quiet move may still mate sooner.
                         || (lmr_depth <= 6
                             && !is_mate(alpha)
