@@ -445,10 +445,10 @@ impl MovePicker {
 
     /// Drops the quiet moves not handed out yet that give no check: the search prunes
     /// every one of them once late move pruning has begun, so they need not be picked,
-    /// tested for legality and turned down one by one. Done only once the rest of the
-    /// quiet stage is sorted (past the first [`SELECT`] picks), so that the moves kept
-    /// come in the very order they would have come; before that, a no-op. `test` must
-    /// be `pos`'s.
+    /// tested for legality and turned down one by one. Done only once [`pick`] keeps
+    /// the rest of the quiet stage in order (past its first [`SELECT`] picks, which
+    /// swap), so that the moves kept come in the very order they would have come; before
+    /// that, a no-op. `test` must be `pos`'s.
     pub(crate) fn drop_quiets_without_check(&mut self, pos: &Position, test: &CheckTest) {
         if self.quiets_sifted
             || self.stage != Stage::Quiets
@@ -599,36 +599,28 @@ pub(crate) fn wins_or_holds(pos: &Position, m: Move) -> bool {
     value(m.to()) >= value(m.from()) || see_ge(pos, m, 0)
 }
 
-/// How many of a range [`pick`] finds by selection before it sorts the rest.
+/// How many picks of a range [`pick`] makes by swapping the best move into place.
 const SELECT: usize = 4;
 
 /// The move to try `i`-th: the best-scored remaining one of the range that starts at
-/// `start`. The first few of a range are found by selection (most nodes cut off early);
-/// past them the rest is sorted once.
+/// `start`, found by selection (most nodes cut off after a move or two, and late move
+/// pruning stops the quiet stage early, so sorting whole lists was wasted work). The
+/// first few picks swap the best into place; past them it is moved there with the moves
+/// before it kept in order, so that from then on the moves come as a stable sort of the
+/// rest would hand them out (equal scores in list order).
 #[inline]
 fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize, start: usize) -> Move {
+    // The first of the best: the maximum in one pass the compiler vectorizes, then where
+    // it first occurs (the same move a strict `>` scan would pick).
+    let rest = &scores[i..moves.len()];
+    let max = rest.iter().copied().fold(i32::MIN, i32::max);
+    let best = i + rest.iter().position(|&s| s == max).unwrap_or(0);
     if i - start < SELECT {
-        // The first of the best: the maximum in one pass the compiler vectorizes, then
-        // where it first occurs (the same move a strict `>` scan would pick).
-        let rest = &scores[i..moves.len()];
-        let max = rest.iter().copied().fold(i32::MIN, i32::max);
-        let best = i + rest.iter().position(|&s| s == max).unwrap_or(0);
         moves.swap(i, best);
         scores.swap(i, best);
-    } else if i - start == SELECT && moves.len() > i + 1 {
-        // Insertion sort of the rest, best first: stable (equal scores keep generation
-        // order, as selection would) and quick on lists this short.
-        for j in i + 1..moves.len() {
-            let (s, m) = (scores[j], moves[j]);
-            let mut k = j;
-            while k > i && scores[k - 1] < s {
-                scores[k] = scores[k - 1];
-                moves[k] = moves[k - 1];
-                k -= 1;
-            }
-            scores[k] = s;
-            moves[k] = m;
-        }
+    } else if best > i {
+        moves[i..=best].rotate_right(1);
+        scores[i..=best].rotate_right(1);
     }
     moves[i]
 }
