@@ -148,6 +148,10 @@ pub struct Searcher {
     lmr: Box<[[u8; 64]; 64]>,
     /// Static evaluations by key, see [`Searcher::evaluate`].
     eval_cache: Box<[(u64, i32)]>,
+    /// Let the picker drop the quiet moves the pruning would turn down (off: they are
+    /// handed out and turned down one by one; the tests check the tree is the same).
+    #[cfg(test)]
+    drop_pruned_quiets: bool,
 }
 
 /// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
@@ -197,6 +201,8 @@ impl Searcher {
             excluded: Vec::new(),
             lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
+            #[cfg(test)]
+            drop_pruned_quiets: true,
         }
     }
 
@@ -930,22 +936,27 @@ impl Searcher {
                     let lmr_depth =
                         (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
                     let late = tried >= lmp_limit(depth, improving);
-                    if late {
-                        // Late move pruning has begun: it prunes every later quiet move
-                        // that gives no check (`tried` only grows), so the picker need
-                        // not hand those out. Each would have counted in `legal`, which
-                        // only the reductions read, and the moves still to come (quiet
-                        // checks, losing captures) are never reduced: the same tree.
+                    // Not against a mate score: a quiet move may still mate sooner.
+                    let futile = lmr_depth <= 6
+                        && !is_mate(alpha)
+                        && static_eval + 100 + 120 * lmr_depth <= alpha;
+                    // Either prunes every later quiet move that gives no check, once it
+                    // holds: late move pruning since `tried` only grows; futility
+                    // pruning since `lmr_depth` only shrinks with it, if alpha cannot
+                    // change (a zero window: any better move cuts off). So the picker
+                    // need not hand those out. Each would have counted in `legal`,
+                    // which only the reductions read, and the moves still to come
+                    // (quiet checks, losing captures) are never reduced: the same tree.
+                    #[cfg(test)]
+                    let drop = self.drop_pruned_quiets;
+                    #[cfg(not(test))]
+                    let drop = true;
+                    if drop && (late || (futile && beta - alpha == 1)) {
                         let test =
                             check_test.get_or_insert_with(|| xq_movegen::CheckTest::new(&self.pos));
                         picker.drop_quiets_without_check(&self.pos, test);
                     }
-                    late
-                        // Not against a mate score: a quiet move may still mate sooner.
-                        || (lmr_depth <= 6
-                            && !is_mate(alpha)
-                            && static_eval + 100 + 120 * lmr_depth <= alpha)
-                        || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth)
+                    late || futile || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth)
                 };
                 if hopeless
                     && !check_test
@@ -1267,6 +1278,40 @@ mod tests {
         assert_eq!(cached(&mut searcher, &late), xq_eval::evaluate(&late));
         assert!(xq_eval::evaluate(&late) < xq_eval::evaluate(&at(0)));
         assert_eq!(used(&searcher), 2);
+    }
+
+    #[test]
+    fn dropping_the_pruned_quiet_moves_leaves_the_tree_as_it_was() {
+        // Openings, middlegames and endgames (the first lines of the bench), and the
+        // positions of a few random games.
+        let mut fens: Vec<String> = include_str!("../../xq-cli/src/bench.fens")
+            .lines()
+            .take(12)
+            .map(String::from)
+            .collect();
+        for (n, fen) in xq_testkit::start_fens().into_iter().take(4).enumerate() {
+            let choices: Vec<u16> = (0..40u16)
+                .map(|i| i.wrapping_mul(7919).wrapping_add(31 * n as u16))
+                .collect();
+            fens.extend(
+                xq_testkit::play(fen, &choices)
+                    .iter()
+                    .step_by(10)
+                    .map(|p| p.to_string()),
+            );
+        }
+        let stop = AtomicBool::new(false);
+        for fen in &fens {
+            let game = Game::from_fen_moves(fen, &[] as &[&str]).unwrap();
+            let mut results = Vec::new();
+            for drop in [true, false] {
+                let mut searcher = Searcher::new(1);
+                searcher.drop_pruned_quiets = drop;
+                let r = searcher.search(&game, &Limits::depth(8), &stop, |_| {});
+                results.push((r.nodes, r.best_move, r.value, r.pv));
+            }
+            assert_eq!(results[0], results[1], "{fen}");
+        }
     }
 
     #[test]
