@@ -9,8 +9,8 @@ use crate::score::MAX_PLY;
 use crate::see::{see_ge, SEE_VALUE};
 use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
 use xq_movegen::{
-    legal_evasions_into, pseudo_legal_captures_into, pseudo_legal_quiets_into, CheckTest,
-    LegalityFilter, MoveList, MAX_MOVES,
+    legal_evasions_into, pseudo_legal_captures_into, pseudo_legal_quiet_checks_into,
+    pseudo_legal_quiets_into, CheckTest, LegalityFilter, MoveList, MAX_MOVES,
 };
 
 /// Ordering scores, one per move of a list.
@@ -444,19 +444,19 @@ impl MovePicker {
     }
 
     /// Drops the quiet moves not handed out yet that give no check: the search prunes
-    /// every one of them once late move pruning has begun, so they need not be picked,
-    /// tested for legality and turned down one by one. Done only once [`pick`] keeps
-    /// the rest of the quiet stage in order (past its first [`SELECT`] picks, which
-    /// swap), so that the moves kept come in the very order they would have come; before
-    /// that, a no-op. `test` must be `pos`'s.
+    /// every one of them once late move pruning has begun, so they need not be
+    /// generated, picked, tested for legality and turned down one by one. Before the
+    /// quiet stage, only the quiet moves that give check will be generated. [`pick`]
+    /// keeps the moves it passes over in order, so the moves kept come in the very order
+    /// they would have come. `test` must be `pos`'s.
     pub(crate) fn drop_quiets_without_check(&mut self, pos: &Position, test: &CheckTest) {
-        if self.quiets_sifted
-            || self.stage != Stage::Quiets
-            || self.next - self.quiets_start <= SELECT
-        {
+        if self.quiets_sifted {
             return;
         }
         self.quiets_sifted = true;
+        if self.stage != Stage::Quiets {
+            return;
+        }
         let mut kept = self.next;
         for j in self.next..self.moves.len() {
             if test.gives_check(pos, self.moves[j]) {
@@ -474,7 +474,11 @@ impl MovePicker {
     #[inline(never)]
     fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
         self.quiets_start = self.moves.len();
-        pseudo_legal_quiets_into(pos, &mut self.moves);
+        if self.quiets_sifted {
+            pseudo_legal_quiet_checks_into(pos, &mut self.moves);
+        } else {
+            pseudo_legal_quiets_into(pos, &mut self.moves);
+        }
         self.scores.truncate(self.quiets_start);
         heuristics.score(
             pos,
@@ -507,7 +511,7 @@ impl MovePicker {
                         self.refutations = heuristics.refutations(self.ply, self.counter);
                         continue;
                     }
-                    let m = pick(&mut self.moves, &mut self.scores, self.next, 0);
+                    let m = pick(&mut self.moves, &mut self.scores, self.next);
                     self.next += 1;
                     if Some(m) == self.tt_move || !self.is_legal(pos, m) {
                         continue;
@@ -546,12 +550,7 @@ impl MovePicker {
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
-                    let m = pick(
-                        &mut self.moves,
-                        &mut self.scores,
-                        self.next,
-                        self.quiets_start,
-                    );
+                    let m = pick(&mut self.moves, &mut self.scores, self.next);
                     self.last_score = self.scores[self.next];
                     self.next += 1;
                     if Some(m) == self.tt_move
@@ -575,7 +574,7 @@ impl MovePicker {
                         self.stage = Stage::Done;
                         continue;
                     }
-                    let m = pick(&mut self.moves, &mut self.scores, self.next, 0);
+                    let m = pick(&mut self.moves, &mut self.scores, self.next);
                     self.next += 1;
                     if !self.is_legal(pos, m) {
                         continue;
@@ -599,26 +598,18 @@ pub(crate) fn wins_or_holds(pos: &Position, m: Move) -> bool {
     value(m.to()) >= value(m.from()) || see_ge(pos, m, 0)
 }
 
-/// How many picks of a range [`pick`] makes by swapping the best move into place.
-const SELECT: usize = 4;
-
-/// The move to try `i`-th: the best-scored remaining one of the range that starts at
-/// `start`, found by selection (most nodes cut off after a move or two, and late move
-/// pruning stops the quiet stage early, so sorting whole lists was wasted work). The
-/// first few picks swap the best into place; past them it is moved there with the moves
-/// before it kept in order, so that from then on the moves come as a stable sort of the
-/// rest would hand them out (equal scores in list order).
+/// The move to try `i`-th: the best-scored of those from `i` on, the first of them
+/// when several score the same. It is moved to `i` with the moves before it kept in
+/// order, so that the moves come as a stable sort would hand them out (most nodes cut off
+/// after a move or two, and pruning drops the late quiet moves: sorting whole lists was
+/// wasted work), and dropping some of the rest leaves the order of the others.
 #[inline]
-fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize, start: usize) -> Move {
-    // The first of the best: the maximum in one pass the compiler vectorizes, then where
-    // it first occurs (the same move a strict `>` scan would pick).
+fn pick(moves: &mut MoveList, scores: &mut [i32], i: usize) -> Move {
+    // The maximum in one pass the compiler vectorizes, then where it first occurs.
     let rest = &scores[i..moves.len()];
     let max = rest.iter().copied().fold(i32::MIN, i32::max);
     let best = i + rest.iter().position(|&s| s == max).unwrap_or(0);
-    if i - start < SELECT {
-        moves.swap(i, best);
-        scores.swap(i, best);
-    } else if best > i {
+    if best > i {
         moves[i..=best].rotate_right(1);
         scores[i..=best].rotate_right(1);
     }
@@ -752,15 +743,14 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
 
-        /// Dropping the quiet moves without check, from any point of the quiet stage on
-        /// (as late move pruning does, at every later quiet move), leaves the moves the
-        /// picker would have handed out, less the quiet ones that give no check, in the
-        /// same order.
+        /// Dropping the quiet moves without check, before the quiet stage (`from` 0) or
+        /// after its `from`-th move, leaves the moves the picker would have handed out,
+        /// less the later quiet ones that give no check, in the same order.
         #[test]
         fn dropping_the_quiets_without_check_keeps_the_order(
             positions in xq_testkit::game(),
             rewards in proptest::collection::vec(proptest::prelude::any::<(u16, u8)>(), 12),
-            from in 1usize..10,
+            from in 0usize..10,
         ) {
             for pos in positions.iter().filter(|p| !p.is_check()) {
                 let quiets = xq_movegen::legal_quiets(pos);
@@ -790,21 +780,19 @@ mod tests {
                     want.push(m);
                 }
                 let mut sifted = MovePicker::staged(pos, None, [None; 2], 2, &h);
+                if from == 0 {
+                    sifted.drop_quiets_without_check(pos, &test);
+                }
                 let mut got = Vec::new();
                 let mut quiet = 0;
                 while let Some(m) = sifted.next(pos, &h) {
+                    got.push(m);
                     if sifted.stage() == Stage::Quiets {
                         quiet += 1;
-                        if quiet >= from {
+                        if quiet == from {
                             sifted.drop_quiets_without_check(pos, &test);
                         }
-                        if quiet > from && !xq_movegen::gives_check(pos, m) {
-                            // Handed out before the drop could take place: the search
-                            // would prune it.
-                            continue;
-                        }
                     }
-                    got.push(m);
                 }
                 proptest::prop_assert_eq!(got, want, "{}", pos);
             }
