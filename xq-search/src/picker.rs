@@ -444,8 +444,9 @@ impl MovePicker {
     }
 
     /// Drops the quiet moves not handed out yet that give no check: the search prunes
-    /// every one of them once late move pruning has begun, so they need not be
-    /// generated, picked, tested for legality and turned down one by one. Before the
+    /// every one of them once late move pruning (or futility pruning at a zero-window
+    /// node) has begun, so they need not be generated, picked, tested for legality and
+    /// turned down one by one. Before the
     /// quiet stage, only the quiet moves that give check will be generated. [`pick`]
     /// keeps the moves it passes over in order, so the moves kept come in the very order
     /// they would have come. `test` must be `pos`'s.

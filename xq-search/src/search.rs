@@ -945,8 +945,9 @@ impl Searcher {
                     // pruning since `lmr_depth` only shrinks with it, if alpha cannot
                     // change (a zero window: any better move cuts off). So the picker
                     // need not hand those out. Each would have counted in `legal`,
-                    // which only the reductions read, and the moves still to come
-                    // (quiet checks, losing captures) are never reduced: the same tree.
+                    // which past the first move only the reductions read, and the
+                    // moves still searched (quiet checks, losing captures) are never
+                    // reduced: the same tree.
                     #[cfg(test)]
                     let drop = self.drop_pruned_quiets;
                     #[cfg(not(test))]
