@@ -239,35 +239,26 @@ impl LegalityFilter {
             if from != self.general && !pins.from.contains(from) && !pins.to.contains(to) {
                 return true;
             }
-        } else if self.in_check && from != self.general && !self.evasion.may_resolve(from, to) {
+        } else if !self.may_evade(from, to) {
             return false;
         }
         self.is_legal_slow(pos, m)
     }
 
-    /// [`LegalityFilter::is_legal`] in full.
+    /// [`LegalityFilter::is_legal`] past its inline answers: with the pin analysis, or in
+    /// check, every move that gets here needs the attack test.
     #[inline(never)]
     fn is_legal_slow(&self, pos: &Position, m: Move) -> bool {
         let (from, to) = (m.from(), m.to());
         let k = self.general;
-        if from != k {
-            if self.in_check {
-                if !self.evasion.may_resolve(from, to) {
-                    return false;
-                }
-            } else if let Some(pins) = &self.pins {
-                if !pins.from.contains(from) && !pins.to.contains(to) {
-                    return true;
-                }
-            } else {
-                // Only a move touching the general's lines or leaving a horse leg next to
-                // it can expose it.
-                let on_lines = |sq: Square| sq.file() == k.file() || sq.rank() == k.rank();
-                let leg = from.file().index().abs_diff(k.file().index()) == 1
-                    && from.rank().index().abs_diff(k.rank().index()) == 1;
-                if !on_lines(from) && !on_lines(to) && !leg {
-                    return true;
-                }
+        if from != k && !self.in_check && self.pins.is_none() {
+            // Without the pin analysis: only a move touching the general's lines or
+            // leaving a horse leg next to it can expose it.
+            let on_lines = |sq: Square| sq.file() == k.file() || sq.rank() == k.rank();
+            let leg = from.file().index().abs_diff(k.file().index()) == 1
+                && from.rank().index().abs_diff(k.rank().index()) == 1;
+            if !on_lines(from) && !on_lines(to) && !leg {
+                return true;
             }
         }
         !pos.general_attacked_after(m)

@@ -175,14 +175,7 @@ pub fn pseudo_legal_quiet_checks_into(pos: &Position, list: &mut MoveList) {
     let test = CheckTest::new(pos);
     let start = list.len();
     generate_where::<QUIETS>(pos, list, |from, to| test.may_give_check(from, to));
-    let mut kept = start;
-    for i in start..list.len() {
-        if test.gives_check(pos, list[i]) {
-            list[kept] = list[i];
-            kept += 1;
-        }
-    }
-    list.truncate(kept);
+    retain_from(list, start, |m| test.gives_check(pos, m));
 }
 
 /// Pseudo-legal captures only (see [`pseudo_legal_moves`]).
@@ -214,9 +207,16 @@ pub fn legal_evasions_into(pos: &Position, list: &mut MoveList) {
     let filter = LegalityFilter::with_check(pos, true);
     let start = list.len();
     generate_where::<ALL>(pos, list, |from, to| filter.may_evade(from, to));
+    retain_from(list, start, |m| filter.is_legal(pos, m));
+}
+
+/// Keeps, of the moves of `list` from `start` on, those `keep` accepts, in order (the
+/// ones before `start` are the caller's).
+#[inline(always)]
+fn retain_from(list: &mut MoveList, start: usize, keep: impl Fn(Move) -> bool) {
     let mut kept = start;
     for i in start..list.len() {
-        if filter.is_legal(pos, list[i]) {
+        if keep(list[i]) {
             list[kept] = list[i];
             kept += 1;
         }

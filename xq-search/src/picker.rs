@@ -739,10 +739,6 @@ mod tests {
                 proptest::prop_assert_eq!(seen.len(), legal.len(), "{}", pos);
             }
         }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
 
         /// Dropping the quiet moves without check, before the quiet stage (`from` 0) or
         /// after its `from`-th move, leaves the moves the picker would have handed out,
