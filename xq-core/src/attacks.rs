@@ -351,11 +351,31 @@ impl SquareSet {
     }
 
     /// The squares in the set, from `a0` rank by rank to `i9`.
+    ///
+    /// ```
+    /// use xq_core::attacks::SquareSet;
+    /// use xq_core::Square;
+    /// let set = SquareSet::EMPTY.with(Square::I9).with(Square::A0).with(Square::E4);
+    /// let squares: Vec<Square> = set.iter().collect();
+    /// assert_eq!(squares, [Square::A0, Square::E4, Square::I9]);
+    /// ```
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = Square> + '_ {
-        (0..256).filter_map(move |m| {
-            (self.0[m >> 6] & (1 << (m & 63)) != 0)
-                .then(|| Square::from_mailbox(m))
-                .flatten()
+        // One bit scan a square: the set's words, lowest bit first.
+        let mut words = self.0;
+        let mut w = 0;
+        std::iter::from_fn(move || {
+            while w < 4 {
+                let bits = words[w];
+                if bits != 0 {
+                    words[w] = bits & (bits - 1);
+                    let m = (w << 6) | bits.trailing_zeros() as usize;
+                    // Only squares are ever inserted.
+                    return Some(Square::from_mailbox_unchecked(m as u8));
+                }
+                w += 1;
+            }
+            None
         })
     }
 }
@@ -425,6 +445,33 @@ mod tests {
         ] {
             assert_eq!((step.files(), step.ranks()), (f, r), "{step:?}");
         }
+    }
+
+    #[test]
+    fn a_set_lists_exactly_its_squares_in_order() {
+        // Sets of every size from random draws of the board's squares: `iter` gives the
+        // squares `contains` answers for, in mailbox order, and `len` of them.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        for n in 0..=Square::COUNT {
+            let mut set = SquareSet::EMPTY;
+            for _ in 0..n {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                set.insert(Square::ALL[(seed % Square::COUNT as u64) as usize]);
+            }
+            let listed: Vec<Square> = set.iter().collect();
+            let expected: Vec<Square> = Square::ALL
+                .into_iter()
+                .filter(|&sq| set.contains(sq))
+                .collect();
+            assert_eq!(listed, expected, "{n}");
+            assert_eq!(listed.len(), set.len(), "{n}");
+        }
+        let all = Square::ALL
+            .into_iter()
+            .fold(SquareSet::EMPTY, SquareSet::with);
+        assert_eq!(all.iter().collect::<Vec<_>>(), Square::ALL);
     }
 
     #[test]

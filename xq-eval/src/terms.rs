@@ -98,7 +98,7 @@ use crate::params::{
 use xq_core::attacks::{Direction, SquareSet, Step, ELEPHANT_MOVES, HORSE_MOVES};
 use xq_core::{Color, File, Piece, PieceKind, Position, Square, SquareMap};
 
-use PieceKind::{Advisor, Cannon, Chariot, Elephant, General, Horse, Soldier};
+use PieceKind::{Advisor, Cannon, Chariot, Elephant, Horse, Soldier};
 
 /// What one side attacks, as the terms need it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -128,6 +128,8 @@ struct Side {
     major: i32,
     /// The attack level, 0..=8 (after both sides are known).
     level: usize,
+    /// The side's pieces but its general.
+    pieces: SquareSet,
 }
 
 /// The squares of `color`'s general, advisors, palace heart and the like: Red's as
@@ -260,20 +262,24 @@ fn side<C: Collect>(pos: &Position, color: Color, c: &mut C, side: &mut Side) {
     let s = color.sign();
     let them = !color;
     let a = &mut side.attacks;
+    let pieces = &mut side.pieces;
     let mut across = 0;
     let mut major = 0;
 
     let soldier_attacks = &SOLDIER_ATTACKS[color.index()];
     for sq in pos.squares_of(Piece::new(color, Soldier)) {
+        pieces.insert(sq);
         a.minor |= soldier_attacks[sq];
         if sq.half() != color && relative_rank(color, sq) < 9 {
             across += 1;
         }
     }
     for sq in pos.squares_of(Piece::new(color, Advisor)) {
+        pieces.insert(sq);
         a.minor |= ADVISOR_ATTACKS[sq];
     }
     for sq in pos.squares_of(Piece::new(color, Elephant)) {
+        pieces.insert(sq);
         for (eye, to) in ELEPHANT_MOVES {
             if let (Some(e), Some(t)) = (sq.offset(eye), sq.offset(to)) {
                 if t.half() == color && pos.is_empty(e) {
@@ -284,6 +290,7 @@ fn side<C: Collect>(pos: &Position, color: Color, c: &mut C, side: &mut Side) {
     }
     a.general = GENERAL_ATTACKS[pos.general(color)];
     for sq in pos.squares_of(Piece::new(color, Horse)) {
+        pieces.insert(sq);
         major += 1;
         if sq.half() != color {
             across += 2;
@@ -296,6 +303,7 @@ fn side<C: Collect>(pos: &Position, color: Color, c: &mut C, side: &mut Side) {
         }
     }
     for sq in pos.squares_of(Piece::new(color, Chariot)) {
+        pieces.insert(sq);
         major += 2;
         if sq.half() != color {
             across += 2;
@@ -312,6 +320,7 @@ fn side<C: Collect>(pos: &Position, color: Color, c: &mut C, side: &mut Side) {
     }
     let their_general = pos.general(them);
     for sq in pos.squares_of(Piece::new(color, Cannon)) {
+        pieces.insert(sq);
         major += 1;
         if sq.half() != color {
             across += 1;
@@ -343,13 +352,19 @@ fn sides<C: Collect>(pos: &Position, c: &mut C, sides: &mut [Side; 2]) {
     [red.level, black.level] = levels(red, black);
 }
 
-/// Each side's attack sets, as the terms see them (for tests).
+/// Each side's records, as the terms see them (for tests).
 #[cfg(test)]
-pub(crate) fn attacks(pos: &Position) -> [Attacks; 2] {
+fn records(pos: &Position) -> [Side; 2] {
     let mut sink = crate::collect::Sum::default();
     let mut both = [Side::default(); 2];
     sides(pos, &mut sink, &mut both);
-    both.map(|s| s.attacks)
+    both
+}
+
+/// Each side's attack sets, as the terms see them (for tests).
+#[cfg(test)]
+pub(crate) fn attacks(pos: &Position) -> [Attacks; 2] {
+    records(pos).map(|s| s.attacks)
 }
 
 /// The index of a pinned piece's kind in [`PIN_GENERAL`] (horse, chariot, cannon).
@@ -443,17 +458,18 @@ fn hanging_index(kind: PieceKind) -> usize {
     kind.index() - 1
 }
 
-/// Hanging enemy pieces and enemy pieces attacked by lower-valued ones, for `color`.
+/// Hanging enemy pieces and enemy pieces attacked by lower-valued ones, for `color`:
+/// `theirs` is the enemy's record.
 #[inline(always)]
-fn threats<C: Collect>(pos: &Position, color: Color, ours: &Attacks, theirs: &Attacks, c: &mut C) {
+fn threats<C: Collect>(pos: &Position, color: Color, ours: &Attacks, theirs: &Side, c: &mut C) {
     let s = color.sign();
-    let them = !color;
     let by_lower = ours.minor | ours.horse | ours.cannon;
-    for (piece, sq) in pos.pieces(them) {
-        if piece.kind == General || !ours.all.contains(sq) {
+    // The enemy pieces attacked: usually a few of them, found by a bit scan.
+    for sq in (ours.all & theirs.pieces).iter() {
+        let Some(piece) = pos.piece_on(sq) else {
             continue;
-        }
-        if !theirs.all.contains(sq) {
+        };
+        if !theirs.attacks.all.contains(sq) {
             c.add(HANGING.start + hanging_index(piece.kind), s);
         }
         let lower = match piece.kind {
@@ -607,7 +623,7 @@ pub fn evaluate_terms<C: Collect>(pos: &Position, c: &mut C) {
         palace(pos, color, c);
         horses(pos, color, &them.attacks, c);
         pins(pos, color, &them.attacks, c);
-        threats(pos, color, &us.attacks, &them.attacks, c);
+        threats(pos, color, &us.attacks, them, c);
     }
 }
 
@@ -641,6 +657,37 @@ mod tests {
     use super::*;
     use xq_movegen::{attackers, legal_moves};
 
+    /// Each side's record holds its pieces but the general (the hanging-piece and
+    /// threat terms look for their targets there).
+    #[test]
+    fn records_hold_every_piece_but_the_general() {
+        let mut checked = 0;
+        for fen in xq_testkit::start_fens() {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for ply in 0..40 {
+                let sides = records(&pos);
+                for color in Color::ALL {
+                    let expected: Vec<Square> = Square::ALL
+                        .into_iter()
+                        .filter(|&sq| {
+                            pos.piece_on(sq)
+                                .is_some_and(|p| p.color == color && p.kind != PieceKind::General)
+                        })
+                        .collect();
+                    let found: Vec<Square> = sides[color.index()].pieces.iter().collect();
+                    assert_eq!(found, expected, "{pos} {color:?}");
+                    checked += expected.len();
+                }
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[(ply * 7 + 3) % moves.len()]);
+            }
+        }
+        assert!(checked > 1_000, "{checked}");
+    }
+
     /// The attack sets agree with the rules crate's `attackers` on every occupied square
     /// (and, for the pieces whose sets cover every square, on the empty ones too).
     #[test]
@@ -665,7 +712,11 @@ mod tests {
                             "{pos} {sq}"
                         );
                         assert_eq!(a.horse.contains(sq), kinds(&[Horse]), "{pos} {sq}");
-                        assert_eq!(a.general.contains(sq), kinds(&[General]), "{pos} {sq}");
+                        assert_eq!(
+                            a.general.contains(sq),
+                            kinds(&[PieceKind::General]),
+                            "{pos} {sq}"
+                        );
                         if !pos.is_empty(sq) {
                             assert_eq!(a.chariot.contains(sq), kinds(&[Chariot]), "{pos} {sq}");
                             assert_eq!(a.cannon.contains(sq), kinds(&[Cannon]), "{pos} {sq}");
