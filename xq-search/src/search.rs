@@ -3,7 +3,7 @@
 use crate::correction::{CorrectionHistory, CorrectionKeys};
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
+use crate::picker::{wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
 use crate::see::see_ge;
 use crate::tt::{Bound, TranspositionTable};
@@ -1175,17 +1175,25 @@ impl Searcher {
         let mut best = stand;
         let cont = self.continuation(ply);
         let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
-        while let Some(m) = picker.next(&self.pos, &self.heuristics) {
-            if !in_check {
-                // Delta pruning: even winning the victim cannot reach alpha.
-                let victim = self.pos.piece_on(m.to()).expect("a capture has a victim");
-                if stand + ordering_value(victim.kind) + 200 < alpha && !is_mate(alpha) {
-                    continue;
-                }
-                // A capture that loses material is not worth resolving.
-                if !wins_or_holds(&self.pos, m) {
-                    continue;
-                }
+        loop {
+            let next = if in_check {
+                picker.next(&self.pos, &self.heuristics)
+            } else {
+                // Delta pruning: a capture whose victim, even won, cannot reach alpha is
+                // not searched; the picker passes over them.
+                let floor = if is_mate(alpha) {
+                    i32::MIN
+                } else {
+                    alpha - stand - 200
+                };
+                picker.next_capture(&self.pos, floor)
+            };
+            let Some(m) = next else {
+                break;
+            };
+            // A capture that loses material is not worth resolving.
+            if !in_check && !wins_or_holds(&self.pos, m) {
+                continue;
             }
             if self.qsearch_move(m, ply, &mut best, &mut alpha, beta, stop) {
                 break;
