@@ -8,7 +8,7 @@
 //! square because its own general would be attacked (a pinned piece, a cannon's screen,
 //! a horse's leg) takes no part, and the general captures only where it is safe.
 
-use xq_core::attacks::{Direction, SquareSet, Step, ELEPHANT_MOVES, HORSE_ATTACKS};
+use xq_core::attacks::{horse_leg, Direction, SquareSet, Step, ELEPHANT_MOVES, HORSE_ATTACKS};
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square, SquareMap};
 
 /// The value of each kind in exchanges (general, advisor, elephant, horse, chariot,
@@ -304,6 +304,81 @@ impl<'a> Board<'a> {
     }
 }
 
+/// Does a piece of `them` (the side not moving) attack `m.to()` once `m` is played, by
+/// the rules of movement (not minding its own general)? The exchange's first question,
+/// and in most exchanges the last (nothing takes back): answered from `them`'s few
+/// pieces that could reach the square (a chariot on its line, a horse a jump away),
+/// without the exchange's board.
+#[inline]
+fn attacked_after(pos: &Position, m: Move, them: Color) -> bool {
+    use PieceKind::{Advisor, Cannon, Chariot, Elephant, Horse, Soldier};
+    let (from, to) = (m.from(), m.to());
+    // `from` holds the mover, never a piece of `them`, and is empty once it has moved.
+    let holds = |at: Square, kind: PieceKind| pos.holds(at, Piece::new(them, kind));
+    let empty = |at: Square| at == from || pos.is_empty(at);
+    let step_away = |a: Square, b: Square| {
+        (
+            a.file().index().abs_diff(b.file().index()),
+            a.rank().index().abs_diff(b.rank().index()),
+        )
+    };
+    // Soldiers: from behind (as they move) and, across the river, from beside.
+    if to
+        .offset(Step::forward(them).reverse())
+        .is_some_and(|at| holds(at, Soldier))
+    {
+        return true;
+    }
+    if to.half() != them {
+        for step in [Step::LEFT, Step::RIGHT] {
+            if to.offset(step).is_some_and(|at| holds(at, Soldier)) {
+                return true;
+            }
+        }
+    }
+    // Advisors and the general: next to the square, inside the palace.
+    if to.in_palace() {
+        if pos
+            .squares_of(Piece::new(them, Advisor))
+            .any(|at| step_away(at, to) == (1, 1))
+        {
+            return true;
+        }
+        if matches!(step_away(pos.general(them), to), (0, 1) | (1, 0)) {
+            return true;
+        }
+    }
+    // Elephants, on their own half, over an empty eye.
+    if to.half() == them {
+        for (eye, step) in ELEPHANT_MOVES {
+            if let (Some(eye), Some(at)) = (to.offset(eye), to.offset(step)) {
+                if holds(at, Elephant) && empty(eye) {
+                    return true;
+                }
+            }
+        }
+    }
+    // Horses a jump away, over an empty leg.
+    for at in pos.squares_of(Piece::new(them, Horse)) {
+        if horse_leg(at, to).is_some_and(empty) {
+            return true;
+        }
+    }
+    // Chariots on a line through the square with nothing between, cannons with one
+    // piece between (`from` no longer counts).
+    for (kind, between) in [(Chariot, 0), (Cannon, 1)] {
+        for at in pos.squares_of(Piece::new(them, kind)) {
+            if let Some(dir) = Direction::between(to, at) {
+                let mut along = pos.occupied_along(to, dir).filter(|&sq| sq != from);
+                if along.nth(between) == Some(at) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
 /// Does the move `m` win at least `threshold` (static exchange evaluation)? The same
 /// answer as `see(pos, m) >= threshold`, found with early exits: the exchange stops being
 /// followed as soon as its outcome against the threshold is known (the swap with a
@@ -317,6 +392,10 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     }
     balance -= SEE_VALUE[mover.kind.index()];
     if balance >= 0 {
+        return true;
+    }
+    // Nothing takes back: the victim is won (`balance` was at least 0 with it).
+    if !attacked_after(pos, m, !mover.color) {
         return true;
     }
     let mut board = Board::after(pos, m, mover);
@@ -508,6 +587,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `attacked_after` answers what the rules crate finds in the position the move
+    /// leads to, for every legal move (quiet ones included) of random games.
+    #[test]
+    fn the_first_question_is_answered_as_the_rules_answer_it() {
+        let mut moves = 0;
+        let mut attacked = 0;
+        for fen in xq_testkit::start_fens() {
+            let choices: Vec<u16> = (0..60u16).map(|i| i.wrapping_mul(40_503)).collect();
+            for pos in xq_testkit::play(fen, &choices) {
+                for m in xq_movegen::legal_moves(&pos) {
+                    let mut after = pos.clone();
+                    after.make_move(m);
+                    let them = !pos.side_to_move();
+                    let expected = !xq_movegen::attackers(&after, m.to(), them).is_empty();
+                    assert_eq!(attacked_after(&pos, m, them), expected, "{m} in {pos}");
+                    moves += 1;
+                    attacked += usize::from(expected);
+                }
+            }
+        }
+        assert!(moves > 20_000 && attacked > 2_000, "{moves} {attacked}");
     }
 
     #[test]
