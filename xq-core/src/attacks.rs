@@ -252,7 +252,7 @@ pub const ELEPHANT_MOVES: [(Step, Step); 4] = [
 
 /// Indexed by `to - from + 34` (mailbox): the leg of a horse jumping from `from` to `to`,
 /// as a mailbox offset from `from` plus 34; 0 when `to` is not a horse's jump away.
-const HORSE_LEG: [u8; 69] = {
+pub(crate) const HORSE_LEG: [u8; 69] = {
     let mut t = [0u8; 69];
     let mut i = 0;
     while i < 4 {

@@ -1,7 +1,7 @@
 //! The board: a padded mailbox with piece lists and rank and file occupancy bits,
 //! the Zobrist key and the clocks, with make/unmake.
 
-use crate::attacks::{Direction, Step, HORSE_ATTACKS};
+use crate::attacks::{Direction, Step, HORSE_ATTACKS, HORSE_LEG};
 use crate::fen::{Fen, ParseFenError, START_FEN};
 use crate::moves::Move;
 use crate::piece::{Color, Piece, PieceKind};
@@ -525,6 +525,22 @@ impl Position {
         };
         let step = |sq: usize, s: Step| (sq as i32 + s.mailbox_delta()) as usize;
 
+        // Which enemy pieces could attack `k` at all: a horse a jump away, a chariot or
+        // cannon on its file or rank, the general on its file. (A captured piece's
+        // square is 0, on no line and no jump away; a piece captured virtually on `to`
+        // is let through here and refused by `is`.) Most of the time there are few,
+        // and the scans below skip what none of them could use.
+        let (row, col) = (k >> 4, k & 15);
+        let them = side_tag(!color);
+        let at = |offset: usize| self.sq_of[them + offset] as usize;
+        let horse_near = [at(5), at(6)].into_iter().any(|h| {
+            let d = k.wrapping_sub(h).wrapping_add(34);
+            d < HORSE_LEG.len() && HORSE_LEG[d] != 0
+        });
+        let sliders = [at(7), at(8), at(9), at(10)];
+        let on_file = at(0) & 15 == col || sliders.iter().any(|&s| s & 15 == col);
+        let on_rank = sliders.iter().any(|&s| s >> 4 == row);
+
         // Soldiers: in front (from the general's side) and beside.
         let front = step(k, Step::forward(color));
         if is(front, PieceKind::Soldier)
@@ -537,6 +553,9 @@ impl Position {
         // Horses, through the legs diagonally next to the general. A general stands in
         // its palace, so every square read here is inside the padded mailbox.
         for (leg, horses) in HORSE_ATTACKS {
+            if !horse_near {
+                break;
+            }
             if empty(step(k, leg))
                 && (is(step(k, horses[0]), PieceKind::Horse)
                     || is(step(k, horses[1]), PieceKind::Horse))
@@ -546,7 +565,6 @@ impl Position {
         }
 
         // Lines: a chariot (or, along the file, the other general) first, a cannon second.
-        let (row, col) = (k >> 4, k & 15);
         let mut file = self.file_bits[col];
         let mut rank = self.rank_bits[row];
         if VIRTUAL {
@@ -562,6 +580,9 @@ impl Position {
             }
         }
         for dir in Direction::ALL {
+            if !(if dir.is_vertical() { on_file } else { on_rank }) {
+                continue;
+            }
             let bits = if dir.is_vertical() { file } else { rank };
             let mut along = OccupiedAlong::new(bits, k, dir);
             if let Some(first) = along.next() {
