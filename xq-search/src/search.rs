@@ -3,7 +3,7 @@
 use crate::correction::{CorrectionHistory, CorrectionKeys};
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
+use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
 use crate::see::see_ge;
 use crate::tt::{Bound, TranspositionTable};
@@ -1131,6 +1131,48 @@ impl Searcher {
         false
     }
 
+    /// Quiescence's captures (every move in check), best first, as long as they may
+    /// reach alpha and do not lose material.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn qsearch_captures(
+        &mut self,
+        best: &mut i32,
+        alpha: &mut i32,
+        beta: i32,
+        stand: i32,
+        in_check: bool,
+        ply: usize,
+        stop: &AtomicBool,
+    ) {
+        let cont = self.continuation(ply);
+        let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
+        loop {
+            let next = if in_check {
+                picker.next(&self.pos, &self.heuristics)
+            } else {
+                // Delta pruning: a capture whose victim, even won, cannot reach alpha is
+                // not searched; the picker passes over them.
+                let floor = if is_mate(*alpha) {
+                    i32::MIN
+                } else {
+                    *alpha - stand - 200
+                };
+                picker.next_capture(&self.pos, floor)
+            };
+            let Some(m) = next else {
+                break;
+            };
+            // A capture that loses material is not worth resolving.
+            if !in_check && !wins_or_holds(&self.pos, m) {
+                continue;
+            }
+            if self.qsearch_move(m, ply, best, alpha, beta, stop) {
+                break;
+            }
+        }
+    }
+
     /// Quiescence: captures (every move in check) until the position is quiet. At its
     /// first ply (`checks`), quiet checks that do not lose the piece are searched too:
     /// in Xiangqi a quiet check (a cannon's, a horse's) is often the start of a mate.
@@ -1173,31 +1215,24 @@ impl Searcher {
             alpha = alpha.max(stand);
         }
         let mut best = stand;
-        let cont = self.continuation(ply);
-        let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
-        loop {
-            let next = if in_check {
-                picker.next(&self.pos, &self.heuristics)
-            } else {
-                // Delta pruning: a capture whose victim, even won, cannot reach alpha is
-                // not searched; the picker passes over them.
-                let floor = if is_mate(alpha) {
-                    i32::MIN
-                } else {
-                    alpha - stand - 200
-                };
-                picker.next_capture(&self.pos, floor)
-            };
-            let Some(m) = next else {
-                break;
-            };
-            // A capture that loses material is not worth resolving.
-            if !in_check && !wins_or_holds(&self.pos, m) {
-                continue;
-            }
-            if self.qsearch_move(m, ply, &mut best, &mut alpha, beta, stop) {
-                break;
-            }
+        // Delta pruning of every capture at once: not even a chariot reaches alpha (then
+        // none is generated).
+        let no_capture_reaches = !in_check
+            && !is_mate(alpha)
+            && stand + ordering_value(PieceKind::Chariot) + 200 < alpha;
+        if !no_capture_reaches {
+            self.qsearch_captures(&mut best, &mut alpha, beta, stand, in_check, ply, stop);
+        } else {
+            // The picker would have handed out nothing: no victim is worth more.
+            debug_assert!(MovePicker::quiescence(
+                &self.pos,
+                false,
+                ply,
+                [None; 2],
+                &self.heuristics
+            )
+            .next_capture(&self.pos, alpha - stand - 200)
+            .is_none());
         }
         if self.stopped {
             return 0;
