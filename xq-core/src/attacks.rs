@@ -331,6 +331,26 @@ impl SquareSet {
         self.0[m >> 6] &= !(1 << (m & 63));
     }
 
+    /// The squares of `self` not in `other`.
+    ///
+    /// ```
+    /// use xq_core::attacks::SquareSet;
+    /// use xq_core::Square;
+    /// let a = SquareSet::EMPTY.with(Square::A0).with(Square::E4);
+    /// let b = SquareSet::EMPTY.with(Square::E4).with(Square::I9);
+    /// assert_eq!(a.difference(b), SquareSet::EMPTY.with(Square::A0));
+    /// ```
+    #[inline(always)]
+    pub const fn difference(self, other: SquareSet) -> SquareSet {
+        let mut out = self;
+        let mut i = 0;
+        while i < 4 {
+            out.0[i] &= !other.0[i];
+            i += 1;
+        }
+        out
+    }
+
     /// Is `sq` in the set?
     #[inline(always)]
     pub fn contains(&self, sq: Square) -> bool {
