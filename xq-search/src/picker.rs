@@ -394,15 +394,50 @@ impl MovePicker {
         cont: Continuation,
         heuristics: &Heuristics,
     ) -> MovePicker {
-        let mut picker = MovePicker::with_stage(Stage::Listed, ply, cont);
-        if in_check {
-            legal_evasions_into(pos, &mut picker.moves);
-        } else {
-            picker.filter = Some(LegalityFilter::without_pins(pos));
-            pseudo_legal_captures_into(pos, &mut picker.moves);
-        }
-        heuristics.score(pos, &picker.moves, None, ply, &cont, &mut picker.scores);
+        let mut picker = MovePicker::idle();
+        picker.reset_quiescence(pos, in_check, ply, cont, heuristics);
         picker
+    }
+
+    /// A picker with nothing to hand out, for a pool of pickers reset in place.
+    pub(crate) fn idle() -> MovePicker {
+        MovePicker::with_stage(Stage::Done, 0, [None; 2])
+    }
+
+    /// Makes this picker [`quiescence`](MovePicker::quiescence)'s, in place: a picker
+    /// returned by value was copied (a `memcpy` of its lists) at every quiescence node.
+    #[inline]
+    pub(crate) fn reset_quiescence(
+        &mut self,
+        pos: &Position,
+        in_check: bool,
+        ply: usize,
+        cont: Continuation,
+        heuristics: &Heuristics,
+    ) {
+        self.stage = Stage::Listed;
+        self.tt_move = None;
+        self.ply = ply;
+        self.cont = cont;
+        self.counter = None;
+        self.moves.clear();
+        self.scores.clear();
+        self.next = 0;
+        self.last_score = 0;
+        self.quiets_start = 0;
+        self.refutations = [None; 3];
+        self.refutation_next = 0;
+        self.bad_captures.clear();
+        self.bad_next = 0;
+        self.quiets_sifted = false;
+        if in_check {
+            self.filter = None;
+            legal_evasions_into(pos, &mut self.moves);
+        } else {
+            self.filter = Some(LegalityFilter::without_pins(pos));
+            pseudo_legal_captures_into(pos, &mut self.moves);
+        }
+        heuristics.score(pos, &self.moves, None, ply, &cont, &mut self.scores);
     }
 
     /// How many moves are generated so far (all of them for a listed picker).
@@ -859,6 +894,32 @@ mod tests {
                 proptest::prop_assert_eq!(got, want, "{}", pos);
             }
         }
+    }
+
+    /// A pooled quiescence picker reset in place, whatever it did before, hands out what
+    /// a new one does (in check and out of it).
+    #[test]
+    fn a_reset_quiescence_picker_starts_afresh() {
+        let h = Heuristics::new();
+        let mut pooled = MovePicker::idle();
+        let mut nodes = 0;
+        for fen in xq_testkit::start_fens() {
+            let choices: Vec<u16> = (0..50u16).map(|i| i.wrapping_mul(2_654)).collect();
+            for (n, pos) in xq_testkit::play(fen, &choices).iter().enumerate() {
+                let check = pos.is_check();
+                let mut fresh = MovePicker::quiescence(pos, check, 3, [None; 2], &h);
+                let want = drain(&mut fresh, pos, &h);
+                pooled.reset_quiescence(pos, check, 3, [None; 2], &h);
+                assert_eq!(drain(&mut pooled, pos, &h), want, "{pos}");
+                // Leave it part-used, as a search that cut off would (or not at all).
+                pooled.reset_quiescence(pos, check, 3, [None; 2], &h);
+                if n % 2 == 0 {
+                    pooled.next(pos, &h);
+                }
+                nodes += 1;
+            }
+        }
+        assert!(nodes > 100, "{nodes}");
     }
 
     #[test]

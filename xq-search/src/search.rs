@@ -127,6 +127,8 @@ pub struct Searcher {
     /// The static evaluation of each node on the current path (`None` in check), for the
     /// "improving" test: is the side to move better off than two plies before?
     static_evals: Vec<Option<i32>>,
+    /// Quiescence's move pickers, one a ply, reset in place.
+    qpickers: Vec<MovePicker>,
     /// The move played at each ply of the current path and its piece (`None` for a null
     /// move): the counter-move table is keyed by the move that led to a node.
     path: Vec<Option<(Piece, Move)>>,
@@ -187,6 +189,7 @@ impl Searcher {
             corr_keys: vec![CorrectionKeys::default(); MAX_PLY + 2],
             correction: CorrectionHistory::new(),
             static_evals: vec![None; MAX_PLY + 2],
+            qpickers: (0..MAX_PLY + 2).map(|_| MovePicker::idle()).collect(),
             path: vec![None; MAX_PLY + 2],
             pv: vec![Pv::new(); MAX_PLY + 2],
             heuristics: Heuristics::new(),
@@ -1146,8 +1149,11 @@ impl Searcher {
         stop: &AtomicBool,
     ) {
         let cont = self.continuation(ply);
-        let mut picker = MovePicker::quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
+        // The ply's picker from the pool, reset in place (the borrows of the pool and of
+        // the position are of different fields).
+        self.qpickers[ply].reset_quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
         loop {
+            let picker = &mut self.qpickers[ply];
             let next = if in_check {
                 picker.next(&self.pos, &self.heuristics)
             } else {
