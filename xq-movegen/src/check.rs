@@ -1,7 +1,7 @@
 //! Check detection after a move: which moves give check, cheaply.
 
 use xq_core::attacks::{horse_leg, Direction, SquareSet, Step, HORSE_ATTACKS};
-use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
+use xq_core::{Color, Move, Piece, PieceKind, Position, Square, SquareMap};
 
 /// Is the side to move in check?
 #[inline]
@@ -28,26 +28,9 @@ pub fn in_check_after(pos: &Position, m: Move) -> bool {
     let k = pos.general(pos.side_to_move());
     let attacker = !pos.side_to_move();
     let is = |sq: Square, kind: PieceKind| pos.holds(sq, Piece::new(attacker, kind));
-    // A chariot, the general or a cannon along the line from the general through `sq`.
-    let line_through = |sq: Square| -> bool {
-        let Some(dir) = Direction::between(k, sq) else {
-            return false;
-        };
-        let mut along = pos.occupied_along(k, dir);
-        match along.next() {
-            Some(first)
-                if is(first, PieceKind::Chariot)
-                    || (dir.is_vertical() && is(first, PieceKind::General)) =>
-            {
-                true
-            }
-            Some(_) => along.next().is_some_and(|s| is(s, PieceKind::Cannon)),
-            None => false,
-        }
-    };
     // Lines: the moved piece attacking along one, becoming a cannon's screen, or
     // uncovering one.
-    if line_through(to) || line_through(from) {
+    if line_attack(pos, k, to, attacker) || line_attack(pos, k, from, attacker) {
         return true;
     }
     // A horse on `to` attacking the general over an empty leg.
@@ -72,6 +55,27 @@ pub fn in_check_after(pos: &Position, m: Move) -> bool {
         }
     }
     false
+}
+
+/// Does a chariot, the general or a cannon of `attacker` attack `k` along the line from
+/// `k` through `sq`? (A function, not a closure: the closure was called, not inlined.)
+#[inline(always)]
+fn line_attack(pos: &Position, k: Square, sq: Square, attacker: Color) -> bool {
+    let Some(dir) = Direction::between(k, sq) else {
+        return false;
+    };
+    let is = |sq: Square, kind: PieceKind| pos.holds(sq, Piece::new(attacker, kind));
+    let mut along = pos.occupied_along(k, dir);
+    match along.next() {
+        Some(first)
+            if is(first, PieceKind::Chariot)
+                || (dir.is_vertical() && is(first, PieceKind::General)) =>
+        {
+            true
+        }
+        Some(_) => along.next().is_some_and(|s| is(s, PieceKind::Cannon)),
+        None => false,
+    }
 }
 
 /// Does the move `m` put the opponent in check? Decided without playing it: the
@@ -258,6 +262,42 @@ static HORSE_NEAR: SquareMap<(SquareSet, SquareSet)> = {
     t
 };
 
+/// Does the move `m` of `moved` attack the general `k` along `dir` with a chariot, the
+/// general or a cannon of the side moving? Walks out from the general over the board as it
+/// will be (`m.from()` empty, `m.to()` holding the moved piece). (A function, not a
+/// closure: the closure was called, not inlined.)
+#[inline(always)]
+fn line_check_after(pos: &Position, m: Move, moved: Piece, k: Square, dir: Direction) -> bool {
+    let (from, to) = (m.from(), m.to());
+    let ours = |sq: Square, kind: PieceKind| {
+        if sq == to {
+            moved.kind == kind
+        } else {
+            sq != from && pos.holds(sq, Piece::new(moved.color, kind))
+        }
+    };
+    let mut sq = k;
+    let mut first = None;
+    while let Some(next) = sq.offset(dir.step()) {
+        sq = next;
+        if sq != to && (sq == from || pos.is_empty(sq)) {
+            continue;
+        }
+        match first {
+            None => {
+                if ours(sq, PieceKind::Chariot)
+                    || (dir.is_vertical() && ours(sq, PieceKind::General))
+                {
+                    return true;
+                }
+                first = Some(sq);
+            }
+            Some(_) => return ours(sq, PieceKind::Cannon),
+        }
+    }
+    false
+}
+
 /// [`gives_check`] for a move that passes near the opponent's general `k`.
 #[inline(never)]
 fn gives_check_near(pos: &Position, m: Move, k: Square) -> bool {
@@ -273,30 +313,7 @@ fn gives_check_near(pos: &Position, m: Move, k: Square) -> bool {
             sq != from && pos.holds(sq, Piece::new(us, kind))
         }
     };
-    // Lines through `to` or `from`: walk out from the general over the board as it will
-    // be (`from` empty, `to` holding the moved piece).
-    let line_check = |dir: Direction| -> bool {
-        let mut sq = k;
-        let mut first = None;
-        while let Some(next) = sq.offset(dir.step()) {
-            sq = next;
-            if sq != to && (sq == from || pos.is_empty(sq)) {
-                continue;
-            }
-            match first {
-                None => {
-                    if ours(sq, PieceKind::Chariot)
-                        || (dir.is_vertical() && ours(sq, PieceKind::General))
-                    {
-                        return true;
-                    }
-                    first = Some(sq);
-                }
-                Some(_) => return ours(sq, PieceKind::Cannon),
-            }
-        }
-        false
-    };
+    let line_check = |dir: Direction| line_check_after(pos, m, moved, k, dir);
     let to_dir = Direction::between(k, to);
     if to_dir.is_some_and(line_check) {
         return true;
