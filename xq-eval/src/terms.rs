@@ -15,7 +15,9 @@
 //! ([`Position::occupied_along`]: one bit scan per line, no walk along the board). That
 //! is 4 line scans per chariot and cannon, 4 leg tests per horse, a few steps per soldier,
 //! advisor and elephant: about 150 simple operations for a full board, and no attack map
-//! of the empty squares along chariot and cannon lines. Every term below then reads these
+//! of the empty squares along chariot and cannon lines. The record also keeps the squares
+//! of the side's pieces (but the general), so that the threat terms scan only the enemy
+//! pieces attacked. Every term below then reads these
 //! sets; the palace patterns look at a handful of squares of each palace, and only the
 //! rare lopsided-advisors pattern calls [`xq_movegen::attackers`] (on one square). No
 //! allocation, no move generation.
