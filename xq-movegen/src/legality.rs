@@ -343,3 +343,39 @@ pub fn try_play(pos: &mut Position, m: Move) -> Result<Undo, IllegalMoveError> {
     }
     Ok(pos.make_move(m))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pseudo_legal_moves;
+
+    /// The filter answers as the attack test does, for every pseudo-legal move of the
+    /// positions of random games, in check and out of it, and of two positions where a
+    /// shortcut for single checks (capture the checker or block it, the piece not
+    /// pinned) went wrong while it was tried.
+    #[test]
+    fn the_filter_answers_as_the_attack_test() {
+        let mut in_check = 0;
+        let mut fens: Vec<String> = vec![
+            // The black horse h9 may not take the red chariot g7 that checks: the red
+            // cannon i7 would have the horse as its screen.
+            "2ba2bn1/4a4/2rk2R1C/p1p1p4/7c1/P1PCP1B2/6P1P/N8/3K5/2BA1A3 b".into(),
+            // The red chariot a3 may not take the horse e3, the screen of the cannon e5
+            // that checks: the chariot would be the screen.
+            "3k5/9/9/9/4c4/9/R3n4/9/9/4K4 w".into(),
+        ];
+        fens.extend(xq_testkit::start_fens().into_iter().map(String::from));
+        for fen in &fens {
+            let choices: Vec<u16> = (0..80u16).map(|i| i.wrapping_mul(31_337)).collect();
+            for pos in xq_testkit::play(fen, &choices) {
+                let filter = LegalityFilter::new(&pos);
+                in_check += usize::from(pos.is_check());
+                for m in pseudo_legal_moves(&pos) {
+                    let expected = !pos.general_attacked_after(m);
+                    assert_eq!(filter.is_legal(&pos, m), expected, "{m} in {pos}");
+                }
+            }
+        }
+        assert!(in_check > 50, "{in_check}");
+    }
+}
