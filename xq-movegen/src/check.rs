@@ -210,9 +210,15 @@ fn insert_ray_by_table(set: &mut SquareSet, k: Square, dir: Direction, last: Opt
     };
 }
 
-/// For each square, in the order of [`Direction::ALL`], the squares from it (not
-/// included) to the edge of the board.
+/// For each square, in the order of [`Direction::ALL`] (indexed by `dir as usize`), the
+/// squares from it (not included) to the edge of the board.
 static RAYS: SquareMap<[SquareSet; 4]> = {
+    // The index of a direction is its place in `Direction::ALL`.
+    let mut d = 0;
+    while d < 4 {
+        assert!(Direction::ALL[d] as usize == d);
+        d += 1;
+    }
     let mut t = SquareMap::new([SquareSet::EMPTY; 4]);
     let mut i = 0;
     while i < Square::COUNT {
