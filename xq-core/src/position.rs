@@ -552,15 +552,14 @@ impl Position {
 
         // Horses, through the legs diagonally next to the general. A general stands in
         // its palace, so every square read here is inside the padded mailbox.
-        for (leg, horses) in HORSE_ATTACKS {
-            if !horse_near {
-                break;
-            }
-            if empty(step(k, leg))
-                && (is(step(k, horses[0]), PieceKind::Horse)
-                    || is(step(k, horses[1]), PieceKind::Horse))
-            {
-                return true;
+        if horse_near {
+            for (leg, horses) in HORSE_ATTACKS {
+                if empty(step(k, leg))
+                    && (is(step(k, horses[0]), PieceKind::Horse)
+                        || is(step(k, horses[1]), PieceKind::Horse))
+                {
+                    return true;
+                }
             }
         }
 

@@ -605,18 +605,7 @@ impl MovePicker {
                     self.bad_next += 1;
                     return Some(self.bad_captures[self.bad_next - 1]);
                 }
-                Stage::Listed => {
-                    if self.next >= self.moves.len() {
-                        self.stage = Stage::Done;
-                        continue;
-                    }
-                    let m = pick(&mut self.moves, &mut self.scores, self.next);
-                    self.next += 1;
-                    if !self.is_legal(pos, m) {
-                        continue;
-                    }
-                    return Some(m);
-                }
+                Stage::Listed => return self.next_listed(pos, |_| true),
                 Stage::Done => return None,
             }
         }
@@ -631,11 +620,20 @@ impl MovePicker {
     #[inline]
     pub(crate) fn next_capture(&mut self, pos: &Position, floor: i32) -> Option<Move> {
         debug_assert!(matches!(self.stage, Stage::Listed | Stage::Done));
+        self.next_listed(pos, |m| {
+            let victim = pos.piece_on(m.to()).expect("a capture has a victim");
+            ordering_value(victim.kind) >= floor
+        })
+    }
+
+    /// The listed stage: the next legal move of the list that `keep` accepts (asked
+    /// first: it is the cheaper test), or `None` (and the picker is done).
+    #[inline(always)]
+    fn next_listed(&mut self, pos: &Position, keep: impl Fn(Move) -> bool) -> Option<Move> {
         while self.next < self.moves.len() {
             let m = pick(&mut self.moves, &mut self.scores, self.next);
             self.next += 1;
-            let victim = pos.piece_on(m.to()).expect("a capture has a victim");
-            if ordering_value(victim.kind) >= floor && self.is_legal(pos, m) {
+            if keep(m) && self.is_legal(pos, m) {
                 return Some(m);
             }
         }

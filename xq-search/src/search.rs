@@ -161,6 +161,19 @@ pub struct Searcher {
 /// again, in the next iteration or by another move order).
 const EVAL_CACHE_ENTRIES: usize = 1 << 14;
 
+/// Quiescence's delta pruning: the least a capture's victim must be worth
+/// ([`ordering_value`]) to be searched, with the side to move standing at `stand` and
+/// `alpha` to reach (a margin of 200 for what else the capture may win). Against a mate
+/// score every capture is searched.
+#[inline]
+fn delta_floor(alpha: i32, stand: i32) -> i32 {
+    if is_mate(alpha) {
+        i32::MIN
+    } else {
+        alpha - stand - 200
+    }
+}
+
 impl Searcher {
     /// A searcher with its own table of `hash_mib` MiB.
     pub fn new(hash_mib: usize) -> Searcher {
@@ -1159,12 +1172,7 @@ impl Searcher {
             } else {
                 // Delta pruning: a capture whose victim, even won, cannot reach alpha is
                 // not searched; the picker passes over them.
-                let floor = if is_mate(*alpha) {
-                    i32::MIN
-                } else {
-                    *alpha - stand - 200
-                };
-                picker.next_capture(&self.pos, floor)
+                picker.next_capture(&self.pos, delta_floor(*alpha, stand))
             };
             let Some(m) = next else {
                 break;
@@ -1223,9 +1231,8 @@ impl Searcher {
         let mut best = stand;
         // Delta pruning of every capture at once: not even a chariot reaches alpha (then
         // none is generated).
-        let no_capture_reaches = !in_check
-            && !is_mate(alpha)
-            && stand + ordering_value(PieceKind::Chariot) + 200 < alpha;
+        let no_capture_reaches =
+            !in_check && delta_floor(alpha, stand) > ordering_value(PieceKind::Chariot);
         if !no_capture_reaches {
             self.qsearch_captures(&mut best, &mut alpha, beta, stand, in_check, ply, stop);
         } else {
@@ -1237,7 +1244,7 @@ impl Searcher {
                 [None; 2],
                 &self.heuristics
             )
-            .next_capture(&self.pos, alpha - stand - 200)
+            .next_capture(&self.pos, delta_floor(alpha, stand))
             .is_none());
         }
         if self.stopped {

@@ -199,17 +199,16 @@ impl<'a> Board<'a> {
             }
         }
         // Horses, over an empty leg.
-        for (leg, horses) in HORSE_ATTACKS {
-            if !horse_near {
-                break;
-            }
-            if !sq.offset(leg).is_some_and(|leg| self.is_empty(leg)) {
-                continue;
-            }
-            for step in horses {
-                if let Some(at) = sq.offset(step) {
-                    if is(at, PieceKind::Horse) {
-                        return true;
+        if horse_near {
+            for (leg, horses) in HORSE_ATTACKS {
+                if !sq.offset(leg).is_some_and(|leg| self.is_empty(leg)) {
+                    continue;
+                }
+                for step in horses {
+                    if let Some(at) = sq.offset(step) {
+                        if is(at, PieceKind::Horse) {
+                            return true;
+                        }
                     }
                 }
             }
