@@ -126,8 +126,7 @@ impl TranspositionTable {
     /// ```
     pub fn new(mib: usize) -> TranspositionTable {
         let n = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, Bucket::default);
+        let buckets = huge_vec(n, Bucket::default);
         TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
@@ -249,10 +248,90 @@ impl TranspositionTable {
     }
 }
 
+/// A vector of `n` elements made by `f`, its memory backed by huge pages where the system
+/// allows it (Linux's transparent huge pages, as Stockfish asks for its table).
+///
+/// A probe lands anywhere in the table: with 4 KiB pages nearly every probe of a table
+/// larger than the processor's address cache also misses that cache. `xq bench` read 1.89
+/// against 1.98 Mnps with a 64 MiB table (five interleaved runs), 1.57-1.77 against
+/// 1.92-1.96 with 512 MiB (three).
+fn huge_vec<T>(n: usize, f: impl FnMut() -> T) -> Vec<T> {
+    let mut v: Vec<T> = Vec::with_capacity(n);
+    // Before the first write: the kernel picks the page size when a page is first touched.
+    advise_huge_pages(v.as_ptr().cast(), n * std::mem::size_of::<T>());
+    v.resize_with(n, f);
+    v
+}
+
+/// Asks Linux to back the untouched memory from `start` to `start + len` with huge
+/// pages: only the 2 MiB-aligned stretches inside it can be. Advice only: nothing
+/// changes if the system says no (or has transparent huge pages off).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(start: *const u8, len: usize) {
+    const PAGE: usize = 4096;
+    let begin = (start as usize).next_multiple_of(PAGE);
+    let end = start as usize + len;
+    if end > begin {
+        // SAFETY: `madvise` with `MADV_HUGEPAGE` changes no memory and no access rights;
+        // it only tells the kernel which page size to prefer. The range, from a page
+        // boundary, lies inside the one allocation `start` heads (its capacity is `len`
+        // bytes). Its result is ignored on purpose: a refusal leaves ordinary pages.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::madvise(begin as *mut libc::c_void, end - begin, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+/// Elsewhere: ordinary pages.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: *const u8, _len: usize) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::score::{mate_in, mated_in};
+
+    /// The kB of huge pages backing the mapping that holds `addr`, from /proc/self/smaps.
+    #[cfg(target_os = "linux")]
+    fn huge_kib_at(addr: usize) -> Option<u64> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+        let mut inside = false;
+        for line in smaps.lines() {
+            let first = line.split_whitespace().next().unwrap_or("");
+            if let Some((a, b)) = first.split_once('-') {
+                if let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16))
+                {
+                    inside = a <= addr && addr < b;
+                    continue;
+                }
+            }
+            if inside {
+                if let Some(kib) = line.strip_prefix("AnonHugePages:") {
+                    return kib.trim().trim_end_matches("kB").trim().parse().ok();
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn table_on_huge_pages_when_the_system_offers_them() {
+        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
+        if !mode.is_ok_and(|m| m.contains("[madvise]") || m.contains("[always]")) {
+            eprintln!("transparent huge pages off: nothing to test");
+            return;
+        }
+        let tt = TranspositionTable::new(16);
+        let addr = tt.buckets.as_ptr() as usize + 8 * 1024 * 1024;
+        let huge = huge_kib_at(addr).expect("the table's mapping in /proc/self/smaps");
+        assert!(huge >= 2048, "{huge} kB of huge pages under a 16 MiB table");
+        // Nothing else changes: every entry empty, every probe a miss.
+        let empty = |s: &Slot| s.data.load(Ordering::Relaxed) == 0;
+        assert!(tt.buckets.iter().all(|b| b.0.iter().all(empty)));
+        assert_eq!(tt.probe(0x1234_5678_9abc_def0, 0), None);
+    }
 
     #[test]
     fn round_trip_and_mates() {
