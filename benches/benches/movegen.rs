@@ -6,7 +6,7 @@
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use std::time::Duration;
 use xq_core::Position;
-use xq_movegen::{legal_captures, legal_moves};
+use xq_movegen::{legal, legal_moves, Gen};
 use xq_perft::perft;
 
 /// Suite positions (`data/perft.epd`) with their move counts: the opening, a busy
@@ -74,10 +74,10 @@ fn bench_movegen(c: &mut Criterion) {
                 list
             })
         });
-        let captures = legal_captures(&pos).len();
+        let captures = legal(&pos, Gen::Captures).len();
         group.bench_with_input(BenchmarkId::new("captures", name), &pos, |b, pos| {
             b.iter(|| {
-                let list = legal_captures(black_box(pos));
+                let list = legal(black_box(pos), Gen::Captures);
                 assert_eq!(list.len(), captures);
                 list
             })

@@ -1,12 +1,11 @@
 //! `xq adjudicate`: the referee, without a search. Plays the moves, then judges the game
-//! by the whole rules (`xq_movegen::game::adjudicate`): mate, perpetual check and chase,
+//! by the whole rules (`xq_movegen::Game::outcome`): mate, perpetual check and chase,
 //! repetition, the 60-move rule, insufficient material.
 
 use crate::PositionArgs;
 use anyhow::{bail, Context, Result};
 use serde_json::json;
-use xq_movegen::game::{adjudicate, Adjudication, Reason};
-use xq_movegen::Game;
+use xq_movegen::{Game, Outcome, Reason};
 
 /// Judge a game: the result (1-0, 0-1, 1/2-1/2 or *) and why.
 #[derive(clap::Args, Debug)]
@@ -25,8 +24,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32> {
     // position before the last one too.
     let mut prefix = Game::new(game.start().clone());
     for (i, &m) in game.moves().iter().enumerate() {
-        let verdict = adjudicate(&prefix);
-        if verdict != Adjudication::Ongoing {
+        if let Some(verdict) = prefix.outcome() {
             bail!(
                 "bad position: move {}: the game is already over ({verdict})",
                 i + 1
@@ -34,16 +32,16 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32> {
         }
         prefix.play(m).expect("the moves were played once already");
     }
-    let verdict = adjudicate(&game);
+    let verdict = game.outcome();
     if args.json {
         outln!("{}", to_json(&game, verdict))?;
     } else {
         match verdict {
-            Adjudication::Ongoing => outln!(
+            None => outln!(
                 "* the game goes on ({} to move)",
                 game.position().side_to_move()
             )?,
-            over => outln!("{over}")?,
+            Some(over) => outln!("{over}")?,
         }
     }
     Ok(0)
@@ -51,16 +49,17 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32> {
 
 /// The verdict as one JSON object: `result`, `reason` (a tag, `null` while the game goes
 /// on), `text` (the reason in words), the ruling's details, `plies` and the final `fen`.
-fn to_json(game: &Game, verdict: Adjudication) -> serde_json::Value {
+fn to_json(game: &Game, verdict: Option<Outcome>) -> serde_json::Value {
     let pos = game.position();
+    let reason = verdict.map(|o| o.reason);
     let mut obj = json!({
-        "result": verdict.result().map_or("*".to_string(), |r| r.to_string()),
-        "reason": verdict.reason().map(|r| r.tag()),
-        "text": verdict.reason().map_or("the game goes on".to_string(), |r| r.to_string()),
+        "result": verdict.map_or("*", |o| o.result.token()),
+        "reason": reason.map(|r| r.tag()),
+        "text": reason.map_or("the game goes on".to_string(), |r| r.to_string()),
         "plies": game.moves().len(),
         "fen": pos.to_fen(),
     });
-    match verdict.reason() {
+    match reason {
         Some(Reason::Checkmate | Reason::Stalemate) => {
             obj["loser"] = json!(pos.side_to_move().to_string());
         }
@@ -72,7 +71,7 @@ fn to_json(game: &Game, verdict: Adjudication) -> serde_json::Value {
         }
         _ => {}
     }
-    if verdict == Adjudication::Ongoing {
+    if verdict.is_none() {
         obj["side_to_move"] = json!(pos.side_to_move().to_string());
     }
     obj

@@ -7,8 +7,8 @@ use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use xq_cli::engine::DEFAULT_HASH;
-use xq_core::notation::{line_to_notation, NotationStyle};
 use xq_core::{Move, Position};
+use xq_movegen::notation::{write_line, Notation};
 use xq_search::{Info, Limits, Score, Searcher};
 
 /// Analyse a position.
@@ -50,8 +50,8 @@ fn score_json(s: Score) -> serde_json::Value {
     }
 }
 
-fn notation(pos: &Position, line: &[Move], style: NotationStyle) -> Vec<String> {
-    line_to_notation(pos, line, style).unwrap_or_default()
+fn notation(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
+    write_line(pos, line, notation).unwrap_or_default()
 }
 
 /// Runs the analysis; returns the exit code.
@@ -65,9 +65,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         _ => Limits::movetime(Duration::from_millis(3000)),
     };
     let style = if args.wxf {
-        NotationStyle::Wxf
+        Notation::Wxf
     } else {
-        NotationStyle::Chinese
+        Notation::Chinese
     };
 
     if !args.json {

@@ -30,10 +30,10 @@ use std::sync::Mutex;
 use std::time::Duration;
 use xq_cli::engine::MAX_THREADS;
 use xq_core::{Color, Move, Position};
-use xq_movegen::notation::{write_move, MoveNotation};
-use xq_movegen::pgn::{self, WriteOptions};
-use xq_movegen::record::Record;
+use xq_movegen::notation::{write_move, Notation};
 use xq_movegen::Game;
+use xq_records::pgn::{self, WriteOptions};
+use xq_records::Record;
 use xq_search::score::{MATE, MATE_BOUND};
 use xq_search::{Limits, Searcher};
 
@@ -267,7 +267,7 @@ fn score_text(red_value: i32) -> String {
 }
 
 /// A line in `notation`, from `pos`.
-fn line_text(pos: &Position, line: &[Move], notation: MoveNotation) -> Vec<String> {
+fn line_text(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
     let mut pos = pos.clone();
     let mut out = Vec::new();
     for &m in line {
@@ -280,7 +280,7 @@ fn line_text(pos: &Position, line: &[Move], notation: MoveNotation) -> Vec<Strin
     out
 }
 
-fn move_text(pos: &Position, m: Move, notation: MoveNotation) -> String {
+fn move_text(pos: &Position, m: Move, notation: Notation) -> String {
     write_move(pos, m, notation).unwrap_or_else(|_| m.to_string())
 }
 
@@ -365,7 +365,7 @@ fn analyse(
 }
 
 /// The comment after a move.
-fn comment(r: &MoveReport, notation: MoveNotation) -> String {
+fn comment(r: &MoveReport, notation: Notation) -> String {
     let mut after_pos = r.before.clone();
     after_pos.make_move(r.played);
     let played_value = for_red(-r.after.value, r.mover);
@@ -405,7 +405,7 @@ fn summary(report: &GameReport, limit: &str) -> String {
 }
 
 /// Writes the annotations into the game.
-fn annotate_record(record: &mut Record, report: &GameReport, notation: MoveNotation, limit: &str) {
+fn annotate_record(record: &mut Record, report: &GameReport, notation: Notation, limit: &str) {
     for (node, r) in record.main.nodes.iter_mut().zip(&report.moves) {
         let ours = comment(r, notation);
         node.comment = Some(match node.comment.take().filter(|c| !c.is_empty()) {
@@ -426,7 +426,7 @@ fn annotate_record(record: &mut Record, report: &GameReport, notation: MoveNotat
     record.set_tag("Annotator", xq_cli::engine::NAME);
 }
 
-fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: MoveNotation) -> serde_json::Value {
+fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde_json::Value {
     let mut after_pos = r.before.clone();
     after_pos.make_move(r.played);
     let played = for_red(-r.after.value, r.mover);
@@ -526,7 +526,7 @@ fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<()> {
 pub fn run(args: &AnnotateArgs) -> Result<i32> {
     let mut games = read_games(&args.input, args.input_encoding.into())?;
     let (limits, limit) = limits(args);
-    let notation: MoveNotation = args.notation.into();
+    let notation: Notation = args.notation.into();
     let reports = analyse_all(&games, args, &limits)?;
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

@@ -4,10 +4,9 @@
 use anyhow::{anyhow, bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use xq_movegen::notation::MoveNotation;
-use xq_movegen::pgn::{self, Encoding, ReadOptions, WriteOptions};
-use xq_movegen::record::Record;
-use xq_movegen::xqf;
+use xq_movegen::notation::Notation;
+use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions};
+use xq_records::{xqf, Record};
 
 /// Move notations on the command line.
 #[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,13 +21,13 @@ pub enum NotationArg {
     Iccs,
 }
 
-impl From<NotationArg> for MoveNotation {
-    fn from(n: NotationArg) -> MoveNotation {
+impl From<NotationArg> for Notation {
+    fn from(n: NotationArg) -> Notation {
         match n {
-            NotationArg::Chinese => MoveNotation::Chinese,
-            NotationArg::ChineseTraditional => MoveNotation::ChineseTraditional,
-            NotationArg::Wxf => MoveNotation::Wxf,
-            NotationArg::Iccs => MoveNotation::Iccs,
+            NotationArg::Chinese => Notation::Chinese,
+            NotationArg::ChineseTraditional => Notation::ChineseTraditional,
+            NotationArg::Wxf => Notation::Wxf,
+            NotationArg::Iccs => Notation::Iccs,
         }
     }
 }
@@ -116,19 +115,12 @@ pub fn run(args: &ConvertArgs) -> Result<i32> {
     };
     let text = pgn::write_all(&games, &options)
         .map_err(|e| anyhow!("{}: cannot write {e}", args.input.display()))?;
-    let bytes = match args.encoding {
-        OutputEncoding::Gbk => {
-            let (bytes, _, unmappable) = encoding_rs::GBK.encode(&text);
-            if unmappable {
-                bail!(
-                    "{}: the games hold characters that GBK cannot encode; write UTF-8",
-                    args.input.display()
-                );
-            }
-            bytes.into_owned()
-        }
-        OutputEncoding::Utf8 => text.into_bytes(),
+    let encoding = match args.encoding {
+        OutputEncoding::Gbk => Encoding::Gbk,
+        OutputEncoding::Utf8 => Encoding::Utf8,
     };
+    let bytes =
+        pgn::encode(&text, encoding).map_err(|e| anyhow!("{}: {e}", args.input.display()))?;
     match &args.output {
         Some(path) => {
             std::fs::write(path, &bytes)

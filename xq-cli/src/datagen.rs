@@ -29,8 +29,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
-use xq_core::{Color, Position};
-use xq_movegen::game::{Adjudication, GameResult};
+use xq_core::{Color, Position, SplitMix64};
+use xq_movegen::GameResult;
 use xq_movegen::{legal_moves, Game};
 use xq_search::{Limits, Score, Searcher};
 
@@ -73,29 +73,11 @@ fn threads() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=256)
 }
 
-/// splitmix64: a tiny seedable generator, enough to pick random plies.
-#[derive(Clone, Debug)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n > 0`).
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() as u128 * n as u128) >> 64) as usize
-    }
-
-    /// The generator of game `game` for the run seeded with `seed`.
-    fn for_game(seed: u64, game: u64) -> SplitMix64 {
-        let base = SplitMix64(seed).next();
-        SplitMix64(base ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03))
-    }
+/// The generator of game `game` for the run seeded with `seed`: every game its own
+/// stream, the same for any thread count.
+fn game_rng(seed: u64, game: u64) -> SplitMix64 {
+    let base = SplitMix64::new(seed).next_u64();
+    SplitMix64::new(base ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03))
 }
 
 /// One finished game: its data lines and result.
@@ -107,14 +89,14 @@ struct Played {
 
 /// Plays game `index`.
 fn play(args: &DatagenArgs, index: u64) -> Played {
-    let mut rng = SplitMix64::for_game(args.seed, index);
+    let mut rng = game_rng(args.seed, index);
     let mut game = Game::startpos();
     for _ in 0..args.random_plies {
-        if game.adjudicate() != Adjudication::Ongoing {
+        if game.outcome().is_some() {
             break;
         }
         let moves = legal_moves(game.position());
-        let m = moves[rng.below(moves.len())];
+        let m = moves[rng.below(moves.len() as u64) as usize];
         game.play(m).expect("a legal move");
     }
     let mut searcher = Searcher::new(args.hash);
@@ -123,7 +105,7 @@ fn play(args: &DatagenArgs, index: u64) -> Played {
     let mut kept: Vec<(Position, i32)> = Vec::new();
     let mut streak: (Option<Color>, u32) = (None, 0);
     let result = loop {
-        if let Some(result) = game.adjudicate().result() {
+        if let Some(result) = game.outcome().map(|o| o.result) {
             break result;
         }
         if game.moves().len() >= args.max_plies {
@@ -164,7 +146,7 @@ fn play(args: &DatagenArgs, index: u64) -> Played {
     Played {
         lines: kept
             .iter()
-            .map(|(pos, score)| xq_eval::tune::format_record(pos, *score, red))
+            .map(|(pos, score)| xq_eval::tune::format_sample(pos, *score, red))
             .collect(),
         result,
     }
@@ -286,14 +268,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_generator_is_splitmix64() {
-        // The first outputs of splitmix64 seeded with 0 (the published reference values).
-        let mut r = SplitMix64(0);
-        assert_eq!(r.next(), 0xe220_a839_7b1d_cdaf);
-        assert_eq!(r.next(), 0x6e78_9e6a_a1b9_65f4);
-        // Games get different streams.
-        let (mut a, mut b) = (SplitMix64::for_game(1, 0), SplitMix64::for_game(1, 1));
-        assert_ne!(a.next(), b.next());
+    fn games_get_their_own_streams() {
+        let (mut a, mut b) = (game_rng(1, 0), game_rng(1, 1));
+        assert_ne!(a.next_u64(), b.next_u64());
+        assert_eq!(game_rng(1, 1).next_u64(), game_rng(1, 1).next_u64());
         assert!((0..1000).all(|_| a.below(7) < 7));
     }
 }

@@ -224,8 +224,8 @@ pub struct Engine {
     caps: Caps,
     /// A minimal table the searchers hold while the real one is replaced or cleared.
     spare: Arc<TranspositionTable>,
-    /// The state of the generator of the seeds of the level's choices.
-    seed: u64,
+    /// The generator of the seeds of the level's choices.
+    seeds: xq_core::SplitMix64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -268,7 +268,7 @@ impl Engine {
             output,
             caps,
             spare: Arc::new(TranspositionTable::new(1)),
-            seed: clock_seed(),
+            seeds: xq_core::SplitMix64::new(clock_seed()),
         };
         engine.sync();
         engine
@@ -304,16 +304,12 @@ impl Engine {
     /// searches choose the same moves (a reproducible game). The engine starts from a
     /// seed taken from the clock.
     pub fn set_seed(&mut self, seed: u64) {
-        self.seed = seed;
+        self.seeds = xq_core::SplitMix64::new(seed);
     }
 
-    /// The next seed for a level's choice (SplitMix64's step).
+    /// The next seed for a level's choice.
     fn next_seed(&mut self) -> u64 {
-        self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.seed;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.seeds.next_u64()
     }
 
     /// The resource caps.

@@ -45,7 +45,7 @@ pub struct PositionArgs {
     /// The position, as FEN (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Moves (ICCS, like h2e2) played from the position.
+    /// Moves played from the position, in ICCS (h2e2), WXF (C2=5) or Chinese (炮二平五).
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
 }

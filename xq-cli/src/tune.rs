@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::time::Instant;
 use xq_eval::params::{PARAMS, S, TERMS};
-use xq_eval::tune::{parse_record, rewrite_params, Dataset, TuneOptions, Tuner};
+use xq_eval::tune::{parse_sample, rewrite_params, Dataset, TuneOptions, Tuner};
 
 /// Fit the evaluation's weights to self-play data.
 #[derive(clap::Args, Debug)]
@@ -53,7 +53,7 @@ fn read(files: &[PathBuf]) -> Result<Dataset> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
         for (i, line) in text.lines().enumerate() {
-            match parse_record(line) {
+            match parse_sample(line) {
                 Ok(Some(r)) => data.push(&r),
                 Ok(None) => {}
                 Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),

@@ -58,7 +58,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use xq_core::{Color, Move, ParseMoveError};
-use xq_movegen::game::{adjudicate, Adjudication};
 use xq_movegen::Game;
 use xq_search::skill::{Skill, MAX_LEVEL};
 use xq_search::{Info, Limits, Score, SearchResult};
@@ -114,10 +113,8 @@ pub fn xboard_score(score: Score) -> i32 {
 /// The line that announces the end of a game, `RESULT {reason}`, or `None` while it goes
 /// on.
 fn result_line(game: &Game) -> Option<String> {
-    match adjudicate(game) {
-        Adjudication::Ongoing => None,
-        Adjudication::Over { result, reason } => Some(format!("{result} {{{reason}}}")),
-    }
+    game.outcome()
+        .map(|o| format!("{} {{{}}}", o.result, o.reason))
 }
 
 /// What the handler and the search thread share.

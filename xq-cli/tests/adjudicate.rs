@@ -149,7 +149,7 @@ fn errors_name_the_ply() {
         ),
         (
             vec!["adjudicate", "--moves", "h2e2", "h9g7", "e2e9x"],
-            "xq: bad position: move 3 'e2e9x': a move is four characters in ICCS like `h2e2`, found 5\n",
+            "xq: bad position: move 3: 'e2e9x' is not a move in ICCS, WXF or Chinese notation\n",
         ),
     ] {
         let o = xq(&args);

@@ -4,12 +4,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use xq_movegen::pgn::{self, ReadOptions};
-use xq_movegen::record::Record;
+use xq_records::pgn::{self, ReadOptions};
+use xq_records::Record;
 
 const GAMES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../xq-movegen/tests/data/games"
+    "/../xq-records/tests/data/games"
 );
 
 /// Red leaves its chariot where Black's takes it (ply 1), Black takes (ply 2).
@@ -213,7 +213,7 @@ fn real_files_read_back_with_their_moves() {
             .remove(0);
         let bytes = std::fs::read(&input).unwrap();
         let original = if name.ends_with(".xqf") {
-            xq_movegen::xqf::read(&bytes).unwrap()
+            xq_records::xqf::read(&bytes).unwrap()
         } else {
             pgn::read(&bytes, &ReadOptions::default())
                 .unwrap()
@@ -274,7 +274,7 @@ fn errors_name_the_file() {
     assert!(o.stdout.is_empty());
     assert_eq!(
         stderr(&o),
-        format!("xq: {bad}: game 1, line 3, ply 2: 'h2e2': illegal move h2e2: no piece of the side to move on h2\n")
+        format!("xq: {bad}: game 1, line 3, ply 2: illegal move h2e2: no piece of the side to move on h2\n")
     );
     // One limit at a time.
     let o = xq(&["annotate", &bad, "--depth", "1", "--nodes", "5"]);

@@ -25,21 +25,21 @@ fn notation_of(
     fen: &str,
     moves: &[&str],
     pv: &[&str],
-    style: xq_core::NotationStyle,
+    style: xq_movegen::notation::Notation,
 ) -> Vec<String> {
     let mut pos = xq_core::Position::from_fen(fen).unwrap();
     for m in moves {
         pos.make_move(m.parse().unwrap());
     }
     let pv: Vec<xq_core::Move> = pv.iter().map(|m| m.parse().unwrap()).collect();
-    xq_core::line_to_notation(&pos, &pv, style).unwrap()
+    xq_movegen::notation::write_line(&pos, &pv, style).unwrap()
 }
 
 /// Replaces what depends on the machine's speed (knps, time) and on the search's exact
 /// tree (seldepth, score, nodes, table use, the line) by placeholders, after checking
 /// each iteration line's shape and that its notation (in parentheses) is the one `style`
 /// writes for its line from the position `fen` + `moves`. What is left is the format.
-fn redact(text: &str, fen: &str, moves: &[&str], style: xq_core::NotationStyle) -> String {
+fn redact(text: &str, fen: &str, moves: &[&str], style: xq_movegen::notation::Notation) -> String {
     text.lines()
         .map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
@@ -98,7 +98,7 @@ fn analyze_text_format() {
         &stdout(&o),
         start,
         &[],
-        xq_core::NotationStyle::Chinese
+        xq_movegen::notation::Notation::Chinese
     ));
 }
 
@@ -123,7 +123,7 @@ fn analyze_unicode_and_wxf() {
         &stdout(&o),
         start,
         &moves,
-        xq_core::NotationStyle::Wxf
+        xq_movegen::notation::Notation::Wxf
     ));
 }
 
@@ -167,7 +167,7 @@ fn analyze_json_lines() {
             xq_core::START_FEN,
             &[],
             &pv,
-            xq_core::NotationStyle::Chinese
+            xq_movegen::notation::Notation::Chinese
         )
     );
     assert_eq!(last["ponder"], last["pv"][1]);
@@ -250,7 +250,7 @@ fn bad_input_is_one_line_and_a_nonzero_exit() {
         (&["analyze", "--fen", "4k4/9/9 w"], "xq: bad position: malformed FEN: the board has 3 ranks separated by '/', expected 10\n"),
         (&["analyze", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"], "xq: bad position: illegal position: the generals face each other on an open file\n"),
         (&["analyze", "--moves", "h2e2", "h2e3"], "xq: bad position: move 2: illegal move h2e3: no piece of the side to move on h2\n"),
-        (&["analyze", "--moves", "h2x2"], "xq: bad position: move 1 'h2x2': bad destination square: `x` is not a file letter a-i\n"),
+        (&["analyze", "--moves", "h2x2"], "xq: bad position: move 1: 'h2x2' is not a move in ICCS, WXF or Chinese notation\n"),
         (&["perft", "3", "--moves", "b0b3"], "xq: bad position: move 1: illegal move b0b3: the piece on b0 cannot move there\n"),
     ];
     for (args, expected) in cases {

@@ -3,12 +3,12 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
-use xq_movegen::pgn::{self, Encoding, ReadOptions};
-use xq_movegen::record::Record;
+use xq_records::pgn::{self, Encoding, ReadOptions};
+use xq_records::Record;
 
 const GAMES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../xq-movegen/tests/data/games"
+    "/../xq-records/tests/data/games"
 );
 
 fn xq(args: &[&str]) -> Output {
@@ -42,7 +42,7 @@ fn games(bytes: &[u8]) -> Vec<Record> {
 fn original(name: &str) -> Record {
     let bytes = std::fs::read(data(name)).unwrap();
     if name.ends_with(".xqf") {
-        xq_movegen::xqf::read(&bytes).unwrap()
+        xq_records::xqf::read(&bytes).unwrap()
     } else {
         games(&bytes).remove(0)
     }

@@ -39,8 +39,9 @@ pub const MAX_COUNTER: u32 = 1_000_000_000;
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Fen {
-    /// What stands on each square, by dense square index ([`Square::index`]).
-    pub board: [Option<Piece>; 90],
+    /// What stands on each square, by dense square index ([`Square::index`]): read and
+    /// written through [`Fen::piece_on`] and [`Fen::set`].
+    board: [Option<Piece>; 90],
     /// The side to move.
     pub side_to_move: Color,
     /// Plies since the last capture (the 60-move rule counts 120 of them).

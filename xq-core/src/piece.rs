@@ -208,6 +208,32 @@ impl PieceKind {
     pub const fn max_count(self) -> usize {
         [1, 2, 2, 2, 2, 2, 5][self as usize]
     }
+
+    /// The English name xq uses: `general`, `advisor`, `elephant`, `horse`, `chariot`,
+    /// `cannon` or `soldier` (also the kind's `Display`).
+    ///
+    /// ```
+    /// use xq_core::PieceKind;
+    /// assert_eq!(PieceKind::Horse.name(), "horse");
+    /// assert_eq!(PieceKind::Soldier.to_string(), "soldier");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            PieceKind::General => "general",
+            PieceKind::Advisor => "advisor",
+            PieceKind::Elephant => "elephant",
+            PieceKind::Horse => "horse",
+            PieceKind::Chariot => "chariot",
+            PieceKind::Cannon => "cannon",
+            PieceKind::Soldier => "soldier",
+        }
+    }
+}
+
+impl fmt::Display for PieceKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A piece: a colour and a kind.

@@ -253,23 +253,37 @@ impl From<PositionError> for FenError {
     }
 }
 
-/// Can `piece` ever stand on `sq`? (Generals are checked separately.)
-pub fn reachable(piece: Piece, sq: Square) -> bool {
-    // Look at the square from the piece owner's side of the board.
-    let own = match piece.color {
-        Color::Red => sq,
-        Color::Black => sq.flip_vertical(),
-    };
-    let (f, r) = (own.file().index(), own.rank().index());
-    match piece.kind {
-        PieceKind::General => own.in_palace() && r <= 2,
-        PieceKind::Advisor => matches!((f, r), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)),
-        PieceKind::Elephant => matches!(
-            (f, r),
-            (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
-        ),
-        PieceKind::Soldier => r >= 5 || (r >= 3 && f % 2 == 0),
-        PieceKind::Horse | PieceKind::Chariot | PieceKind::Cannon => true,
+impl Piece {
+    /// Can this piece ever stand on `sq` in a game? A general or an advisor only in its
+    /// own palace (an advisor on its five points), an elephant only on its seven points on
+    /// its own side of the river, a soldier never behind its starting rank nor beside its
+    /// start before it crosses the river; horses, chariots and cannons anywhere. A
+    /// [`Position`] never holds a piece where it cannot stand.
+    ///
+    /// ```
+    /// use xq_core::{Piece, Square};
+    /// let elephant = Piece::from_char('B').unwrap();
+    /// assert!(elephant.can_stand_on(Square::E2));
+    /// assert!(!elephant.can_stand_on(Square::E6)); // across the river
+    /// assert!(!Piece::from_char('p').unwrap().can_stand_on(Square::B6)); // black soldier, off its files
+    /// ```
+    pub fn can_stand_on(self, sq: Square) -> bool {
+        // Look at the square from the piece owner's side of the board.
+        let own = match self.color {
+            Color::Red => sq,
+            Color::Black => sq.flip_vertical(),
+        };
+        let (f, r) = (own.file().index(), own.rank().index());
+        match self.kind {
+            PieceKind::General => own.in_palace() && r <= 2,
+            PieceKind::Advisor => matches!((f, r), (3, 0) | (5, 0) | (4, 1) | (3, 2) | (5, 2)),
+            PieceKind::Elephant => matches!(
+                (f, r),
+                (2, 0) | (6, 0) | (0, 2) | (4, 2) | (8, 2) | (2, 4) | (6, 4)
+            ),
+            PieceKind::Soldier => r >= 5 || (r >= 3 && f % 2 == 0),
+            PieceKind::Horse | PieceKind::Chariot | PieceKind::Cannon => true,
+        }
     }
 }
 
@@ -794,7 +808,7 @@ impl TryFrom<&Fen> for Position {
     fn try_from(fen: &Fen) -> Result<Position, PositionError> {
         let mut counts = [[0usize; 7]; 2];
         for sq in Square::ALL {
-            if let Some(p) = fen.board[sq.index()] {
+            if let Some(p) = fen.piece_on(sq) {
                 counts[p.color.index()][p.kind.index()] += 1;
             }
         }
@@ -816,8 +830,8 @@ impl TryFrom<&Fen> for Position {
             }
         }
         for sq in Square::ALL {
-            if let Some(p) = fen.board[sq.index()] {
-                if !reachable(p, sq) {
+            if let Some(p) = fen.piece_on(sq) {
+                if !p.can_stand_on(sq) {
                     return Err(if p.kind == PieceKind::General {
                         PositionError::GeneralOutsidePalace {
                             color: p.color,
@@ -845,7 +859,7 @@ impl TryFrom<&Fen> for Position {
         };
         let mut next = [[0usize; 7]; 2];
         for sq in Square::ALL {
-            if let Some(p) = fen.board[sq.index()] {
+            if let Some(p) = fen.piece_on(sq) {
                 let n = &mut next[p.color.index()][p.kind.index()];
                 let id = ids::of(p).start + *n;
                 *n += 1;

@@ -8,17 +8,10 @@
 //! with [`side_to_move`] when Black is to move.
 
 use crate::piece::Piece;
+use crate::random::SplitMix64;
 use crate::square::Square;
 
 const SEED: u64 = 0x5851_f42d_4c95_7f2d;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (state, z ^ (z >> 31))
-}
 
 struct Keys {
     piece_square: [[u64; 256]; 14],
@@ -27,21 +20,23 @@ struct Keys {
 
 static KEYS: Keys = {
     let mut piece_square = [[0u64; 256]; 14];
-    let mut state = SEED;
+    let mut rng = SplitMix64::new(SEED);
     let mut p = 0;
     while p < 14 {
         let mut i = 0;
         while i < 90 {
             let sq = Square::ALL[i].mailbox();
-            let (s, k) = splitmix(state);
-            state = s;
-            piece_square[p][sq] = k;
+            let (next, key) = rng.next_const();
+            piece_square[p][sq] = key;
+            rng = next;
             i += 1;
         }
         p += 1;
     }
-    let (_, side) = splitmix(state);
-    Keys { piece_square, side }
+    Keys {
+        piece_square,
+        side: rng.next_const().1,
+    }
 };
 
 /// The key of `piece` standing on `square`.

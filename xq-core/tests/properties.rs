@@ -1,12 +1,10 @@
 //! Property tests (proptest): what users type never makes `xq-core` panic. Arbitrary
 //! text and randomly edited FENs either parse into a consistent position that round-trips
-//! or give a typed error; move text likewise; any move on any parsed position can be
-//! written in every notation or refused with an error. Each property runs 256 cases (set
+//! or give a typed error; move text likewise. Each property runs 256 cases (set
 //! `PROPTEST_CASES` to run more).
 
 use proptest::prelude::*;
-use xq_core::notation::{line_to_notation, move_to_notation, NotationStyle};
-use xq_core::{Fen, Move, Position, Square};
+use xq_core::{Fen, Move, Position};
 use xq_testkit::start_fens;
 
 /// Characters a FEN is made of, plus a few that have no business there.
@@ -66,15 +64,8 @@ fn check_fen(text: &str) -> Result<Option<Position>, TestCaseError> {
     Ok(Some(pos))
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 256,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(xq_testkit::proptest_config(256))]
 
     /// Arbitrary text is a position or an error, never a panic.
     #[test]
@@ -100,29 +91,6 @@ proptest! {
                 prop_assert_eq!(m.to_string().parse::<Move>(), Ok(m));
                 prop_assert_ne!(m.from(), m.to());
                 prop_assert_eq!(Move::from_u16(m.to_u16()), Some(m));
-            }
-        }
-    }
-
-    /// Any move at all on any position can be written down or refused with an error.
-    #[test]
-    fn notation_never_panics(
-        text in edited_fen(),
-        squares in prop::collection::vec((0..90usize, 0..90usize), 1..16),
-    ) {
-        if let Some(pos) = check_fen(&text)? {
-            let moves: Vec<Move> = squares
-                .iter()
-                .filter(|(a, b)| a != b)
-                .map(|&(a, b)| Move::new(Square::from_index(a).unwrap(), Square::from_index(b).unwrap()))
-                .collect();
-            for style in [NotationStyle::Chinese, NotationStyle::ChineseTraditional, NotationStyle::Wxf] {
-                for &m in &moves {
-                    if let Ok(text) = move_to_notation(&pos, m, style) {
-                        prop_assert!(!text.is_empty());
-                    }
-                }
-                let _ = line_to_notation(&pos, &moves, style);
             }
         }
     }

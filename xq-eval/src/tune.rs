@@ -9,7 +9,7 @@
 //! `<FEN>` is the full six-field FEN, `<score>` the search's score in centipawns from
 //! Red's point of view (an integer), `<result>` the game's result from Red's point of view:
 //! `1.0` Red won, `0.5` a draw, `0.0` Black won. Blank lines and lines starting with `#`
-//! are skipped. [`format_record`] writes a line, [`parse_record`] reads one.
+//! are skipped. [`format_sample`] writes a line, [`parse_sample`] reads one.
 //!
 //! The method (Texel's): the evaluation is linear in the weights, so each position is
 //! reduced once to its [`Trace`](crate::Trace) (the weights that occur with their
@@ -42,7 +42,7 @@ use crate::endgame::SCALE_MAX;
 use crate::params::{N, S, TERMS};
 use crate::pst::PHASE_MAX;
 use std::fmt;
-use xq_core::{FenError, Position};
+use xq_core::{FenError, Position, SplitMix64};
 
 /// The line that opens the generated block of `params.rs`.
 pub const BEGIN_MARKER: &str = "// @generated-begin";
@@ -51,7 +51,7 @@ pub const END_MARKER: &str = "// @generated-end";
 
 /// One line of a data file: a position, the search's score and the game's result.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Record {
+pub struct Sample {
     /// The position.
     pub pos: Position,
     /// The search's score, centipawns, Red's point of view.
@@ -62,7 +62,7 @@ pub struct Record {
 
 /// What is wrong with a line of a data file.
 #[derive(Clone, Debug, PartialEq)]
-pub enum RecordError {
+pub enum SampleError {
     /// Not three fields separated by `|`: the number found.
     Fields(usize),
     /// The FEN is malformed or illegal.
@@ -73,22 +73,22 @@ pub enum RecordError {
     Result(String),
 }
 
-impl fmt::Display for RecordError {
+impl fmt::Display for SampleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordError::Fields(n) => {
+            SampleError::Fields(n) => {
                 write!(f, "expected 3 fields `FEN | score | result`, found {n}")
             }
-            RecordError::Fen(e) => write!(f, "bad FEN: {e}"),
-            RecordError::Score(s) => write!(f, "bad score `{s}`: expected an integer"),
-            RecordError::Result(s) => {
+            SampleError::Fen(e) => write!(f, "bad FEN: {e}"),
+            SampleError::Score(s) => write!(f, "bad score `{s}`: expected an integer"),
+            SampleError::Result(s) => {
                 write!(f, "bad result `{s}`: expected 1.0, 0.5 or 0.0")
             }
         }
     }
 }
 
-impl std::error::Error for RecordError {}
+impl std::error::Error for SampleError {}
 
 /// A bad line of a data file, with its number (from 1).
 #[derive(Clone, Debug, PartialEq)]
@@ -96,7 +96,7 @@ pub struct DataError {
     /// The line number, from 1.
     pub line: usize,
     /// What is wrong with it.
-    pub error: RecordError,
+    pub error: SampleError,
 }
 
 impl fmt::Display for DataError {
@@ -111,49 +111,49 @@ impl std::error::Error for DataError {}
 ///
 /// ```
 /// use xq_core::Position;
-/// let line = xq_eval::tune::format_record(&Position::startpos(), 12, 0.5);
+/// let line = xq_eval::tune::format_sample(&Position::startpos(), 12, 0.5);
 /// assert_eq!(line, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 12 | 0.5");
 /// ```
-pub fn format_record(pos: &Position, score: i32, result: f64) -> String {
+pub fn format_sample(pos: &Position, score: i32, result: f64) -> String {
     format!("{} | {score} | {result:.1}", pos.to_fen())
 }
 
 /// Reads a data line: `None` for a blank line or a comment (`#`).
 ///
 /// # Errors
-/// The [`RecordError`] of the first field that is wrong.
+/// The [`SampleError`] of the first field that is wrong.
 ///
 /// ```
-/// use xq_eval::tune::{parse_record, RecordError};
-/// let r = parse_record("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1 | 1200 | 1.0").unwrap().unwrap();
+/// use xq_eval::tune::{parse_sample, SampleError};
+/// let r = parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1 | 1200 | 1.0").unwrap().unwrap();
 /// assert_eq!((r.score, r.result), (1200, 1.0));
-/// assert_eq!(parse_record("# a comment"), Ok(None));
-/// assert_eq!(parse_record("4k4/9/9/9/9/9/9/9/4R4/3K5 b | 12"), Err(RecordError::Fields(2)));
+/// assert_eq!(parse_sample("# a comment"), Ok(None));
+/// assert_eq!(parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b | 12"), Err(SampleError::Fields(2)));
 /// assert_eq!(
-///     parse_record("4k4/9/9/9/9/9/9/9/4R4/3K5 b | 12 | 2"),
-///     Err(RecordError::Result("2".into()))
+///     parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b | 12 | 2"),
+///     Err(SampleError::Result("2".into()))
 /// );
 /// ```
-pub fn parse_record(line: &str) -> Result<Option<Record>, RecordError> {
+pub fn parse_sample(line: &str) -> Result<Option<Sample>, SampleError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = fields[..] else {
-        return Err(RecordError::Fields(fields.len()));
+        return Err(SampleError::Fields(fields.len()));
     };
-    let pos = Position::from_fen(fen).map_err(RecordError::Fen)?;
+    let pos = Position::from_fen(fen).map_err(SampleError::Fen)?;
     let score = score
         .parse::<i32>()
-        .map_err(|_| RecordError::Score(score.to_string()))?;
+        .map_err(|_| SampleError::Score(score.to_string()))?;
     let result = match result {
         "1.0" | "1" | "1-0" => 1.0,
         "0.5" | "1/2" | "1/2-1/2" => 0.5,
         "0.0" | "0" | "0-1" => 0.0,
-        _ => return Err(RecordError::Result(result.to_string())),
+        _ => return Err(SampleError::Result(result.to_string())),
     };
-    Ok(Some(Record { pos, score, result }))
+    Ok(Some(Sample { pos, score, result }))
 }
 
 /// Positions reduced to what the tuner needs: each one's features (weight and count),
@@ -191,8 +191,8 @@ impl Dataset {
 
     /// Adds a position: its trace is taken now, with the current weights deciding only
     /// the endgame scale.
-    pub fn push(&mut self, record: &Record) {
-        let t = crate::trace(&record.pos);
+    pub fn push(&mut self, sample: &Sample) {
+        let t = crate::trace(&sample.pos);
         for (p, n) in t.features {
             self.param.push(p as u16);
             // A count is at most the number of pieces of a side on the board.
@@ -201,8 +201,8 @@ impl Dataset {
         self.starts.push(self.param.len() as u32);
         self.phase.push(t.phase as u8);
         self.scale.push(t.scale as u8);
-        self.score.push(record.score as f32);
-        self.result.push(record.result as f32);
+        self.score.push(sample.score as f32);
+        self.result.push(sample.result as f32);
     }
 
     /// Reads every line of a data file.
@@ -212,7 +212,7 @@ impl Dataset {
     pub fn from_text(text: &str) -> Result<Dataset, DataError> {
         let mut data = Dataset::new();
         for (i, line) in text.lines().enumerate() {
-            match parse_record(line) {
+            match parse_sample(line) {
                 Ok(Some(r)) => data.push(&r),
                 Ok(None) => {}
                 Err(error) => return Err(DataError { line: i + 1, error }),
@@ -247,9 +247,9 @@ impl Dataset {
     /// seeded with `seed`. Returns (the rest, the held-out part).
     pub fn split(&self, fraction: f64, seed: u64) -> (Dataset, Dataset) {
         let mut order: Vec<usize> = (0..self.len()).collect();
-        let mut rng = SplitMix64(seed);
+        let mut rng = SplitMix64::new(seed);
         for i in (1..order.len()).rev() {
-            order.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+            order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
         }
         let held =
             ((self.len() as f64 * fraction.clamp(0.0, 1.0)).round() as usize).min(self.len());
@@ -279,20 +279,6 @@ impl Dataset {
         }
         let phase = self.phase[i] as f64 / PHASE_MAX as f64;
         (mg * phase + eg * (1.0 - phase)) * self.scale[i] as f64 / SCALE_MAX as f64
-    }
-}
-
-/// A small, seedable pseudo-random generator (splitmix64).
-#[derive(Clone, Debug)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
     }
 }
 
@@ -702,18 +688,18 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
         let bad = "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1 | 12 | 1.0\n4k4/9/9 w | 1 | 0.5\n";
         let err = Dataset::from_text(bad).unwrap_err();
         assert_eq!(err.line, 2);
-        assert!(matches!(err.error, RecordError::Fen(_)));
+        assert!(matches!(err.error, SampleError::Fen(_)));
         assert_eq!(
             err.to_string(),
             "line 2: bad FEN: malformed FEN: the board has 3 ranks separated by '/', expected 10"
         );
         assert_eq!(
-            parse_record("4k4/9/9/9/9/9/9/9/4R4/3K5 b | x | 1.0"),
-            Err(RecordError::Score("x".into()))
+            parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b | x | 1.0"),
+            Err(SampleError::Score("x".into()))
         );
-        // What format_record writes, parse_record reads back.
+        // What format_sample writes, parse_sample reads back.
         let pos = Position::from_fen("4k4/9/3nb4/4p4/9/9/9/9/4C4/3K5 b - - 7 30").unwrap();
-        let back = parse_record(&format_record(&pos, -35, 0.0))
+        let back = parse_sample(&format_sample(&pos, -35, 0.0))
             .unwrap()
             .unwrap();
         assert_eq!((back.pos, back.score, back.result), (pos, -35, 0.0));
@@ -725,7 +711,7 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
         let p = to_f64(&PARAMS);
         let mut i = 0;
         for line in TEXT.lines() {
-            if let Ok(Some(r)) = parse_record(line) {
+            if let Ok(Some(r)) = parse_sample(line) {
                 let exact = crate::trace(&r.pos).red_score(&PARAMS) as f64;
                 assert!((data.eval(i, &p) - exact).abs() < 1.0, "{line}");
                 i += 1;

@@ -10,15 +10,8 @@ use xq_eval::{breakdown, evaluate, evaluate_full, trace, Eval};
 use xq_movegen::legal_moves;
 use xq_testkit::game;
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 256,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(xq_testkit::proptest_config(256))]
 
     /// Swapping the colours (every piece changes colour and is mirrored across the
     /// river, the other side moves) is the same game: the score for the side to move is

@@ -9,6 +9,7 @@ use xq_cli::engine::Caps;
 use xq_cli::protocol::{read_line, run, Flow, Protocol, Sink};
 use xq_core::{Color, Fen, Move, Piece, PieceKind, Position, Square};
 use xq_eval::Eval;
+use xq_movegen::Gen;
 
 /// A fuzz target: panics on a violated invariant.
 pub type Target = fn(&[u8]);
@@ -78,10 +79,15 @@ pub fn moves(data: &[u8]) {
             // Any parsed move can be asked about and written down without a panic.
             let legal = xq_movegen::is_legal(&pos, m);
             assert_eq!(legal, xq_movegen::legal_moves(&pos).contains(&m), "{m}");
-            for style in [xq_core::NotationStyle::Chinese, xq_core::NotationStyle::Wxf] {
-                let written = xq_core::move_to_notation(&pos, m, style);
-                if legal {
-                    assert!(written.is_ok(), "legal {m} cannot be written: {written:?}");
+            for notation in xq_movegen::notation::Notation::ALL {
+                let written = xq_movegen::notation::write_move(&pos, m, notation);
+                assert_eq!(written.is_ok(), legal, "{m}: {written:?}");
+                if let Ok(text) = written {
+                    assert_eq!(
+                        xq_movegen::notation::read_move(&pos, &text),
+                        Ok(m),
+                        "{text}"
+                    );
                 }
             }
         }
@@ -250,14 +256,12 @@ pub fn legal(data: &[u8]) {
 /// The referee on games chosen by the bytes: a suite position (or the start), then up to
 /// 96 moves, each byte either choosing a legal move or (high bit set) taking back the
 /// mover's previous move by playing it in reverse, which makes repetitions. After every
-/// move `adjudicate` must not panic and must keep its promises: a decided repetition is
-/// ruled as one, a perpetual check by the old check-only rule is ruled the same, the game
-/// goes on only while there is a legal move; at the end the colour-flipped game gets the
-/// mirrored result.
+/// move `Game::outcome` must not panic and must keep its promises: a decided repetition
+/// is ruled as one, a perpetual check by the check-only rule (written apart, in
+/// `xq-testkit`) is ruled the same, the game goes on only while there is a legal move; at
+/// the end the colour-flipped game gets the mirrored result.
 pub fn rules(data: &[u8]) {
-    use xq_movegen::game::{
-        adjudicate, find_repetition, judge_repetition, Adjudication, GameResult, Reason, Repetition,
-    };
+    use xq_movegen::{GameResult, Reason};
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
@@ -271,7 +275,7 @@ pub fn rules(data: &[u8]) {
         let list = xq_movegen::legal_moves(game.position());
         if list.is_empty() {
             assert!(matches!(
-                adjudicate(&game).reason(),
+                game.outcome().map(|o| o.reason),
                 Some(Reason::Checkmate | Reason::Stalemate)
             ));
             break;
@@ -284,26 +288,24 @@ pub fn rules(data: &[u8]) {
             .filter(|m| b & 0x80 != 0 && list.contains(m));
         let m = back.unwrap_or(list[b as usize % list.len()]);
         game.play(m).expect("a legal move");
-        let verdict = adjudicate(&game);
+        let verdict = game.outcome();
+        let reason = verdict.map(|o| o.reason);
         let pos = game.position();
-        let n = game.keys().len() - 1;
         let reversible = pos.halfmove_clock() as usize;
-        if find_repetition(game.keys(), reversible, n).is_some() {
-            let us = pos.side_to_move();
-            match judge_repetition(game.keys(), game.checks(), reversible, n) {
-                Some(Repetition::SideToMoveWins) => {
-                    assert_eq!(verdict.reason(), Some(Reason::PerpetualCheck { by: !us }))
+        let no_move = xq_movegen::legal_moves(pos).is_empty();
+        match xq_testkit::threefold(game.keys(), reversible) {
+            Some(first) if !no_move => {
+                let us = pos.side_to_move();
+                match xq_testkit::perpetual_checker(game.checks(), first, us) {
+                    Some(by) => assert_eq!(reason, Some(Reason::PerpetualCheck { by })),
+                    None => assert!(matches!(
+                        reason,
+                        Some(Reason::Repetition | Reason::PerpetualChase { .. })
+                    )),
                 }
-                Some(Repetition::SideToMoveLoses) => {
-                    assert_eq!(verdict.reason(), Some(Reason::PerpetualCheck { by: us }))
-                }
-                _ => assert!(matches!(
-                    verdict.reason(),
-                    Some(Reason::RepetitionDraw | Reason::PerpetualChase { .. })
-                )),
             }
-        } else if verdict == Adjudication::Ongoing {
-            assert!(!xq_movegen::legal_moves(pos).is_empty());
+            _ if verdict.is_none() => assert!(!no_move),
+            _ => {}
         }
     }
     // The same game with the colours swapped is judged the same way.
@@ -318,9 +320,13 @@ pub fn rules(data: &[u8]) {
         Some(GameResult::BlackWins) => Some(GameResult::RedWins),
         other => other,
     };
-    let (a, b) = (adjudicate(&game), adjudicate(&flipped));
-    assert_eq!(b.result(), mirror(a.result()), "{a} / {b}");
-    assert_eq!(b.reason().map(|r| r.tag()), a.reason().map(|r| r.tag()));
+    let (a, b) = (game.outcome(), flipped.outcome());
+    assert_eq!(
+        b.map(|o| o.result),
+        mirror(a.map(|o| o.result)),
+        "{a:?} / {b:?}"
+    );
+    assert_eq!(b.map(|o| o.reason.tag()), a.map(|o| o.reason.tag()));
 }
 
 /// Builds a position from bytes: two general squares, the side to move, then (piece,
@@ -335,8 +341,8 @@ fn built_position(mode: u8, data: &[u8]) -> Option<(Position, &[u8])> {
         .parse::<Square>()
         .ok()?
         .flip_vertical();
-    setup.board[red.index()] = Some(Piece::new(Color::Red, PieceKind::General));
-    setup.board[black.index()] = Some(Piece::new(Color::Black, PieceKind::General));
+    setup.set(red, Some(Piece::new(Color::Red, PieceKind::General)));
+    setup.set(black, Some(Piece::new(Color::Black, PieceKind::General)));
     setup.side_to_move = if mode & 2 == 0 {
         Color::Red
     } else {
@@ -362,12 +368,12 @@ fn built_position(mode: u8, data: &[u8]) -> Option<(Position, &[u8])> {
             Color::Black
         };
         let sq = Square::from_index(pair[1] as usize % 90)?;
-        if setup.board[sq.index()].is_some() {
+        if setup.piece_on(sq).is_some() {
             continue;
         }
-        setup.board[sq.index()] = Some(Piece::new(color, kind));
+        setup.set(sq, Some(Piece::new(color, kind)));
         if Position::try_from(&setup).is_err() {
-            setup.board[sq.index()] = None;
+            setup.set(sq, None);
         }
     }
     Position::try_from(&setup).ok().map(|p| (p, rest))
@@ -406,8 +412,8 @@ pub fn check_moves(pos: &Position) {
         legal.len(),
         "{fen}: count_legal"
     );
-    let caps = xq_movegen::legal_captures(pos);
-    let quiets = xq_movegen::legal_quiets(pos);
+    let caps = xq_movegen::legal(pos, Gen::Captures);
+    let quiets = xq_movegen::legal(pos, Gen::Quiets);
     let mut parts: BTreeSet<u16> = caps.iter().map(|m| m.to_u16()).collect();
     assert!(caps.iter().all(|m| pos.piece_on(m.to()).is_some()), "{fen}");
     assert!(
@@ -416,17 +422,17 @@ pub fn check_moves(pos: &Position) {
     );
     parts.extend(quiets.iter().map(|m| m.to_u16()));
     assert_eq!(parts, legal_set, "{fen}: captures + quiets != legal moves");
-    let ev = xq_movegen::evasions(pos);
+    let ev = xq_movegen::legal(pos, Gen::Evasions);
     if pos.is_check() {
         assert_eq!(ev.len(), legal.len(), "{fen}: evasions");
     } else {
         assert!(ev.is_empty(), "{fen}: evasions out of check");
     }
-    let pseudo: BTreeSet<u16> = xq_movegen::pseudo_legal_moves(pos)
+    let pseudo: BTreeSet<u16> = xq_movegen::pseudo_legal(pos, Gen::All)
         .iter()
         .map(|m| m.to_u16())
         .collect();
-    let pseudo_caps: BTreeSet<u16> = xq_movegen::pseudo_legal_captures(pos)
+    let pseudo_caps: BTreeSet<u16> = xq_movegen::pseudo_legal(pos, Gen::Captures)
         .iter()
         .map(|m| m.to_u16())
         .collect();
@@ -509,12 +515,12 @@ pub fn check_moves(pos: &Position) {
     assert_eq!(flipped_moves, expected, "{fen}: colour flip");
 }
 
-/// The PGN reader fed arbitrary bytes, decoded in every [`Encoding`](xq_movegen::pgn::Encoding):
+/// The PGN reader fed arbitrary bytes, decoded in every [`Encoding`](xq_records::pgn::Encoding):
 /// no panic; an error has a place (a line from 1, a game unless the bytes could not be
 /// decoded); every game read is legal throughout and writes, in every notation, to text
 /// that reads back to the same games (a `}` in a comment is written `｝`).
 pub fn pgn(data: &[u8]) {
-    use xq_movegen::pgn::{self, Encoding, PgnErrorKind, ReadOptions};
+    use xq_records::pgn::{self, Encoding, PgnErrorKind, ReadOptions};
     for encoding in [Encoding::Auto, Encoding::Utf8, Encoding::Gbk] {
         match pgn::read(data, &ReadOptions { encoding }) {
             Ok(games) => {
@@ -536,7 +542,7 @@ pub fn pgn(data: &[u8]) {
 /// The XQF reader fed arbitrary bytes: no panic; an error points inside the file (or at
 /// its end); a game read is legal throughout and round-trips through PGN.
 pub fn xqf(data: &[u8]) {
-    match xq_movegen::xqf::read(data) {
+    match xq_records::xqf::read(data) {
         Ok(game) => {
             assert_eq!(game.validate(), Ok(()), "{game:?}");
             round_trips(std::slice::from_ref(&game));
@@ -550,10 +556,10 @@ pub fn xqf(data: &[u8]) {
 
 /// `games` written in every notation read back to themselves (comments with `}` as the
 /// writer changes them).
-fn round_trips(games: &[xq_movegen::record::Record]) {
-    use xq_movegen::notation::MoveNotation;
-    use xq_movegen::pgn::{self, WriteOptions};
-    use xq_movegen::record::Line;
+fn round_trips(games: &[xq_records::Record]) {
+    use xq_movegen::notation::Notation;
+    use xq_records::pgn::{self, WriteOptions};
+    use xq_records::Line;
     fn braces(line: &mut Line) {
         let fix = |c: &mut Option<String>| {
             if let Some(c) = c {
@@ -570,7 +576,7 @@ fn round_trips(games: &[xq_movegen::record::Record]) {
     for game in &mut expected {
         braces(&mut game.main);
     }
-    for notation in MoveNotation::ALL {
+    for notation in Notation::ALL {
         let text = pgn::write_all(games, &WriteOptions { notation })
             .unwrap_or_else(|e| panic!("a game read cannot be written: {e}"));
         let again = pgn::read_str(&text).unwrap_or_else(|e| panic!("{e} in\n{text}"));

@@ -12,9 +12,9 @@
 
 use std::error::Error;
 use std::io::Write;
-use xq_core::notation::{move_to_notation, NotationStyle};
 use xq_core::{Position, START_FEN};
-use xq_movegen::{gives_check, legal_moves, outcome, Outcome};
+use xq_movegen::notation::{write_move, Notation};
+use xq_movegen::{gives_check, legal_moves, outcome, Reason};
 
 /// Writes the legal moves of the position `fen` to `out` and returns how many there are.
 ///
@@ -28,23 +28,24 @@ pub fn run(fen: &str, out: &mut dyn Write) -> Result<usize, Box<dyn Error>> {
     let moves = legal_moves(&pos);
     for &m in &moves {
         // Generated moves are legal, so writing them down cannot fail.
-        let chinese = move_to_notation(&pos, m, NotationStyle::Chinese)?;
-        let wxf = move_to_notation(&pos, m, NotationStyle::Wxf)?;
+        let chinese = write_move(&pos, m, Notation::Chinese)?;
+        let wxf = write_move(&pos, m, Notation::Wxf)?;
         let check = if gives_check(&pos, m) { "  check" } else { "" };
         writeln!(out, "{m}  {chinese}  {wxf}{check}")?;
     }
-    match outcome(&pos) {
-        None => writeln!(out, "{} legal moves", moves.len())?,
-        Some(Outcome::Checkmate) => writeln!(
+    match outcome(&pos).map(|o| o.reason) {
+        Some(Reason::Checkmate) => writeln!(
             out,
             "no legal move: checkmate, {} has lost",
             pos.side_to_move()
         )?,
-        Some(Outcome::Stalemate) => writeln!(
+        Some(Reason::Stalemate) => writeln!(
             out,
             "no legal move: stalemate, {} has lost",
             pos.side_to_move()
         )?,
+        Some(drawn) => writeln!(out, "{} legal moves; drawn by {drawn}", moves.len())?,
+        None => writeln!(out, "{} legal moves", moves.len())?,
     }
     Ok(moves.len())
 }

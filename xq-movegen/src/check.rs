@@ -3,12 +3,6 @@
 use xq_core::attacks::{horse_leg, Direction, SquareSet, Step, HORSE_ATTACKS};
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square, SquareMap};
 
-/// Is the side to move in check?
-#[inline]
-pub fn in_check(pos: &Position) -> bool {
-    pos.is_check()
-}
-
 /// Is the side to move in check, given that `m` was the move just made? (The side to
 /// move now was not to move before, so it was not in check then. A move that did
 /// not move the mover's general, land on or leave a line or horse leg of the checked
@@ -127,10 +121,10 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::{gives_check, pseudo_legal_moves, CheckTest};
+/// use xq_movegen::{gives_check, pseudo_legal, CheckTest, Gen};
 /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4N4/3KR4 w").unwrap();
 /// let test = CheckTest::new(&pos);
-/// for m in pseudo_legal_moves(&pos) {
+/// for m in pseudo_legal(&pos, Gen::All) {
 ///     assert_eq!(test.gives_check(&pos, m), gives_check(&pos, m));
 /// }
 /// // A discovered check: the horse on e1 uncovers the chariot on e0.

@@ -149,12 +149,12 @@ impl Pins {
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::{pseudo_legal_moves, legal_moves, LegalityFilter};
+/// use xq_movegen::{legal_moves, pseudo_legal, Gen, LegalityFilter};
 /// // Red's cannon on e1 stands between the two generals: moving it off the file would
 /// // let them face each other, so it may only move along the file.
 /// let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4C4/4K4 w").unwrap();
 /// let filter = LegalityFilter::new(&pos);
-/// let legal: Vec<_> = pseudo_legal_moves(&pos).into_iter().filter(|&m| filter.is_legal(&pos, m)).collect();
+/// let legal: Vec<_> = pseudo_legal(&pos, Gen::All).into_iter().filter(|&m| filter.is_legal(&pos, m)).collect();
 /// assert_eq!(legal.len(), legal_moves(&pos).len());
 /// assert!(!filter.is_legal(&pos, "e1d1".parse().unwrap()));
 /// assert!(filter.is_legal(&pos, "e1e5".parse().unwrap()));
@@ -169,7 +169,7 @@ pub struct LegalityFilter {
 
 impl LegalityFilter {
     /// The filter for the side to move in `pos`.
-    #[inline]
+    #[inline(always)]
     pub fn new(pos: &Position) -> LegalityFilter {
         LegalityFilter::with_check(pos, pos.is_check())
     }
@@ -347,7 +347,7 @@ pub fn try_play(pos: &mut Position, m: Move) -> Result<Undo, IllegalMoveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pseudo_legal_moves;
+    use crate::{pseudo_legal, Gen};
 
     /// The filter answers as the attack test does, for every pseudo-legal move of the
     /// positions of random games, in check and out of it, and of two positions where a
@@ -370,7 +370,7 @@ mod tests {
             for pos in xq_testkit::play(fen, &choices) {
                 let filter = LegalityFilter::new(&pos);
                 in_check += usize::from(pos.is_check());
-                for m in pseudo_legal_moves(&pos) {
+                for m in pseudo_legal(&pos, Gen::All) {
                     let expected = !pos.general_attacked_after(m);
                     assert_eq!(filter.is_legal(&pos, m), expected, "{m} in {pos}");
                 }

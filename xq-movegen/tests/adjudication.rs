@@ -1,16 +1,13 @@
-//! The referee over random games, many of them built to repeat (pieces shuffled back and
-//! forth): `adjudicate` never panics, agrees with the old check-only rule whenever the
+//! `Game::outcome` over random games, many of them built to repeat (pieces shuffled back
+//! and forth): it never panics, agrees with a check-only rule written here whenever the
 //! cycle has no chase (and always on perpetual check), judges the colour-flipped game
 //! the same way, and gives each kind of ruling on a fixed set of games.
 
 use proptest::prelude::*;
 use xq_core::{Move, Piece, Position};
-use xq_movegen::chase::chases;
-use xq_movegen::game::{
-    adjudicate, find_repetition, judge_repetition, Adjudication, Reason, Repetition,
-};
-use xq_movegen::{legal_moves, Game, GameResult};
-use xq_testkit::start_fens;
+use xq_movegen::rules::{chases, move_rule_plies};
+use xq_movegen::{legal_moves, Game, GameResult, Outcome, Reason};
+use xq_testkit::{perpetual_checker, start_fens, threefold};
 
 /// Plays a game from `fen`: each step either takes back the mover's previous move by
 /// playing it in reverse (when legal: the shuffles that make repetitions) or plays the
@@ -43,11 +40,9 @@ fn flipped(game: &Game) -> Game {
     g
 }
 
-/// The verdict on the colour-flipped game.
-fn flip_verdict(v: Adjudication) -> Adjudication {
-    let Adjudication::Over { result, reason } = v else {
-        return v;
-    };
+/// The outcome of the colour-flipped game.
+fn flip_verdict(v: Option<Outcome>) -> Option<Outcome> {
+    let Outcome { result, reason } = v?;
     let result = match result {
         GameResult::RedWins => GameResult::BlackWins,
         GameResult::BlackWins => GameResult::RedWins,
@@ -62,26 +57,28 @@ fn flip_verdict(v: Adjudication) -> Adjudication {
         },
         other => other,
     };
-    Adjudication::Over { result, reason }
+    Some(Outcome { result, reason })
 }
 
 /// Checks every position of `game` (each prefix, as a server judges after every move);
-/// returns the verdicts on the repetitions met.
-fn check_game(game: &Game) -> Vec<Adjudication> {
+/// returns the outcomes of the repetitions met.
+fn check_game(game: &Game) -> Vec<Option<Outcome>> {
     let mut prefix = Game::new(game.start().clone());
     let mut seen = Vec::new();
     for &m in game.moves() {
         prefix.play(m).unwrap();
-        let v = adjudicate(&prefix);
+        let v = prefix.outcome();
         let pos = prefix.position();
-        let n = prefix.keys().len() - 1;
         let reversible = pos.halfmove_clock() as usize;
-        let Some(first) = find_repetition(prefix.keys(), reversible, n) else {
+        let Some(first) = threefold(prefix.keys(), reversible) else {
             continue;
         };
+        if legal_moves(pos).is_empty() {
+            // No legal move comes before the repetition.
+            continue;
+        }
         seen.push(v);
-        // The old rule: perpetual check only.
-        let old = judge_repetition(prefix.keys(), prefix.checks(), reversible, n).unwrap();
+        let reason = v.map(|o| o.reason);
         let us = pos.side_to_move();
         let no_chase = {
             let mut p = prefix.position_at(first).unwrap();
@@ -91,25 +88,23 @@ fn check_game(game: &Game) -> Vec<Adjudication> {
                 none
             })
         };
-        match old {
-            Repetition::SideToMoveWins => {
-                assert_eq!(v.reason(), Some(Reason::PerpetualCheck { by: !us }), "{m}")
-            }
-            Repetition::SideToMoveLoses => {
-                assert_eq!(v.reason(), Some(Reason::PerpetualCheck { by: us }), "{m}")
-            }
-            Repetition::Draw if no_chase => {
-                assert_eq!(v.reason(), Some(Reason::RepetitionDraw), "{m}")
-            }
-            Repetition::Draw => assert!(matches!(
-                v.reason(),
-                Some(Reason::RepetitionDraw | Reason::PerpetualChase { .. })
+        match perpetual_checker(prefix.checks(), first, us) {
+            Some(by) => assert_eq!(reason, Some(Reason::PerpetualCheck { by }), "{m}"),
+            None if no_chase => assert_eq!(reason, Some(Reason::Repetition), "{m}"),
+            None => assert!(matches!(
+                reason,
+                Some(Reason::Repetition | Reason::PerpetualChase { .. })
             )),
         }
+        let loser = match reason {
+            Some(Reason::PerpetualCheck { by } | Reason::PerpetualChase { by, .. }) => Some(by),
+            _ => None,
+        };
+        assert_eq!(v.and_then(|o| o.result.winner()), loser.map(|c| !c));
     }
     let mirror = flipped(game);
-    let (a, b) = (adjudicate(game), adjudicate(&mirror));
-    match (a.reason(), b.reason()) {
+    let (a, b) = (game.outcome(), mirror.outcome());
+    match (a.map(|o| o.reason), b.map(|o| o.reason)) {
         // With several pieces chased throughout, each side names the first by square.
         (
             Some(Reason::PerpetualChase { by, piece, .. }),
@@ -118,27 +113,20 @@ fn check_game(game: &Game) -> Vec<Adjudication> {
             }),
         ) => {
             assert_eq!((by2, p2.kind), (!by, piece.kind));
-            assert_eq!(b.result(), flip_verdict(a).result());
+            assert_eq!(b.map(|o| o.result), flip_verdict(a).map(|o| o.result));
         }
         _ => assert_eq!(b, flip_verdict(a), "colour flip"),
     }
     seen
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 64,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(xq_testkit::proptest_config(64))]
 
     /// Random games, three steps in four a shuffle back: no panic, and the rulings keep
     /// their promises.
     #[test]
-    fn adjudicate_keeps_its_promises(
+    fn outcome_keeps_its_promises(
         fen in prop::sample::select(start_fens()),
         steps in prop::collection::vec((prop::bool::weighted(0.75), any::<u16>()), 0..60),
     ) {
@@ -169,8 +157,8 @@ fn fixed_games_meet_every_kind_of_repetition() {
             })
             .collect();
         for v in check_game(&shuffle_game(fen, &steps)) {
-            match v.reason() {
-                Some(Reason::RepetitionDraw) => counts[0] += 1,
+            match v.map(|o| o.reason) {
+                Some(Reason::Repetition) => counts[0] += 1,
                 Some(Reason::PerpetualCheck { .. }) => counts[1] += 1,
                 Some(Reason::PerpetualChase { .. }) => counts[2] += 1,
                 other => panic!("a repetition ruled {other:?}"),
@@ -180,8 +168,8 @@ fn fixed_games_meet_every_kind_of_repetition() {
     for case in xq_testkit::repetition_cases() {
         let game = Game::from_fen_moves(&case.fen, &case.moves).unwrap();
         for v in check_game(&game) {
-            match v.reason() {
-                Some(Reason::RepetitionDraw) => counts[0] += 1,
+            match v.map(|o| o.reason) {
+                Some(Reason::Repetition) => counts[0] += 1,
                 Some(Reason::PerpetualCheck { .. }) => counts[1] += 1,
                 Some(Reason::PerpetualChase { .. }) => counts[2] += 1,
                 other => panic!("a repetition ruled {other:?}"),
@@ -194,13 +182,13 @@ fn fixed_games_meet_every_kind_of_repetition() {
     );
 }
 
-fn judge(fen: &str, moves: &str) -> Adjudication {
+fn judge(fen: &str, moves: &str) -> Option<Outcome> {
     let moves: Vec<&str> = moves.split_whitespace().collect();
-    Game::from_fen_moves(fen, &moves).unwrap().adjudicate()
+    Game::from_fen_moves(fen, &moves).unwrap().outcome()
 }
 
-fn over(result: GameResult, reason: Reason) -> Adjudication {
-    Adjudication::Over { result, reason }
+fn over(result: GameResult, reason: Reason) -> Option<Outcome> {
+    Some(Outcome { result, reason })
 }
 
 #[test]
@@ -214,7 +202,9 @@ fn no_legal_move_loses() {
         over(GameResult::BlackWins, Reason::Stalemate)
     );
     assert_eq!(
-        judge("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", "").to_string(),
+        judge("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", "")
+            .unwrap()
+            .to_string(),
         "1-0 checkmate"
     );
 }
@@ -225,10 +215,7 @@ fn insufficient_material_draws() {
     assert_eq!(judge("9/5k3/9/9/9/9/9/4K4/9/9 w - - 41 61", ""), draw);
     assert_eq!(judge("9/4k4/9/9/6b2/2B6/9/9/3K5/3A5 w - - 26 40", ""), draw);
     // One soldier, even far from the palace, can still mate some day.
-    assert_eq!(
-        judge("9/4k4/9/9/9/9/9/9/p8/3K5 w", ""),
-        Adjudication::Ongoing
-    );
+    assert_eq!(judge("9/4k4/9/9/9/9/9/9/p8/3K5 w", ""), None);
 }
 
 #[test]
@@ -236,7 +223,7 @@ fn the_sixty_move_rule() {
     let draw = over(GameResult::Draw, Reason::MoveRule);
     let fen = |clock: u32| format!("5k3/9/9/9/9/9/9/9/9/R2K5 w - - {clock} 80");
     assert_eq!(judge(&fen(119), "a0a1"), draw);
-    assert_eq!(judge(&fen(118), "a0a1"), Adjudication::Ongoing);
+    assert_eq!(judge(&fen(118), "a0a1"), None);
     assert_eq!(judge(&fen(118), "a0a1 f9e9"), draw);
     // Taking the last legal move on the 120th ply still wins: no legal move comes first
     // (i0i8 holds rank 8 and the flying general the e-file).
@@ -247,7 +234,7 @@ fn the_sixty_move_rule() {
     // A capture resets the count.
     assert_eq!(
         judge("5k3/9/9/9/9/9/9/9/r8/R2K5 w - - 119 80", "a0a1"),
-        Adjudication::Ongoing
+        None
     );
 }
 
@@ -290,8 +277,8 @@ fn checks_beyond_the_tenth_do_not_count() {
     let mut game = Game::new(Position::from_fen("4k4/9/9/9/9/9/9/9/9/RN1K5 w - - 98 60").unwrap());
     assert!(checking_line(&mut game, 11));
     assert_eq!(game.position().halfmove_clock(), 120);
-    assert_eq!(xq_movegen::game::move_rule_plies(120, game.checks()), 118);
-    assert_eq!(game.adjudicate(), Adjudication::Ongoing);
+    assert_eq!(move_rule_plies(120, game.checks()), 118);
+    assert_eq!(game.outcome(), None);
     // Two more plies without a check or a capture (nor a repetition) bring the count to
     // 120.
     let quiet = |g: &Game| -> Vec<Game> {
@@ -304,21 +291,18 @@ fn checks_beyond_the_tenth_do_not_count() {
                 g.play(m).unwrap();
                 g
             })
-            .filter(|g| {
-                let n = g.keys().len() - 1;
-                !g.position().is_check() && find_repetition(g.keys(), 200, n).is_none()
-            })
+            .filter(|g| !g.position().is_check() && threefold(g.keys(), 200).is_none())
             .collect()
     };
     let after_one = quiet(&game);
     assert!(after_one
         .iter()
-        .all(|g| g.adjudicate().reason() != Some(Reason::MoveRule)));
+        .all(|g| g.outcome().map(|o| o.reason) != Some(Reason::MoveRule)));
     game = after_one
         .iter()
-        .filter(|g| g.adjudicate() == Adjudication::Ongoing)
+        .filter(|g| g.outcome().is_none())
         .flat_map(quiet)
         .next()
         .expect("a quiet move and a quiet reply");
-    assert_eq!(game.adjudicate(), over(GameResult::Draw, Reason::MoveRule));
+    assert_eq!(game.outcome(), over(GameResult::Draw, Reason::MoveRule));
 }

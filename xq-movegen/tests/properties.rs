@@ -9,10 +9,10 @@
 
 use proptest::prelude::*;
 use xq_core::{Color, Fen, Move, Piece, Position, Square};
+use xq_movegen::notation::{read_move, write_move, Notation};
 use xq_movegen::{
-    attackers, count_legal, gives_check, is_legal, is_pseudo_legal, legal_captures, legal_moves,
-    legal_quiets, pseudo_legal_moves, pseudo_legal_quiet_checks_into, pseudo_legal_quiets_into,
-    try_play, CheckTest, LegalityFilter, MoveList,
+    attackers, count_legal, gives_check, is_legal, is_pseudo_legal, legal, legal_moves,
+    pseudo_legal, pseudo_legal_into, try_play, CheckTest, Gen, LegalityFilter, MoveList,
 };
 use xq_testkit::game;
 
@@ -32,15 +32,8 @@ fn snapshot(pos: &Position) -> (String, u64, PieceList, PieceList) {
     )
 }
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 256,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(xq_testkit::proptest_config(256))]
 
     /// FEN out and back in gives the same position, the same text and the same `Fen`.
     #[test]
@@ -68,7 +61,7 @@ proptest! {
         }
         // Equal placements and sides give equal keys, however they were reached.
         for (a, b) in positions.iter().zip(positions.iter().skip(1)) {
-            if xq_core::Fen::from(a).board == xq_core::Fen::from(b).board && a.side_to_move() == b.side_to_move() {
+            if xq_core::Fen::from(a).board_text() == xq_core::Fen::from(b).board_text() && a.side_to_move() == b.side_to_move() {
                 prop_assert_eq!(a.key(), b.key());
             }
         }
@@ -112,15 +105,15 @@ proptest! {
                 prop_assert_eq!(gives_check(pos, m), after.is_check(), "{} in {}", m, pos);
             }
             let test = CheckTest::new(pos);
-            for m in pseudo_legal_moves(pos) {
+            for m in pseudo_legal(pos, Gen::All) {
                 prop_assert_eq!(test.gives_check(pos, m), gives_check(pos, m), "{} in {}", m, pos);
             }
             // The quiet-check generator: the quiet moves that give check, in order.
             let mut quiets = MoveList::new();
-            pseudo_legal_quiets_into(pos, &mut quiets);
+            pseudo_legal_into(pos, Gen::Quiets, &mut quiets);
             quiets.retain(|m| gives_check(pos, *m));
             let mut checks = MoveList::new();
-            pseudo_legal_quiet_checks_into(pos, &mut checks);
+            pseudo_legal_into(pos, Gen::QuietChecks, &mut checks);
             prop_assert_eq!(checks, quiets, "quiet checks in {}", pos);
         }
     }
@@ -137,12 +130,12 @@ proptest! {
                 prop_assert!(try_play(&mut pos.clone(), m).is_ok(), "{} in {}", m, pos);
             }
             let filter = LegalityFilter::new(pos);
-            let filtered: Vec<Move> = pseudo_legal_moves(pos)
+            let filtered: Vec<Move> = pseudo_legal(pos, Gen::All)
                 .into_iter()
                 .filter(|&m| filter.is_legal(pos, m))
                 .collect();
             prop_assert_eq!(filtered.as_slice(), moves.as_slice());
-            let mut split: Vec<Move> = legal_captures(pos).into_iter().chain(legal_quiets(pos)).collect();
+            let mut split: Vec<Move> = legal(pos, Gen::Captures).into_iter().chain(legal(pos, Gen::Quiets)).collect();
             let mut all = moves.to_vec();
             split.sort();
             all.sort();
@@ -198,7 +191,7 @@ proptest! {
                 if p.side_to_move() != by {
                     p.make_null();
                 }
-                let captures = pseudo_legal_moves(&p);
+                let captures = pseudo_legal(&p, Gen::All);
                 for (_, sq) in pos.pieces(!by) {
                     let brute: xq_core::attacks::SquareSet = captures
                         .iter()
@@ -206,6 +199,27 @@ proptest! {
                         .map(|m| m.from())
                         .collect();
                     prop_assert_eq!(attackers(pos, sq, by), brute, "{} by {} on {}", pos, by, sq);
+                }
+            }
+        }
+    }
+
+    /// Any (from, to) pair on the positions of random games is written in every notation
+    /// exactly when it is legal, and what is written reads back as the move.
+    #[test]
+    fn notation_writes_legal_moves_and_reads_them_back(
+        positions in game(),
+        pairs in prop::collection::vec((0..90usize, 0..90usize), 1..16),
+    ) {
+        for pos in positions.iter().step_by(7) {
+            for &(a, b) in &pairs {
+                let m = Move::new(Square::from_index(a).unwrap(), Square::from_index(b).unwrap());
+                for notation in Notation::ALL {
+                    let written = write_move(pos, m, notation);
+                    prop_assert_eq!(written.is_ok(), is_legal(pos, m), "{} in {}", m, pos);
+                    if let Ok(text) = written {
+                        prop_assert_eq!(read_move(pos, &text), Ok(m), "{} in {}", text, pos);
+                    }
                 }
             }
         }

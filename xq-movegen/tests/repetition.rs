@@ -1,10 +1,9 @@
 //! The repetition rules against `data/repetition.epd`: every case judged by Pikafish must
-//! come out the same through `adjudicate`, at its last move and not before.
+//! come out the same through `Game::outcome`, at its last move and not before.
 
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
-use xq_movegen::chase::{chase_targets, chases, judge_cycle, CycleRuling};
-use xq_movegen::game::{adjudicate, Adjudication, GameResult, Reason};
-use xq_movegen::Game;
+use xq_movegen::rules::{chase_targets, chases, judge_cycle, CycleError};
+use xq_movegen::{Game, GameResult, IllegalMoveError, Outcome, Reason};
 use xq_testkit::{repetition_cases, RepetitionCase};
 
 fn expected_result(case: &RepetitionCase) -> GameResult {
@@ -35,8 +34,8 @@ fn every_case_comes_out_as_pikafish_rules() {
         // No ruling before the last move...
         for (i, m) in case.moves.iter().enumerate() {
             assert_eq!(
-                adjudicate(&game),
-                Adjudication::Ongoing,
+                game.outcome(),
+                None,
                 "line {} ({}): ruled after {i} moves",
                 case.line,
                 case.kind
@@ -44,12 +43,12 @@ fn every_case_comes_out_as_pikafish_rules() {
             game.play(m.parse().unwrap()).unwrap();
         }
         // ...and the file's ruling after it.
-        let verdict = adjudicate(&game);
-        let ok = verdict.result() == Some(expected_result(case))
-            && verdict.reason().map(|r| r.tag()) == Some(expected_tag(case));
+        let verdict = game.outcome();
+        let ok = verdict.map(|o| o.result) == Some(expected_result(case))
+            && verdict.map(|o| o.reason.tag()) == Some(expected_tag(case));
         if !ok {
             failures.push(format!(
-                "line {} ({}): expected {} ({}), got {verdict}",
+                "line {} ({}): expected {} ({}), got {verdict:?}",
                 case.line,
                 case.kind,
                 case.result,
@@ -73,7 +72,7 @@ fn the_chaser_and_the_chased_piece_are_named() {
         "i8g8 i5g5 g8i8 g5i5 i8g8 i5g5 g8i8 g5i5",
     );
     assert_eq!(
-        g.adjudicate().reason(),
+        g.outcome().map(|o| o.reason),
         Some(Reason::PerpetualChase {
             by: Color::Red,
             piece: piece('c'),
@@ -86,7 +85,7 @@ fn the_chaser_and_the_chased_piece_are_named() {
         "b5d6 c4c3 d6b5 c3c4 b5d6 c4c3 d6b5 c3c4",
     );
     assert_eq!(
-        g.adjudicate().reason(),
+        g.outcome().map(|o| o.reason),
         Some(Reason::PerpetualChase {
             by: Color::Black,
             piece: piece('R'),
@@ -94,7 +93,7 @@ fn the_chaser_and_the_chased_piece_are_named() {
         })
     );
     assert_eq!(
-        g.adjudicate().to_string(),
+        g.outcome().unwrap().to_string(),
         "1-0 perpetual chase by black of the red chariot on c4"
     );
     // Perpetual check comes before any chase.
@@ -103,13 +102,16 @@ fn the_chaser_and_the_chased_piece_are_named() {
         "f1e1 f2e2 e1f1 e2f2 f1e1 f2e2 e1f1 e2f2",
     );
     assert_eq!(
-        g.adjudicate(),
-        Adjudication::Over {
+        g.outcome(),
+        Some(Outcome {
             result: GameResult::RedWins,
             reason: Reason::PerpetualCheck { by: Color::Black }
-        }
+        })
     );
-    assert_eq!(g.adjudicate().to_string(), "1-0 perpetual check by black");
+    assert_eq!(
+        g.outcome().unwrap().to_string(),
+        "1-0 perpetual check by black"
+    );
 }
 
 #[test]
@@ -153,8 +155,18 @@ fn judge_cycle_reports_illegal_moves() {
         .collect();
     let err = judge_cycle(&start, &moves).unwrap_err();
     assert_eq!(
-        err.to_string(),
-        "move 3: illegal move c9c8: the piece on c9 cannot move there"
+        err,
+        CycleError {
+            index: 2,
+            error: IllegalMoveError::BadMovement(moves[2])
+        }
     );
-    assert_eq!(judge_cycle(&start, &[]).unwrap(), CycleRuling::Draw);
+    assert_eq!(
+        err.to_string(),
+        "move 3 of the cycle: illegal move c9c8: the piece on c9 cannot move there"
+    );
+    assert_eq!(
+        judge_cycle(&start, &[]).unwrap(),
+        Outcome::draw(Reason::Repetition)
+    );
 }

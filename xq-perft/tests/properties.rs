@@ -10,15 +10,8 @@ use xq_movegen::legal_moves;
 use xq_perft::{divide, divide_with_progress, perft, perft_threads};
 use xq_testkit::game_of;
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 128,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(xq_testkit::proptest_config(128))]
 
     /// At the last position of a random game and a depth of 1 to 3: the divide lists
     /// every legal move once, each count is the perft of the child one ply shallower,

@@ -13,7 +13,7 @@ use std::error::Error;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use xq_core::notation::{line_to_notation, NotationStyle};
+use xq_movegen::notation::{write_line, Notation};
 use xq_movegen::Game;
 use xq_search::{Info, Limits, Score, SearchResult, Searcher};
 
@@ -99,7 +99,7 @@ pub fn run(
     writeln!(
         out,
         "pv {}",
-        line_to_notation(game.position(), &result.pv, NotationStyle::Chinese)?.join(" ")
+        write_line(game.position(), &result.pv, Notation::Chinese)?.join(" ")
     )?;
     Ok((result, seen))
 }

@@ -13,10 +13,10 @@
 use std::error::Error;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
-use xq_core::notation::{move_to_notation, NotationStyle};
 use xq_core::Color;
-use xq_movegen::game::{Adjudication, GameResult, Reason};
+use xq_movegen::notation::{write_move, Notation};
 use xq_movegen::Game;
+use xq_movegen::{GameResult, Reason};
 use xq_search::{Limits, Searcher};
 
 /// How the game ended.
@@ -60,8 +60,8 @@ pub fn run_from(
     let limits = Limits::depth(depth);
     let end = loop {
         let pos = game.position().clone();
-        if let Adjudication::Over { result, reason } = game.adjudicate() {
-            break End::Over(result, reason);
+        if let Some(outcome) = game.outcome() {
+            break End::Over(outcome.result, outcome.reason);
         }
         if game.moves().len() >= max_plies {
             break End::PlyLimit;
@@ -73,7 +73,7 @@ pub fn run_from(
         let result = searcher.search(&game, &limits, &stop, |_| {});
         // The referee has seen that the side to move has a legal move.
         let m = result.best_move.expect("a legal move to play");
-        let chinese = move_to_notation(&pos, m, NotationStyle::Chinese)?;
+        let chinese = write_move(&pos, m, Notation::Chinese)?;
         writeln!(
             out,
             "{:3}. {:5} {m} {chinese} {}",

@@ -8,10 +8,7 @@
 use crate::score::MAX_PLY;
 use crate::see::{see_ge, SEE_VALUE};
 use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
-use xq_movegen::{
-    legal_evasions_into, pseudo_legal_captures_into, pseudo_legal_quiet_checks_into,
-    pseudo_legal_quiets_into, CheckTest, LegalityFilter, MoveList, MAX_MOVES,
-};
+use xq_movegen::{pseudo_legal_into, CheckTest, Gen, LegalityFilter, MoveList, MAX_MOVES};
 
 /// Ordering scores, one per move of a list.
 type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
@@ -381,7 +378,7 @@ impl MovePicker {
         heuristics: &Heuristics,
     ) -> MovePicker {
         let mut moves = MoveList::new();
-        legal_evasions_into(pos, &mut moves);
+        LegalityFilter::with_check(pos, true).legal_into(pos, Gen::Evasions, &mut moves);
         MovePicker::legal(pos, moves, tt_move, ply, cont, heuristics)
     }
 
@@ -432,10 +429,10 @@ impl MovePicker {
         self.quiets_sifted = false;
         if in_check {
             self.filter = None;
-            legal_evasions_into(pos, &mut self.moves);
+            LegalityFilter::with_check(pos, true).legal_into(pos, Gen::Evasions, &mut self.moves);
         } else {
             self.filter = Some(LegalityFilter::without_pins(pos));
-            pseudo_legal_captures_into(pos, &mut self.moves);
+            pseudo_legal_into(pos, Gen::Captures, &mut self.moves);
         }
         heuristics.score(pos, &self.moves, None, ply, &cont, &mut self.scores);
     }
@@ -465,7 +462,7 @@ impl MovePicker {
     /// `next` is called for every move, this once a node).
     #[inline(never)]
     fn generate_captures(&mut self, pos: &Position, heuristics: &Heuristics) {
-        pseudo_legal_captures_into(pos, &mut self.moves);
+        pseudo_legal_into(pos, Gen::Captures, &mut self.moves);
         heuristics.score(
             pos,
             &self.moves,
@@ -511,9 +508,9 @@ impl MovePicker {
     fn generate_quiets(&mut self, pos: &Position, heuristics: &Heuristics) {
         self.quiets_start = self.moves.len();
         if self.quiets_sifted {
-            pseudo_legal_quiet_checks_into(pos, &mut self.moves);
+            pseudo_legal_into(pos, Gen::QuietChecks, &mut self.moves);
         } else {
-            pseudo_legal_quiets_into(pos, &mut self.moves);
+            pseudo_legal_into(pos, Gen::Quiets, &mut self.moves);
         }
         self.scores.truncate(self.quiets_start);
         heuristics.score(
@@ -766,7 +763,7 @@ mod tests {
         ) {
             for pos in positions.iter().filter(|p| !p.is_check()) {
                 let legal = legal_moves(pos);
-                let all: Vec<Move> = xq_movegen::pseudo_legal_moves(pos).to_vec();
+                let all: Vec<Move> = xq_movegen::pseudo_legal(pos, xq_movegen::Gen::All).to_vec();
                 if all.is_empty() {
                     continue;
                 }
@@ -804,7 +801,7 @@ mod tests {
             from in 0usize..10,
         ) {
             for pos in positions.iter().filter(|p| !p.is_check()) {
-                let quiets = xq_movegen::legal_quiets(pos);
+                let quiets = xq_movegen::legal(pos, xq_movegen::Gen::Quiets);
                 if quiets.is_empty() {
                     continue;
                 }

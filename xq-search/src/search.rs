@@ -12,11 +12,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
-use xq_movegen::chase::{judge_cycle, CycleRuling};
-use xq_movegen::game::{
-    find_repetition, move_rule_plies, perpetual_check, Game, Repetition, NO_CAPTURE_DRAW_PLIES,
-};
 use xq_movegen::legal_moves;
+use xq_movegen::rules::judge_cycle;
+use xq_movegen::rules::{move_rule_plies, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::Game;
+use xq_movegen::Reason;
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
 
@@ -664,10 +664,10 @@ impl Searcher {
             }
         }
         match judge_cycle(&start, &cycle) {
-            Ok(CycleRuling::PerpetualChase { by, .. }) if by == self.pos.side_to_move() => {
+            Ok(outcome) if matches!(outcome.reason, Reason::PerpetualChase { by, .. } if by == self.pos.side_to_move()) => {
                 mated_in(ply)
             }
-            Ok(CycleRuling::PerpetualChase { .. }) => mate_in(ply),
+            Ok(outcome) if matches!(outcome.reason, Reason::PerpetualChase { .. }) => mate_in(ply),
             _ => 0,
         }
     }
@@ -1252,7 +1252,11 @@ impl Searcher {
         }
         if checks && !in_check && best < beta {
             let mut quiet_checks = xq_movegen::MoveList::new();
-            xq_movegen::pseudo_legal_quiet_checks_into(&self.pos, &mut quiet_checks);
+            xq_movegen::pseudo_legal_into(
+                &self.pos,
+                xq_movegen::Gen::QuietChecks,
+                &mut quiet_checks,
+            );
             let filter = xq_movegen::LegalityFilter::without_pins(&self.pos);
             for m in quiet_checks {
                 if !filter.is_legal(&self.pos, m) || !see_ge(&self.pos, m, 0) {
@@ -1271,6 +1275,72 @@ impl Searcher {
             return mated_in(ply);
         }
         best
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Repetition {
+    /// Neither side (or both) checked with every move of the cycle: a draw.
+    Draw,
+    /// The side to move checked with every one of its moves in the cycle and the other
+    /// side did not: the side to move loses.
+    SideToMoveLoses,
+    /// The other side checked perpetually: the side to move wins.
+    SideToMoveWins,
+}
+
+/// The index of the earlier occurrence that makes the last position of `keys` a decided
+/// repetition, looking back over the positions since the last capture (`reversible`
+/// plies), or `None` while the game goes on. The cycle to judge runs from that index to
+/// the last position.
+///
+/// A position counts as repeated when it occurred twice before (threefold repetition,
+/// as GUIs and referees judge a game: the index returned is then that of the first
+/// occurrence, and the cycle is gone round twice), or once before at an index after
+/// `root`: inside a search tree (positions after the root) the first repetition is
+/// already decisive, because whoever could repeat once can repeat again (the rule of
+/// Stockfish and Pikafish). To judge a game, pass `root = keys.len() - 1`.
+fn find_repetition(keys: &[u64], reversible: usize, root: usize) -> Option<usize> {
+    let n = keys.len().checked_sub(1)?;
+    let key = keys[n];
+    let oldest = n.saturating_sub(reversible);
+    let mut seen = 0;
+    let mut earlier = n.checked_sub(4);
+    while let Some(i) = earlier {
+        if i < oldest {
+            break;
+        }
+        if keys[i] == key {
+            seen += 1;
+            if seen == 2 || i > root {
+                return Some(i);
+            }
+        }
+        earlier = i.checked_sub(2);
+    }
+    None
+}
+
+/// The perpetual-check rule on the cycle from position `first` to the last position of
+/// `checks` (`checks[i]` says whether the move leading to position `i` gave check): the
+/// side that checked with every one of its moves loses unless the other did too.
+///
+/// # Panics
+/// If `first` is not an index of `checks`.
+fn perpetual_check(checks: &[bool], first: usize) -> Repetition {
+    let n = checks.len().saturating_sub(1);
+    assert!(
+        first < checks.len(),
+        "the cycle starts after the last position"
+    );
+    // Moves by the side that just moved lead to n, n-2, ...; by the side to move to
+    // n-1, n-3, ...
+    let them = (first + 1..=n).rev().step_by(2).all(|j| checks[j]);
+    let us = (first + 1..n).rev().step_by(2).all(|j| checks[j]);
+    match (us, them) {
+        (true, false) => Repetition::SideToMoveLoses,
+        (false, true) => Repetition::SideToMoveWins,
+        _ => Repetition::Draw,
     }
 }
 

@@ -287,12 +287,12 @@ impl Skill {
             .min()
             .unwrap_or(top);
         let spread = (top - worst).min(SPREAD_CAP);
-        let mut rng = SplitMix(seed);
+        let mut rng = xq_core::SplitMix64::new(seed);
         let mut chosen = best;
         let mut chosen_value = i64::MIN;
         for line in lines {
             let gap = (top - i64::from(line.value)).min(GAP_CAP);
-            let noise = (rng.next() % w as u64) as i64;
+            let noise = (rng.next_u64() % w as u64) as i64;
             let value = top * 128 - gap * (128 - w) + spread * noise;
             if value > chosen_value {
                 chosen = line;
@@ -378,21 +378,6 @@ impl LastIteration {
     /// The lines of the last iteration, best first.
     pub fn lines(&self) -> &[Info] {
         &self.lines
-    }
-}
-
-/// SplitMix64: a small, fast, well-mixed generator; the choice must be reproducible
-/// from a seed, not secure.
-#[derive(Debug)]
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
 

@@ -3,8 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 use xq_core::Move;
-use xq_movegen::game::{Adjudication, GameResult, Reason};
-use xq_movegen::Game;
+use xq_movegen::{Game, GameResult, Outcome, Reason};
 use xq_search::{Limits, Score, SearchResult, Searcher};
 
 fn game(fen: &str, moves: &str) -> Game {
@@ -35,19 +34,22 @@ fn the_cycles_are_what_the_tests_say() {
     let mut chased = game(CHASED, CYCLE);
     chased.play(mv("h9h7")).unwrap();
     assert_eq!(
-        chased.adjudicate(),
-        Adjudication::Over {
+        chased.outcome(),
+        Some(Outcome {
             result: GameResult::BlackWins,
             reason: Reason::PerpetualChase {
                 by: xq_core::Color::Red,
                 piece: xq_core::Piece::from_char('n').unwrap(),
                 square: xq_core::Square::B7,
             },
-        }
+        })
     );
     let mut guarded = game(GUARDED, CYCLE);
     guarded.play(mv("h9h7")).unwrap();
-    assert_eq!(guarded.adjudicate().reason(), Some(Reason::RepetitionDraw));
+    assert_eq!(
+        guarded.outcome().map(|o| o.reason),
+        Some(Reason::Repetition)
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Test support shared by the xq crates' property tests (not published): the positions
-//! of the perft suite, and random games played from them.
+//! Test support shared by the xq crates' tests (not published): the positions of the
+//! perft suite, random games played from them, the property-test configuration, and
+//! reference versions of the repetition rules written apart from the crates under test.
 //!
 //! ```
 //! use proptest::prelude::*;
@@ -14,7 +15,8 @@
 #![forbid(unsafe_code)]
 
 use proptest::prelude::*;
-use xq_core::{Position, START_FEN};
+use proptest::test_runner::Config;
+use xq_core::{Color, Position, START_FEN};
 use xq_movegen::legal_moves;
 
 /// The perft suite (`data/perft.epd`): one `FEN ;D1 n ;D2 n ...` line per position.
@@ -121,6 +123,64 @@ pub fn game_of(max_plies: usize) -> impl Strategy<Value = Vec<Position>> {
         prop::collection::vec(any::<u16>(), 0..max_plies),
     )
         .prop_map(|(fen, choices)| play(fen, &choices))
+}
+
+/// The property-test configuration of every crate: `cases` cases, or as many as the
+/// environment variable `PROPTEST_CASES` asks for (to run more, or fewer).
+///
+/// ```
+/// let config = xq_testkit::proptest_config(16);
+/// assert!(config.cases > 0); // 16 unless PROPTEST_CASES says otherwise
+/// ```
+pub fn proptest_config(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
+    Config {
+        cases,
+        ..Config::default()
+    }
+}
+
+/// The index of the first occurrence of the last key of `keys` when that position now
+/// occurs for the third time within the last `reversible` plies (the referee's threefold
+/// repetition), written as plainly as possible, as a reference for the rules crate.
+///
+/// ```
+/// let keys = [1, 2, 3, 4, 1, 2, 3, 4, 1];
+/// assert_eq!(xq_testkit::threefold(&keys, 100), Some(0));
+/// assert_eq!(xq_testkit::threefold(&keys[..5], 100), None);
+/// ```
+pub fn threefold(keys: &[u64], reversible: usize) -> Option<usize> {
+    let n = keys.len().checked_sub(1)?;
+    let same: Vec<usize> = (0..n)
+        .filter(|&i| n - i <= reversible && (n - i) % 2 == 0 && keys[i] == keys[n])
+        .collect();
+    (same.len() >= 2).then(|| same[same.len() - 2])
+}
+
+/// The perpetual-check rule alone on the cycle from position `first` to the last
+/// position of `checks` (`checks[i]`: the move to position `i` gave check): the side
+/// that checked with every one of its moves, unless both did; `None` for neither or
+/// both. `side_to_move` is the side to move at the last position.
+///
+/// ```
+/// use xq_core::Color;
+/// let checks = [false, false, true, false, true];
+/// assert_eq!(xq_testkit::perpetual_checker(&checks, 0, Color::Red), Some(Color::Black));
+/// assert_eq!(xq_testkit::perpetual_checker(&[false; 5], 0, Color::Red), None);
+/// ```
+pub fn perpetual_checker(checks: &[bool], first: usize, side_to_move: Color) -> Option<Color> {
+    let n = checks.len() - 1;
+    // The moves to n, n-2, ... were made by the side that just moved.
+    let them = (first + 1..=n).rev().step_by(2).all(|j| checks[j]);
+    let us = (first + 1..n).rev().step_by(2).all(|j| checks[j]);
+    match (us, them) {
+        (true, false) => Some(side_to_move),
+        (false, true) => Some(!side_to_move),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

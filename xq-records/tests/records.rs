@@ -2,13 +2,14 @@
 //! writer, and the exact errors (with their places) for bad input.
 
 use xq_core::{Color, FenError, Move, Piece, PieceKind, Position, PositionError, Square};
-use xq_movegen::notation::MoveNotation;
-use xq_movegen::pgn::{
+use xq_movegen::notation::Notation;
+use xq_movegen::notation::NotationError;
+use xq_movegen::{GameResult, IllegalMoveError, Reason};
+use xq_records::pgn::{
     self, Encoding, PgnError, PgnErrorKind, ReadOptions, WriteOptions, MAX_VARIATION_DEPTH,
 };
-use xq_movegen::record::{GameResult, Line, Node, Record};
-use xq_movegen::xqf::{self, XqfError, XqfErrorKind};
-use xq_movegen::{outcome, IllegalMoveError, Outcome};
+use xq_records::xqf::{self, XqfError, XqfErrorKind};
+use xq_records::{Line, Node, Record};
 
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games");
 
@@ -131,16 +132,21 @@ fn every_shared_file_reads_back_to_its_moves() {
             }
         }
         // A mate is the result the file gives.
-        let end = game.end_position().unwrap();
+        let played = game.game().unwrap();
+        let end = played.position().clone();
         if mate {
-            assert_eq!(outcome(&end), Some(Outcome::Checkmate), "{name}");
+            assert_eq!(
+                played.outcome().map(|o| o.reason),
+                Some(Reason::Checkmate),
+                "{name}"
+            );
             let winner = match end.side_to_move() {
                 Color::Red => GameResult::BlackWins,
                 Color::Black => GameResult::RedWins,
             };
-            assert_eq!(game.result, winner, "{name}");
+            assert_eq!(game.result, Some(winner), "{name}");
         } else {
-            assert_eq!(outcome(&end), None, "{name}");
+            assert_eq!(played.outcome(), None, "{name}");
         }
     }
     assert_eq!(exact, 7);
@@ -175,7 +181,7 @@ fn pgn_tags_result_and_trailing_text() {
             ("Variation", "红进左马"),
         ]
     );
-    assert_eq!(game.result, GameResult::BlackWins);
+    assert_eq!(game.result, Some(GameResult::BlackWins));
     assert_eq!(
         game.trailer.as_deref(),
         Some(
@@ -192,8 +198,8 @@ fn pgn_tags_result_and_trailing_text() {
         .all(|n| n.comment.is_none() && n.variations.is_empty()));
 
     // The result on the last move's line (game 7) is read too.
-    assert_eq!(read_pgn("ccgc2006-07").result, GameResult::RedWins);
-    assert_eq!(read_pgn("ccgc2006-23").result, GameResult::Draw);
+    assert_eq!(read_pgn("ccgc2006-07").result, Some(GameResult::RedWins));
+    assert_eq!(read_pgn("ccgc2006-23").result, Some(GameResult::Draw));
 }
 
 #[test]
@@ -216,7 +222,7 @@ fn xqf_sample_tags_and_comments() {
             ("Result", "1-0"),
         ]
     );
-    assert_eq!(game.result, GameResult::RedWins);
+    assert_eq!(game.result, Some(GameResult::RedWins));
     assert_eq!(game.trailer, None);
     // A handicap: Red plays without its five soldiers, advisors and elephants.
     assert_eq!(
@@ -310,7 +316,7 @@ fn a_rich_game_is_read_into_the_tree() {
     let alt = &game.main.nodes[4].variations[0];
     assert_eq!(alt.comment.as_deref(), Some("before"));
     assert_eq!(alt.moves(), moves("b9c7"));
-    assert_eq!(game.result, GameResult::BlackWins);
+    assert_eq!(game.result, Some(GameResult::BlackWins));
     assert_eq!(game.trailer.as_deref(), Some("Trailing text."));
     assert_eq!(game.validate(), Ok(()));
 }
@@ -323,7 +329,7 @@ fn pgn_round_trip_in_every_notation() {
         .collect();
     games.push(("sample.xqf".into(), read_sample()));
     games.push(("rich".into(), rich()));
-    for notation in MoveNotation::ALL {
+    for notation in Notation::ALL {
         let options = WriteOptions { notation };
         for (name, game) in &games {
             let text = pgn::write(game, &options).unwrap();
@@ -348,7 +354,7 @@ fn writer_layout() {
     let text = pgn::write(
         &game,
         &WriteOptions {
-            notation: MoveNotation::Wxf,
+            notation: Notation::Wxf,
         },
     )
     .unwrap();
@@ -375,7 +381,7 @@ Trailing text.
     let iccs = pgn::write(
         &game,
         &WriteOptions {
-            notation: MoveNotation::Iccs,
+            notation: Notation::Iccs,
         },
     )
     .unwrap();
@@ -385,7 +391,7 @@ Trailing text.
     let traditional = pgn::write(
         &game,
         &WriteOptions {
-            notation: MoveNotation::ChineseTraditional,
+            notation: Notation::ChineseTraditional,
         },
     )
     .unwrap();
@@ -494,10 +500,10 @@ fn pgn_errors_say_where() {
             1,
             16,
             Some(5),
-            PgnErrorKind::IllegalMove {
+            PgnErrorKind::Move(NotationError::Illegal {
                 text: "车九平七".into(),
                 error: IllegalMoveError::BadMovement(mv("a0c0"))
-            }
+            })
         )
     );
     assert_eq!(
@@ -505,7 +511,8 @@ fn pgn_errors_say_where() {
         "ccgc2006-01.pgn: game 1, line 16, ply 5: '车九平七': illegal move a0c0: \
          the piece on a0 cannot move there"
     );
-    assert!(std::error::Error::source(&err).is_some());
+    // The cause is in the message, so it is not repeated as a source.
+    assert!(std::error::Error::source(&err).is_none());
 
     // An unknown notation at ply 2 (line 14).
     let bad = text.replacen("马２进３", "马２走３", 1);
@@ -515,9 +522,9 @@ fn pgn_errors_say_where() {
             1,
             14,
             Some(2),
-            PgnErrorKind::UnknownNotation {
+            PgnErrorKind::Move(NotationError::Unknown {
                 text: "马２走３".into()
-            }
+            })
         )
     );
     // In the second game of a file.
@@ -528,9 +535,9 @@ fn pgn_errors_say_where() {
             2,
             14 + text.lines().count() + 1,
             Some(2),
-            PgnErrorKind::UnknownNotation {
+            PgnErrorKind::Move(NotationError::Unknown {
                 text: "马２走３".into()
-            }
+            })
         )
     );
 
@@ -577,9 +584,9 @@ fn pgn_errors_say_where() {
             1,
             2,
             Some(3),
-            PgnErrorKind::NoSuchMove {
+            PgnErrorKind::Move(NotationError::NoSuchMove {
                 text: "车五进一".into()
-            }
+            })
         )
     );
     assert_eq!(
@@ -588,10 +595,10 @@ fn pgn_errors_say_where() {
             1,
             2,
             Some(1),
-            PgnErrorKind::AmbiguousMove {
+            PgnErrorKind::Move(NotationError::Ambiguous {
                 text: "车八平五".into(),
                 candidates: moves("b4e4 b1e1")
-            }
+            })
         )
     );
     assert_eq!(
@@ -652,18 +659,18 @@ fn pgn_small_forms() {
     assert_eq!(game.main_line(), moves("h2e2 h9g7 b0c2 b7e7"));
     assert_eq!(game.main.nodes[1].nags, [6]);
     assert_eq!(game.main.nodes[2].nags, [3]);
-    assert_eq!(game.result, GameResult::Unknown);
+    assert_eq!(game.result, None);
     let games = pgn::read_str("[Result \"1-0\"]\n1. h2e2\n\n[Result \"0-1\"]\n1. b2e2").unwrap();
     assert_eq!(games.len(), 2);
-    assert_eq!(games[0].result, GameResult::RedWins);
-    assert_eq!(games[1].result, GameResult::BlackWins);
+    assert_eq!(games[0].result, Some(GameResult::RedWins));
+    assert_eq!(games[1].result, Some(GameResult::BlackWins));
     assert_eq!(games[1].main_line(), moves("b2e2"));
     assert_eq!(pgn::read_str("").unwrap(), []);
     assert_eq!(
         pgn::read_str("  \n\u{feff}").unwrap_err().kind,
-        PgnErrorKind::UnknownNotation {
+        PgnErrorKind::Move(NotationError::Unknown {
             text: "\u{feff}".into()
-        }
+        })
     );
 }
 
@@ -753,7 +760,7 @@ fn xqf_version_10_with_variations() {
     let from_pgn = pgn::read_str(text).unwrap().remove(0);
     assert_eq!(game.main, from_pgn.main);
     assert_eq!(game.start, Position::startpos());
-    assert_eq!(game.result, GameResult::BlackWins);
+    assert_eq!(game.result, Some(GameResult::BlackWins));
     assert_eq!(game.tag("Event"), Some("测试"));
     assert_eq!(game.tag("Red"), None);
     // And it writes and reads back like any game.
@@ -982,8 +989,8 @@ fn hand_made_tree_round_trips() {
         comment: Some("instead".into()),
         nodes: vec![Node::new(mv("b0c2")).with_comment("quiet")],
     });
-    game.result = GameResult::Draw;
-    for notation in MoveNotation::ALL {
+    game.result = Some(GameResult::Draw);
+    for notation in Notation::ALL {
         let text = pgn::write(&game, &WriteOptions { notation }).unwrap();
         let again = pgn::read_str(&text).unwrap().remove(0);
         // The brace inside the comment is written full-width; all else is equal.

@@ -1,271 +1,22 @@
-//! Moves in the notation human players read: Chinese (`炮二平五`) and WXF (`C2=5`).
-//!
-//! Both styles describe a move relative to the side that makes it, in four parts: the
-//! piece, the file it stands on, the direction, and a number.
-//!
-//! * **Files** are numbered 1-9 from the mover's own right: for Red file `i` is 1 and
-//!   file `a` is 9, for Black file `a` is 1 and file `i` is 9. In Chinese, Red writes
-//!   the numbers as the numerals 一二三四五六七八九 and Black as the ASCII digits 1-9;
-//!   WXF uses digits for both sides.
-//! * **Direction**: 进 / `+` towards the opponent, 退 / `-` back towards the mover's own
-//!   back rank, 平 / `=` sideways along the rank.
-//! * **Number**: for the pieces that move in straight lines (general, chariot, cannon,
-//!   soldier) going forward or back it is the number of ranks travelled; going sideways,
-//!   and always for the diagonal movers (horse, elephant, advisor), it is the file the
-//!   piece arrives on.
-//!
-//! So from the start position `h2e2` is `炮二平五` / `C2=5` and Black's reply `h9g7` is
-//! `马8进7` / `H8+7`.
-//!
-//! # Pieces
-//!
-//! | Style | General | Advisor | Elephant | Horse | Chariot | Cannon | Soldier |
-//! |---|---|---|---|---|---|---|---|
-//! | [`Chinese`](NotationStyle::Chinese), Red | 帅 | 仕 | 相 | 马 | 车 | 炮 | 兵 |
-//! | [`Chinese`](NotationStyle::Chinese), Black | 将 | 士 | 象 | 马 | 车 | 炮 | 卒 |
-//! | [`ChineseTraditional`](NotationStyle::ChineseTraditional), Red | 帥 | 仕 | 相 | 傌 | 俥 | 炮 | 兵 |
-//! | [`ChineseTraditional`](NotationStyle::ChineseTraditional), Black | 將 | 士 | 象 | 馬 | 車 | 砲 | 卒 |
-//! | [`Wxf`](NotationStyle::Wxf) | K | A | E | H | R | C | P |
-//!
-//! The traditional style also writes 進 for 进 and 後 for 后.
-//!
-//! # Pieces on the same file
-//!
-//! When two chariots, horses or cannons of the mover stand on one file, the file number
-//! is replaced by 前 / `+` for the front one (the one further towards the opponent) and
-//! 后 / `-` for the rear one, and in Chinese the piece character moves to second place:
-//! `前炮平五` / `C+=5`, `后车退一` / `R--1`. As in the WXF's own examples the mark takes
-//! the place of the file digit, after the letter (`C+=5`, not `+C=5`); the WXF papers
-//! write `.` for a sideways move where xq writes the equally common `=`.
-//!
-//! Two advisors or two elephants on one file are *not* marked: the one in front can only
-//! retreat and the one behind can only advance, so `仕六进五` / `A6+5` and `仕六退五` /
-//! `A6-5` already say which one moves (the rule of the xqbase notation specification
-//! and of common software).
-//!
-//! Soldiers follow the WXF rules for tandem pawns and their Chinese counterparts:
-//!
-//! | On the file, front to back | Chinese | WXF (file 7 shown) |
-//! |---|---|---|
-//! | 2 | 前兵, 后兵 | `P+`, `P-` |
-//! | 3 | 前兵, 中兵, 后兵 | `P+`, `P7`, `P-` |
-//! | 4 | 一兵, 二兵, 三兵, 四兵 | `++`, `P+`, `P-`, `--` |
-//! | 5 | 一兵, 二兵, 三兵, 四兵, 五兵 | `++`, `P+`, `P7`, `P-`, `--` |
-//!
-//! (the ordinals 一二三四五 are written the same way for both sides). When *two* files
-//! each hold two or more of the mover's soldiers, the file number takes the place of the
-//! piece: Chinese `前七平六`, `中三平四`, and WXF `7+=6`, `33=4`, `3-=4` (the WXF rule
-//! for tandem pawns on two files; five soldiers allow at most three on one file then).
-//!
-//! # What is checked
-//!
-//! Nothing here generates moves, so legality is not checked (use `xq_movegen` for that).
-//! [`move_to_notation`] only requires that the origin holds a piece of the side to move
-//! and that the move has a shape the notation can express: a general, chariot, cannon or
-//! soldier must change its file or its rank but not both, a horse, elephant or advisor
-//! must change both. [`line_to_notation`] also plays the moves, so it refuses a move that
-//! captures one of the mover's own pieces or a general. No input makes either panic.
+//! Writing moves in the descriptive notations (see the [module docs](super) for the
+//! conventions): a legal move taken apart into its piece, file, direction and number,
+//! then rendered in Chinese or WXF.
 
-use crate::moves::Move;
-use crate::piece::{Color, Piece, PieceKind};
-use crate::position::Position;
-use crate::square::{File, Square};
-use std::fmt;
+use super::Notation;
+use xq_core::{Color, File, Move, Piece, PieceKind, Position, Square};
 
-/// Which notation [`move_to_notation`] writes.
-///
-/// ```
-/// use xq_core::notation::{move_to_notation, NotationStyle};
-/// use xq_core::{Move, Position};
-/// let pos = Position::startpos();
-/// let m: Move = "b0c2".parse().unwrap();
-/// assert_eq!(move_to_notation(&pos, m, NotationStyle::Chinese).unwrap(), "马八进七");
-/// assert_eq!(move_to_notation(&pos, m, NotationStyle::ChineseTraditional).unwrap(), "傌八進七");
-/// assert_eq!(move_to_notation(&pos, m, NotationStyle::Wxf).unwrap(), "H8+7");
-/// assert_eq!(NotationStyle::default(), NotationStyle::Chinese);
-/// ```
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum NotationStyle {
-    /// Chinese with simplified characters, as most software prints it: `炮二平五`,
-    /// `马8进7`. Red: 帅仕相马车炮兵, Black: 将士象马车炮卒. The default.
-    #[default]
-    Chinese,
-    /// Chinese with traditional characters: `炮二平五`, `馬8進7`. Red: 帥仕相傌俥炮兵,
-    /// Black: 將士象馬車砲卒, and 進 / 後 for 进 / 后.
-    ChineseTraditional,
-    /// The World Xiangqi Federation's letters and digits: `C2=5`, `H8+7`, with `=` for a
-    /// sideways move.
-    Wxf,
-}
-
-/// Why a move could not be written down.
-///
-/// ```
-/// use xq_core::notation::{move_to_notation, NotationError, NotationStyle};
-/// use xq_core::{Move, Position, Square};
-/// let pos = Position::startpos();
-/// let m: Move = "e4e5".parse().unwrap();
-/// assert_eq!(
-///     move_to_notation(&pos, m, NotationStyle::Wxf),
-///     Err(NotationError::NoPieceOnSquare(Square::E4))
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NotationError {
-    /// The origin square of the move is empty.
-    NoPieceOnSquare(Square),
-    /// The piece on the origin square belongs to the side that is not to move.
-    WrongSide {
-        /// The origin square.
-        square: Square,
-        /// The piece standing there.
-        piece: Piece,
-    },
-    /// The move starts and ends on the same square.
-    NullMove(Square),
-    /// The notation cannot express this displacement for this piece: a general, chariot,
-    /// cannon or soldier changing both file and rank, or a horse, elephant or advisor
-    /// keeping its file or its rank.
-    Unrepresentable {
-        /// The piece that moves.
-        piece: Piece,
-        /// Where it starts.
-        from: Square,
-        /// Where it ends.
-        to: Square,
-    },
-    /// The move would capture one of the mover's own pieces (only reported by
-    /// [`line_to_notation`], which has to play the move).
-    CapturesOwnPiece(Square),
-    /// The move would capture a general (only reported by [`line_to_notation`], which has
-    /// to play the move).
-    CapturesGeneral(Square),
-    /// A move of a line could not be written; `ply` counts from 0.
-    AtPly {
-        /// Index of the offending move in the line.
-        ply: usize,
-        /// What was wrong with it.
-        error: Box<NotationError>,
-    },
-}
-
-impl fmt::Display for NotationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NotationError::NoPieceOnSquare(sq) => write!(f, "there is no piece on {sq}"),
-            NotationError::WrongSide { square, piece } => write!(
-                f,
-                "the piece '{piece}' on {square} belongs to {}, who is not to move",
-                piece.color
-            ),
-            NotationError::NullMove(sq) => write!(f, "the move starts and ends on {sq}"),
-            NotationError::Unrepresentable { piece, from, to } => write!(
-                f,
-                "the notation cannot express '{piece}' moving from {from} to {to}"
-            ),
-            NotationError::CapturesOwnPiece(sq) => {
-                write!(f, "the move captures the mover's own piece on {sq}")
-            }
-            NotationError::CapturesGeneral(sq) => {
-                write!(f, "the move captures the general on {sq}")
-            }
-            NotationError::AtPly { ply, error } => {
-                write!(f, "move {} of the line: {error}", ply + 1)
-            }
-        }
+/// Writes the legal move `m` of `pos` in `notation`.
+pub(super) fn write(pos: &Position, m: Move, notation: Notation) -> String {
+    let Some(parts) = describe(pos, m) else {
+        // A legal move always has a shape the notations express.
+        unreachable!("{m} is legal in {pos} but cannot be described");
+    };
+    match notation {
+        Notation::Iccs => m.to_string(),
+        Notation::Chinese => render_chinese(&parts, false),
+        Notation::ChineseTraditional => render_chinese(&parts, true),
+        Notation::Wxf => render_wxf(&parts),
     }
-}
-
-// `Display` includes the wrapped error, so `source` stays `None` (see the crate docs).
-impl std::error::Error for NotationError {}
-
-/// Writes `m`, played in `pos`, in the notation `style`.
-///
-/// The piece on `m.from()` must belong to the side to move; the move is otherwise not
-/// checked for legality (see the [module documentation](self) for the conventions and
-/// exactly what is checked).
-///
-/// # Errors
-/// [`NotationError::NoPieceOnSquare`], [`NotationError::WrongSide`],
-/// [`NotationError::NullMove`] or [`NotationError::Unrepresentable`].
-///
-/// ```
-/// use xq_core::notation::{move_to_notation, NotationStyle};
-/// use xq_core::{Move, Position};
-/// let pos = Position::startpos();
-/// let m: Move = "h2e2".parse().unwrap();
-/// assert_eq!(move_to_notation(&pos, m, NotationStyle::Chinese).unwrap(), "炮二平五");
-/// assert_eq!(move_to_notation(&pos, m, NotationStyle::Wxf).unwrap(), "C2=5");
-///
-/// // Two chariots on Red's 8th file: the front one is marked 前 / `+`.
-/// let pos = Position::from_fen("5k3/9/9/9/9/1R7/9/9/1R7/3K5 w").unwrap();
-/// let m: Move = "b4e4".parse().unwrap();
-/// assert_eq!(move_to_notation(&pos, m, NotationStyle::Chinese).unwrap(), "前车平五");
-/// assert_eq!(move_to_notation(&pos, m, NotationStyle::Wxf).unwrap(), "R+=5");
-/// ```
-pub fn move_to_notation(
-    pos: &Position,
-    m: Move,
-    style: NotationStyle,
-) -> Result<String, NotationError> {
-    let parts = describe(pos, m)?;
-    Ok(match style {
-        NotationStyle::Chinese => render_chinese(&parts, false),
-        NotationStyle::ChineseTraditional => render_chinese(&parts, true),
-        NotationStyle::Wxf => render_wxf(&parts),
-    })
-}
-
-/// Writes each move of `moves` in the notation `style`, playing them one after the other
-/// from `pos` (on a copy: `pos` itself is not changed).
-///
-/// # Errors
-/// [`NotationError::AtPly`] for the first move that cannot be written, wrapping the
-/// reason [`move_to_notation`] gives, or [`NotationError::CapturesOwnPiece`] /
-/// [`NotationError::CapturesGeneral`] for a move that cannot be played.
-///
-/// ```
-/// use xq_core::notation::{line_to_notation, NotationStyle};
-/// use xq_core::{Move, Position};
-/// let line: Vec<Move> = ["h2e2", "h9g7", "h0g2", "i9h9"]
-///     .iter()
-///     .map(|s| s.parse().unwrap())
-///     .collect();
-/// let pos = Position::startpos();
-/// assert_eq!(
-///     line_to_notation(&pos, &line, NotationStyle::Chinese).unwrap(),
-///     ["炮二平五", "马8进7", "马二进三", "车9平8"]
-/// );
-/// assert_eq!(
-///     line_to_notation(&pos, &line, NotationStyle::Wxf).unwrap(),
-///     ["C2=5", "H8+7", "H2+3", "R9=8"]
-/// );
-/// ```
-pub fn line_to_notation(
-    pos: &Position,
-    moves: &[Move],
-    style: NotationStyle,
-) -> Result<Vec<String>, NotationError> {
-    let mut pos = pos.clone();
-    let mut out = Vec::with_capacity(moves.len());
-    for (ply, &m) in moves.iter().enumerate() {
-        let at = |error| NotationError::AtPly {
-            ply,
-            error: Box::new(error),
-        };
-        let text = move_to_notation(&pos, m, style).map_err(at)?;
-        if let Some(target) = pos.piece_on(m.to()) {
-            if target.color == pos.side_to_move() {
-                return Err(at(NotationError::CapturesOwnPiece(m.to())));
-            }
-            if target.kind == PieceKind::General {
-                return Err(at(NotationError::CapturesGeneral(m.to())));
-            }
-        }
-        pos.make_move(m);
-        out.push(text);
-    }
-    Ok(out)
 }
 
 // ---------------------------------------------------------------------- internals
@@ -319,20 +70,14 @@ fn advance(color: Color, sq: Square) -> usize {
     }
 }
 
-fn describe(pos: &Position, m: Move) -> Result<Parts, NotationError> {
+/// `m` taken apart, or `None` for a move the notations cannot express (no piece of the
+/// side to move on its origin, or a shape its piece never moves in).
+fn describe(pos: &Position, m: Move) -> Option<Parts> {
     let (from, to) = (m.from(), m.to());
-    let piece = pos
-        .piece_on(from)
-        .ok_or(NotationError::NoPieceOnSquare(from))?;
+    let piece = pos.piece_on(from)?;
     let color = piece.color;
-    if color != pos.side_to_move() {
-        return Err(NotationError::WrongSide {
-            square: from,
-            piece,
-        });
-    }
-    if from == to {
-        return Err(NotationError::NullMove(from));
+    if color != pos.side_to_move() || from == to {
+        return None;
     }
 
     let same_file = from.file() == to.file();
@@ -343,7 +88,7 @@ fn describe(pos: &Position, m: Move) -> Result<Parts, NotationError> {
     );
     // `from != to`, so at most one of the two holds.
     if diagonal == (same_file || same_rank) {
-        return Err(NotationError::Unrepresentable { piece, from, to });
+        return None;
     }
 
     let (a_from, a_to) = (advance(color, from), advance(color, to));
@@ -360,7 +105,7 @@ fn describe(pos: &Position, m: Move) -> Result<Parts, NotationError> {
         a_from.abs_diff(a_to)
     };
 
-    Ok(Parts {
+    Some(Parts {
         piece,
         designator: designator(pos, piece, from),
         direction,
@@ -543,8 +288,9 @@ fn render_wxf(parts: &Parts) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::fen::START_FEN;
+    use super::super::{write_line, write_move, Notation, NotationError};
+    use crate::{is_legal, IllegalMoveError};
+    use xq_core::{Move, Position, Square, START_FEN};
 
     fn mv(s: &str) -> Move {
         s.parse().unwrap()
@@ -559,13 +305,13 @@ mod tests {
         for &(m, chinese, wxf) in cases {
             let m = mv(m);
             assert_eq!(
-                move_to_notation(pos, m, NotationStyle::Chinese).as_deref(),
+                write_move(pos, m, Notation::Chinese).as_deref(),
                 Ok(chinese),
                 "{m} in {}",
                 pos.to_fen()
             );
             assert_eq!(
-                move_to_notation(pos, m, NotationStyle::Wxf).as_deref(),
+                write_move(pos, m, Notation::Wxf).as_deref(),
                 Ok(wxf),
                 "{m} in {}",
                 pos.to_fen()
@@ -574,12 +320,12 @@ mod tests {
     }
 
     fn traditional(pos: &Position, m: &str) -> String {
-        move_to_notation(pos, mv(m), NotationStyle::ChineseTraditional).unwrap()
+        write_move(pos, mv(m), Notation::ChineseTraditional).unwrap()
     }
 
-    fn line(fen: &str, moves: &str, style: NotationStyle) -> Vec<String> {
+    fn line(fen: &str, moves: &str, style: Notation) -> Vec<String> {
         let moves: Vec<Move> = moves.split_whitespace().map(mv).collect();
-        line_to_notation(&pos(fen), &moves, style).unwrap()
+        write_line(&pos(fen), &moves, style).unwrap()
     }
 
     #[test]
@@ -802,20 +548,19 @@ mod tests {
                 ("c7c8", "一兵进一", "+++1"),
             ],
         );
-        // Five: c7 .. c3 (the rear ones cannot legally step sideways before crossing the
-        // river, but only the naming is under test here).
-        let p = pos("3k5/9/2P6/2P6/2P6/2P6/2P6/9/9/4K4 w");
+        // Five: c9 .. c5, all across the river.
+        let p = pos("2P2k3/2P6/2P6/2P6/2P6/9/9/9/9/4K4 w");
         check(
             &p,
             &[
-                ("c7d7", "一兵平六", "++=6"),
-                ("c6d6", "二兵平六", "P+=6"),
-                ("c5d5", "三兵平六", "P7=6"),
-                ("c4d4", "四兵平六", "P-=6"),
-                ("c3d3", "五兵平六", "--=6"),
+                ("c9d9", "一兵平六", "++=6"),
+                ("c8d8", "二兵平六", "P+=6"),
+                ("c7d7", "三兵平六", "P7=6"),
+                ("c6d6", "四兵平六", "P-=6"),
+                ("c5d5", "五兵平六", "--=6"),
             ],
         );
-        assert_eq!(traditional(&p, "c5d5"), "三兵平六");
+        assert_eq!(traditional(&p, "c7d7"), "三兵平六");
     }
 
     #[test]
@@ -860,16 +605,15 @@ mod tests {
                 ("g4f4", "后7平6", "7-=6"),
             ],
         );
-        // Four Black soldiers on one file: c2 (front) .. c5 (rear; it could not really
-        // step sideways on its own half, but only the naming is under test).
-        let p = pos("3k5/9/9/9/2p6/2p6/2p6/2p6/9/4K4 b");
+        // Four Black soldiers on one file, all across the river: c1 (front) .. c4 (rear).
+        let p = pos("3k5/9/9/9/9/2p6/2p6/2p6/2p6/4K4 b");
         check(
             &p,
             &[
-                ("c2c1", "一卒进1", "+++1"),
-                ("c3d3", "二卒平4", "P+=4"),
-                ("c4d4", "三卒平4", "P-=4"),
-                ("c5d5", "四卒平4", "--=4"),
+                ("c1c0", "一卒进1", "+++1"),
+                ("c2d2", "二卒平4", "P+=4"),
+                ("c3d3", "三卒平4", "P-=4"),
+                ("c4d4", "四卒平4", "--=4"),
             ],
         );
     }
@@ -909,7 +653,7 @@ mod tests {
     #[test]
     fn full_line_from_the_start() {
         assert_eq!(
-            line(START_FEN, OPENING, NotationStyle::Chinese),
+            line(START_FEN, OPENING, Notation::Chinese),
             [
                 "炮二平五",
                 "马8进7",
@@ -928,14 +672,14 @@ mod tests {
             ]
         );
         assert_eq!(
-            line(START_FEN, OPENING, NotationStyle::Wxf),
+            line(START_FEN, OPENING, Notation::Wxf),
             [
                 "C2=5", "H8+7", "H2+3", "R9=8", "R1=2", "H2+3", "P7+1", "P7+1", "R2+6", "C8=9",
                 "R2=3", "C9-1", "H8+7", "A4+5",
             ]
         );
         assert_eq!(
-            line(START_FEN, OPENING, NotationStyle::ChineseTraditional),
+            line(START_FEN, OPENING, Notation::ChineseTraditional),
             [
                 "炮二平五",
                 "馬8進7",
@@ -962,7 +706,7 @@ mod tests {
         let moves = "h0g2 h9g7 g2h0 g7h9 g0e2 c9e7 e2g0 e7c9 f0e1 d9e8 e1f0 e8d9 \
                      a0a2 a9a7 a2a0 a7a9 b2b9 a9b9";
         assert_eq!(
-            line(START_FEN, moves, NotationStyle::Chinese),
+            line(START_FEN, moves, Notation::Chinese),
             [
                 "马二进三",
                 "马8进7",
@@ -985,7 +729,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            line(START_FEN, moves, NotationStyle::Wxf),
+            line(START_FEN, moves, Notation::Wxf),
             [
                 "H2+3", "H8+7", "H3-2", "H7-8", "E3+5", "E3+5", "E5-3", "E5-3", "A4+5", "A4+5",
                 "A5-4", "A5-4", "R9+2", "R1+2", "R9-2", "R1-2", "C8+7", "R1=2",
@@ -999,7 +743,7 @@ mod tests {
         // one is then written 前炮 / `C+`.
         let moves = "h2e2 h9g7 e3e4 i9h9 e2e3 b9c7 b2e2 c6c5 e3d3";
         assert_eq!(
-            line(START_FEN, moves, NotationStyle::Chinese),
+            line(START_FEN, moves, Notation::Chinese),
             [
                 "炮二平五",
                 "马8进7",
@@ -1013,149 +757,97 @@ mod tests {
             ]
         );
         assert_eq!(
-            line(START_FEN, moves, NotationStyle::Wxf),
+            line(START_FEN, moves, Notation::Wxf),
             ["C2=5", "H8+7", "P5+1", "R9=8", "C5+1", "H2+3", "C8=5", "P3+1", "C+=6"]
         );
         let rear = "h2e2 h9g7 e3e4 i9h9 e2e3 b9c7 b2e2 c6c5 e2f2";
-        assert_eq!(line(START_FEN, rear, NotationStyle::Chinese)[8], "后炮平四");
+        assert_eq!(line(START_FEN, rear, Notation::Chinese)[8], "后炮平四");
         assert_eq!(
-            line(START_FEN, rear, NotationStyle::ChineseTraditional)[8],
+            line(START_FEN, rear, Notation::ChineseTraditional)[8],
             "後炮平四"
         );
-        assert_eq!(line(START_FEN, rear, NotationStyle::Wxf)[8], "C-=4");
+        assert_eq!(line(START_FEN, rear, Notation::Wxf)[8], "C-=4");
     }
 
     #[test]
     fn errors() {
         let p = Position::startpos();
-        let wxf = NotationStyle::Wxf;
-        assert_eq!(
-            move_to_notation(&p, mv("e5e6"), wxf),
-            Err(NotationError::NoPieceOnSquare(Square::E5))
-        );
-        assert_eq!(
-            move_to_notation(&p, mv("h9g7"), wxf),
-            Err(NotationError::WrongSide {
-                square: Square::H9,
-                piece: Piece::new(Color::Black, PieceKind::Horse)
-            })
-        );
-        assert_eq!(
-            move_to_notation(&p, Move::new(Square::H2, Square::H2), wxf),
-            Err(NotationError::NullMove(Square::H2))
-        );
-        for (m, kind) in [
-            ("a0b1", PieceKind::Chariot),
-            ("h2g3", PieceKind::Cannon),
-            ("e0d1", PieceKind::General),
-            ("c3d4", PieceKind::Soldier),
-            ("b0b2", PieceKind::Horse),
-            ("b0c0", PieceKind::Horse),
-            ("c0c2", PieceKind::Elephant),
-            ("d0e0", PieceKind::Advisor),
+        let wxf = Notation::Wxf;
+        // Only legal moves are written; anything else says why it is illegal.
+        for (m, error) in [
+            (
+                "e5e6",
+                IllegalMoveError::NoPieceToMove as fn(Move) -> IllegalMoveError,
+            ),
+            ("h9g7", IllegalMoveError::NoPieceToMove),
+            ("a0b1", IllegalMoveError::BadMovement),
+            ("b0b2", IllegalMoveError::BadMovement),
+            ("a0b0", IllegalMoveError::BadMovement),
         ] {
             let m = mv(m);
             assert_eq!(
-                move_to_notation(&p, m, NotationStyle::Chinese),
-                Err(NotationError::Unrepresentable {
-                    piece: Piece::new(Color::Red, kind),
-                    from: m.from(),
-                    to: m.to()
-                })
+                write_move(&p, m, wxf),
+                Err(NotationError::Illegal {
+                    text: m.to_string(),
+                    error: error(m)
+                }),
+                "{m}"
             );
         }
+        let m = mv("e5e6");
+        assert_eq!(
+            write_move(&p, m, Notation::Chinese)
+                .unwrap_err()
+                .to_string(),
+            "illegal move e5e6: no piece of the side to move on e5"
+        );
 
-        // Lines name the failing ply and refuse moves make_move cannot take.
-        let moves = [mv("h2e2"), mv("h9g7"), Move::new(Square::E2, Square::E2)];
-        let err = line_to_notation(&p, &moves, wxf).unwrap_err();
+        // Lines name the failing ply; the moves before it were played.
+        let moves = [mv("h2e2"), mv("h9g7"), mv("e5e6")];
+        let err = write_line(&p, &moves, wxf).unwrap_err();
         assert_eq!(
             err,
             NotationError::AtPly {
                 ply: 2,
-                error: Box::new(NotationError::NullMove(Square::E2))
+                error: Box::new(NotationError::Illegal {
+                    text: "e5e6".into(),
+                    error: IllegalMoveError::NoPieceToMove(mv("e5e6"))
+                })
             }
         );
         assert_eq!(
             err.to_string(),
-            "move 3 of the line: the move starts and ends on e2"
+            "move 3 of the line: illegal move e5e6: no piece of the side to move on e5"
         );
         // The cause is in the text, so it is not repeated as a source.
         assert!(std::error::Error::source(&err).is_none());
 
-        let own = line_to_notation(&p, &[mv("a0b0")], wxf).unwrap_err();
-        assert_eq!(
-            own,
-            NotationError::AtPly {
-                ply: 0,
-                error: Box::new(NotationError::CapturesOwnPiece(Square::B0))
-            }
-        );
-        // Only the line refuses it; a single move is just written down.
-        assert!(move_to_notation(&p, mv("a0a3"), wxf).is_ok());
-
-        // Black ignores the check (nothing here checks legality), then the chariot takes
-        // the general: that is written down but not played.
-        let mut p = pos("4k4/9/9/9/9/p8/9/9/R8/3K5 w");
+        // Black ignores the check, then the chariot would take the general.
+        let p = pos("4k4/9/9/9/9/p8/9/9/R8/3K5 w");
         let moves = [mv("a1e1"), mv("a4a3"), mv("e1e9")];
+        assert!(matches!(
+            write_line(&p, &moves, wxf),
+            Err(NotationError::AtPly { ply: 1, .. })
+        ));
         assert_eq!(
-            line_to_notation(&p, &moves, wxf),
-            Err(NotationError::AtPly {
-                ply: 2,
-                error: Box::new(NotationError::CapturesGeneral(Square::E9))
-            })
-        );
-        assert_eq!(
-            line_to_notation(&p, &moves[..2], NotationStyle::Chinese),
-            Ok(vec!["车九平五".to_string(), "卒1进1".to_string()])
-        );
-        p.make_move(moves[0]);
-        p.make_move(moves[1]);
-        assert_eq!(move_to_notation(&p, moves[2], wxf).as_deref(), Ok("R5+8"));
-
-        for e in [
-            NotationError::NoPieceOnSquare(Square::E5),
-            NotationError::WrongSide {
-                square: Square::H9,
-                piece: Piece::new(Color::Black, PieceKind::Horse),
-            },
-            NotationError::NullMove(Square::A0),
-            NotationError::Unrepresentable {
-                piece: Piece::new(Color::Red, PieceKind::Chariot),
-                from: Square::A0,
-                to: Square::B1,
-            },
-            NotationError::CapturesOwnPiece(Square::B0),
-            NotationError::CapturesGeneral(Square::E9),
-        ] {
-            assert!(!e.to_string().is_empty());
-            assert!(std::error::Error::source(&e).is_none());
-        }
-        assert_eq!(
-            NotationError::WrongSide {
-                square: Square::H9,
-                piece: Piece::new(Color::Black, PieceKind::Horse)
-            }
-            .to_string(),
-            "the piece 'n' on h9 belongs to black, who is not to move"
+            write_line(&p, &moves[..1], Notation::Chinese),
+            Ok(vec!["车九平五".to_string()])
         );
     }
 
     #[test]
     fn empty_line_and_input_untouched() {
         let p = Position::startpos();
-        assert_eq!(
-            line_to_notation(&p, &[], NotationStyle::Chinese),
-            Ok(vec![])
-        );
+        assert_eq!(write_line(&p, &[], Notation::Chinese), Ok(vec![]));
         let moves: Vec<Move> = OPENING.split_whitespace().map(mv).collect();
-        line_to_notation(&p, &moves, NotationStyle::Wxf).unwrap();
+        write_line(&p, &moves, Notation::Wxf).unwrap();
         assert_eq!(p, Position::startpos());
     }
 
-    /// Every from/to pair in a few positions: no panic, and every success is four
-    /// characters.
+    /// Every from/to pair in a few positions: written exactly when legal, four
+    /// characters in the descriptive notations.
     #[test]
-    fn never_panics() {
+    fn every_legal_move_is_written_and_nothing_else() {
         let fens = [
             START_FEN,
             "3k5/9/6P2/2P3P2/2P3P2/9/9/9/9/4K4 w",
@@ -1169,43 +861,14 @@ mod tests {
             for from in Square::ALL {
                 for to in Square::ALL {
                     let m = Move::new(from, to);
-                    for style in [
-                        NotationStyle::Chinese,
-                        NotationStyle::ChineseTraditional,
-                        NotationStyle::Wxf,
-                    ] {
-                        if let Ok(text) = move_to_notation(&p, m, style) {
+                    for notation in Notation::ALL {
+                        let written = write_move(&p, m, notation);
+                        assert_eq!(written.is_ok(), is_legal(&p, m), "{m} in {fen}");
+                        if let (Ok(text), false) = (written, notation == Notation::Iccs) {
                             assert_eq!(text.chars().count(), 4, "{m} in {fen}: {text}");
                             assert!(!text.contains('?'), "{m} in {fen}: {text}");
                         }
-                        let _ = line_to_notation(&p, &[m, m], style);
                     }
-                }
-            }
-        }
-    }
-
-    /// Random walks of pseudo-moves through `line_to_notation`: errors are fine, panics
-    /// are not.
-    #[test]
-    fn random_lines_never_panic() {
-        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..300 {
-            let mut p = Position::startpos();
-            for _ in 0..40 {
-                // Pick a piece of the side to move and a random destination.
-                let own: Vec<Square> = p.pieces(p.side_to_move()).map(|(_, sq)| sq).collect();
-                let from = own[(next() % own.len() as u64) as usize];
-                let to = Square::ALL[(next() % 90) as usize];
-                let m = Move::new(from, to);
-                if line_to_notation(&p, &[m], NotationStyle::Wxf).is_ok() {
-                    p.make_move(m);
                 }
             }
         }

@@ -49,7 +49,7 @@
 //! position with Black to move).
 //!
 //! ```
-//! use xq_movegen::xqf::{self, XqfError, XqfErrorKind};
+//! use xq_records::xqf::{self, XqfError, XqfErrorKind};
 //! assert_eq!(
 //!     xqf::read(b"PK\x03\x04"),
 //!     Err(XqfError { file: None, offset: 0, ply: None, kind: XqfErrorKind::BadMagic })
@@ -62,10 +62,10 @@
 //! ```
 
 use crate::pgn::MAX_VARIATION_DEPTH;
-use crate::record::{GameResult, Line, Node, Record};
-use crate::{try_play, IllegalMoveError};
+use crate::record::{Line, Node, Record};
 use std::fmt;
 use xq_core::{Color, FenError, File, Move, Piece, PieceKind, Position, Rank, Square};
+use xq_movegen::{try_play, GameResult, IllegalMoveError};
 
 /// The length of the header; the move records start here.
 const HEADER: usize = 1024;
@@ -74,14 +74,14 @@ const HEADER: usize = 1024;
 /// [`XqfErrorKind::UnsupportedVersion`].
 ///
 /// ```
-/// assert_eq!(xq_movegen::xqf::MAX_VERSION, 18);
+/// assert_eq!(xq_records::xqf::MAX_VERSION, 18);
 /// ```
 pub const MAX_VERSION: u8 = 18;
 
 /// What is wrong with XQF input.
 ///
 /// ```
-/// use xq_movegen::xqf::{self, XqfErrorKind};
+/// use xq_records::xqf::{self, XqfErrorKind};
 /// let mut file = vec![0u8; 1024];
 /// file[..3].copy_from_slice(b"XQ\x13");
 /// assert_eq!(xqf::read(&file).unwrap_err().kind, XqfErrorKind::UnsupportedVersion { version: 19 });
@@ -167,7 +167,7 @@ impl fmt::Display for XqfErrorKind {
 /// An error in XQF input, with where it is.
 ///
 /// ```
-/// use xq_movegen::xqf::{XqfError, XqfErrorKind};
+/// use xq_records::xqf::{XqfError, XqfErrorKind};
 /// let err = XqfError {
 ///     file: None,
 ///     offset: 1100,
@@ -234,7 +234,7 @@ impl std::error::Error for XqfError {
 /// An [`XqfError`] with the byte offset and ply of the first problem.
 ///
 /// ```
-/// use xq_movegen::xqf;
+/// use xq_records::xqf;
 /// # fn sample() -> Vec<u8> {
 /// #     std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/games/sample.xqf")).unwrap()
 /// # }
@@ -303,10 +303,10 @@ pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
 
     let mut game = Record::new(start.clone());
     let result = match header[51] {
-        1 => GameResult::RedWins,
-        2 => GameResult::BlackWins,
-        3 => GameResult::Draw,
-        _ => GameResult::Unknown,
+        1 => Some(GameResult::RedWins),
+        2 => Some(GameResult::BlackWins),
+        3 => Some(GameResult::Draw),
+        _ => None,
     };
     game.tags.push(("Game".into(), "Chinese Chess".into()));
     let text_tags = [
@@ -317,7 +317,10 @@ pub fn read(bytes: &[u8]) -> Result<Record, XqfError> {
         ("Black", 0x140, 16),
     ];
     push_text_tags(&mut game, header, &text_tags);
-    game.tags.push(("Result".into(), result.token().into()));
+    game.tags.push((
+        "Result".into(),
+        result.map_or("*", GameResult::token).into(),
+    ));
     let more_tags = [
         ("Title", 0x50, 64),
         ("TimeControl", 0x150, 64),

@@ -10,7 +10,8 @@
 //!
 //! ```
 //! use xq_core::{Move, Position};
-//! use xq_movegen::record::{Record, GameResult, Line, Node};
+//! use xq_movegen::GameResult;
+//! use xq_records::{Line, Node, Record};
 //!
 //! let mut game = Record::new(Position::startpos());
 //! game.set_tag("Red", "Hu Ronghua");
@@ -19,72 +20,23 @@
 //! game.main.nodes.push(Node::new(m("h9g7")));
 //! // Black could also have answered with the other horse.
 //! game.main.nodes[1].variations.push(Line::from_moves([m("b9c7")]));
-//! game.result = GameResult::Draw;
+//! game.result = Some(GameResult::Draw);
 //!
 //! assert_eq!(game.tag("Red"), Some("Hu Ronghua"));
 //! assert_eq!(game.main_line(), [m("h2e2"), m("h9g7")]);
-//! assert_eq!(game.end_position().unwrap().to_fen(),
+//! // The main line as a game, to play on or judge by the rules.
+//! assert_eq!(game.game().unwrap().position().to_fen(),
 //!            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
 //! ```
 
-use crate::{try_play, IllegalMoveError};
 use std::fmt;
 use xq_core::{Move, Position};
-
-/// How a game ended, as PGN writes it in its result token and `Result` tag.
-///
-/// ```
-/// use xq_movegen::record::GameResult;
-/// assert_eq!(GameResult::BlackWins.to_string(), "0-1");
-/// assert_eq!(GameResult::from_token("1/2-1/2"), Some(GameResult::Draw));
-/// assert_eq!(GameResult::from_token("2-0"), None);
-/// ```
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// Red won: `1-0`.
-    RedWins,
-    /// Black won: `0-1`.
-    BlackWins,
-    /// A draw: `1/2-1/2`.
-    Draw,
-    /// Unknown, unfinished or not recorded: `*`.
-    #[default]
-    Unknown,
-}
-
-impl GameResult {
-    /// The PGN token: `1-0`, `0-1`, `1/2-1/2` or `*`.
-    pub const fn token(self) -> &'static str {
-        match self {
-            GameResult::RedWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unknown => "*",
-        }
-    }
-
-    /// The result a PGN token stands for (also `½-½` for a draw), or `None`.
-    pub fn from_token(token: &str) -> Option<GameResult> {
-        Some(match token {
-            "1-0" => GameResult::RedWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" | "½-½" => GameResult::Draw,
-            "*" => GameResult::Unknown,
-            _ => return None,
-        })
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.token())
-    }
-}
+use xq_movegen::{try_play, Game, GameResult, IllegalMoveError};
 
 /// One move of a line, with what is written after it.
 ///
 /// ```
-/// use xq_movegen::record::Node;
+/// use xq_records::Node;
 /// let node = Node::new("h2e2".parse().unwrap()).with_comment("the central cannon");
 /// assert_eq!(node.comment.as_deref(), Some("the central cannon"));
 /// assert!(node.variations.is_empty());
@@ -123,7 +75,7 @@ impl Node {
 /// A sequence of moves: the main line of a game or one of its variations.
 ///
 /// ```
-/// use xq_movegen::record::Line;
+/// use xq_records::Line;
 /// let line = Line::from_moves(["h2e2".parse().unwrap(), "h9g7".parse().unwrap()]);
 /// assert_eq!(line.nodes.len(), 2);
 /// assert_eq!(line.comment, None);
@@ -155,14 +107,14 @@ impl Line {
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::record::{Record, Line, ReplayError};
+/// use xq_records::{Record, Line, ReplayError};
 /// use xq_movegen::IllegalMoveError;
 /// let mut game = Record::new(Position::startpos());
 /// let bad = "e4e5".parse().unwrap();
 /// game.main = Line::from_moves(["h2e2".parse().unwrap(), bad]);
 /// assert_eq!(
-///     game.end_position(),
-///     Err(ReplayError { ply: 2, error: IllegalMoveError::NoPieceToMove(bad) })
+///     game.game().unwrap_err(),
+///     ReplayError { ply: 2, error: IllegalMoveError::NoPieceToMove(bad) }
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,11 +132,8 @@ impl fmt::Display for ReplayError {
     }
 }
 
-impl std::error::Error for ReplayError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
+// `Display` includes the wrapped error, so `source` stays `None`.
+impl std::error::Error for ReplayError {}
 
 /// A game record: tags, start position, the tree of moves, result and trailing text.
 ///
@@ -196,7 +145,7 @@ impl std::error::Error for ReplayError {
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::record::Record;
+/// use xq_records::Record;
 /// let mut game = Record::new(Position::startpos());
 /// game.set_tag("Event", "Club championship");
 /// game.set_tag("Event", "Club final");
@@ -211,8 +160,8 @@ pub struct Record {
     pub start: Position,
     /// The main line; its comment is the comment before the first move.
     pub main: Line,
-    /// The result.
-    pub result: GameResult,
+    /// The result, `None` for a game unfinished or not recorded (PGN's `*`).
+    pub result: Option<GameResult>,
     /// Text that followed the game in its file after the result (a site's notice, say),
     /// trimmed; `None` when there was none.
     pub trailer: Option<String>,
@@ -225,8 +174,27 @@ impl Record {
             tags: Vec::new(),
             start,
             main: Line::default(),
-            result: GameResult::Unknown,
+            result: None,
             trailer: None,
+        }
+    }
+
+    /// The record of `game`: its start, its moves as the main line, and its result if the
+    /// rules have ended it; no tags.
+    ///
+    /// ```
+    /// use xq_movegen::{Game, GameResult};
+    /// use xq_records::Record;
+    /// let game = Game::from_fen_moves("3k5/R8/9/9/9/9/9/9/4R4/4K4 w", &["e1e9"]).unwrap();
+    /// let record = Record::from_game(&game);
+    /// assert_eq!(record.main_line(), game.moves());
+    /// assert_eq!(record.result, Some(GameResult::RedWins)); // mate
+    /// ```
+    pub fn from_game(game: &Game) -> Record {
+        Record {
+            main: Line::from_moves(game.moves().iter().copied()),
+            result: game.outcome().map(|o| o.result),
+            ..Record::new(game.start().clone())
         }
     }
 
@@ -253,17 +221,18 @@ impl Record {
         self.main.moves()
     }
 
-    /// The position after the main line.
+    /// The main line as a [`Game`], with what the rules need to judge it.
     ///
     /// # Errors
     /// A [`ReplayError`] for the first main-line move that is not legal (the readers
     /// only produce games whose every move, variations included, is legal).
-    pub fn end_position(&self) -> Result<Position, ReplayError> {
-        let mut pos = self.start.clone();
+    pub fn game(&self) -> Result<Game, ReplayError> {
+        let mut game = Game::new(self.start.clone());
         for (i, node) in self.main.nodes.iter().enumerate() {
-            try_play(&mut pos, node.mv).map_err(|error| ReplayError { ply: i + 1, error })?;
+            game.play(node.mv)
+                .map_err(|error| ReplayError { ply: i + 1, error })?;
         }
-        Ok(pos)
+        Ok(game)
     }
 
     /// Checks that every move of the tree, variations included, is legal where it is
@@ -274,7 +243,7 @@ impl Record {
     ///
     /// ```
     /// use xq_core::Position;
-    /// use xq_movegen::record::{Record, Line};
+    /// use xq_records::{Record, Line};
     /// let mut game = Record::new(Position::startpos());
     /// game.main = Line::from_moves(["h2e2".parse().unwrap()]);
     /// game.main.nodes[0].variations.push(Line::from_moves(["h9g7".parse().unwrap()]));

@@ -8,7 +8,7 @@
 //!   `Black`, `Result`, `ECCO`, `Opening`, `Variation`, and two that the reader
 //!   interprets: `FEN`, the start position when it is not the usual one, and `Format`,
 //!   the notation of the moves (`ICCS`, `WXF` or `Chinese`);
-//! * the **movetext**: moves in any of the notations [`parse_move`] reads (ICCS `h2e2`,
+//! * the **movetext**: moves in any of the notations [`read_move`] reads (ICCS `h2e2`,
 //!   WXF `C2=5`, Chinese `炮二平五`), with optional move numbers (`1.`, `1...`),
 //!   comments in braces `{...}` or after `;` up to the end of the line, variations in
 //!   parentheses (an alternative to the move just before, nested as deep as
@@ -23,13 +23,13 @@
 //! the [`Encoding`] it is told. Every move must be legal, checked with the rules of this
 //! crate; any problem is a [`PgnError`] that says where it is: game, line and ply.
 //!
-//! [`write()`] produces UTF-8 text in the [`MoveNotation`] asked for, with a `Format` tag
+//! [`write()`] produces UTF-8 text in the [`Notation`] asked for, with a `Format` tag
 //! naming it and a `FEN` tag when the game does not start from the usual position. What
 //! it writes, [`read_str`] reads back to the same [`Record`].
 //!
 //! ```
-//! use xq_movegen::notation::MoveNotation;
-//! use xq_movegen::pgn::{self, WriteOptions};
+//! use xq_movegen::notation::Notation;
+//! use xq_records::pgn::{self, WriteOptions};
 //!
 //! let text = r#"[Game "Chinese Chess"]
 //! [Red "Xu Yinchuan"]
@@ -46,24 +46,23 @@
 //! assert_eq!(game.main.nodes[1].comment.as_deref(), Some("the screen horse"));
 //! assert_eq!(game.main.nodes[2].variations.len(), 1);
 //!
-//! let wxf = pgn::write(game, &WriteOptions { notation: MoveNotation::Wxf }).unwrap();
+//! let wxf = pgn::write(game, &WriteOptions { notation: Notation::Wxf }).unwrap();
 //! assert!(wxf.contains("1. C2=5 H8+7 {the screen horse}\n2. H2+3 (2. P7+1) 2... R9=8"));
 //! assert_eq!(&pgn::read_str(&wxf).unwrap()[0], game);
 //! ```
 
-use crate::notation::{parse_move, write_move, MoveNotation, ParseNotationError};
-use crate::record::{GameResult, Line, Node, Record};
-use crate::{try_play, IllegalMoveError};
+use crate::record::{Line, Node, Record};
 use std::fmt;
-use xq_core::notation::NotationError;
-use xq_core::{Color, FenError, Move, Position, START_FEN};
+use xq_core::{Color, FenError, Position, START_FEN};
+use xq_movegen::notation::{read_move, write_move, Notation, NotationError};
+use xq_movegen::{GameResult, IllegalMoveError};
 
 /// How deep variations may nest (a variation inside a variation is depth 2). Deeper
 /// input is refused with [`PgnErrorKind::TooDeep`], so that no input can exhaust the
 /// stack.
 ///
 /// ```
-/// use xq_movegen::pgn::{self, PgnErrorKind, MAX_VARIATION_DEPTH};
+/// use xq_records::pgn::{self, PgnErrorKind, MAX_VARIATION_DEPTH};
 /// let nested = |depth| format!("1. h2e2 {}", "(1. b2e2 ".repeat(depth));
 /// assert_eq!(pgn::read_str(&nested(MAX_VARIATION_DEPTH)).unwrap_err().kind, PgnErrorKind::UnterminatedVariation);
 /// assert_eq!(pgn::read_str(&nested(MAX_VARIATION_DEPTH + 1)).unwrap_err().kind, PgnErrorKind::TooDeep);
@@ -73,7 +72,7 @@ pub const MAX_VARIATION_DEPTH: usize = 100;
 /// The character encoding of PGN bytes.
 ///
 /// ```
-/// use xq_movegen::pgn::Encoding;
+/// use xq_records::pgn::Encoding;
 /// assert_eq!(Encoding::from_name("GB2312"), Some(Encoding::Gbk));
 /// assert_eq!(Encoding::from_name("utf8"), Some(Encoding::Utf8));
 /// assert_eq!(Encoding::Gbk.name(), "gbk");
@@ -121,7 +120,7 @@ impl fmt::Display for Encoding {
 /// How [`read`] reads bytes.
 ///
 /// ```
-/// use xq_movegen::pgn::{Encoding, ReadOptions};
+/// use xq_records::pgn::{Encoding, ReadOptions};
 /// assert_eq!(ReadOptions::default().encoding, Encoding::Auto);
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -133,24 +132,25 @@ pub struct ReadOptions {
 /// How [`write()`] writes a game.
 ///
 /// ```
-/// use xq_movegen::notation::MoveNotation;
-/// use xq_movegen::pgn::WriteOptions;
-/// assert_eq!(WriteOptions::default().notation, MoveNotation::Chinese);
+/// use xq_movegen::notation::Notation;
+/// use xq_records::pgn::WriteOptions;
+/// assert_eq!(WriteOptions::default().notation, Notation::Chinese);
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct WriteOptions {
     /// The notation of the moves.
-    pub notation: MoveNotation,
+    pub notation: Notation,
 }
 
 /// What is wrong with PGN input.
 ///
 /// ```
-/// use xq_movegen::pgn::{self, PgnErrorKind};
+/// use xq_movegen::notation::NotationError;
+/// use xq_records::pgn::{self, PgnErrorKind};
 /// let kind = |text| pgn::read_str(text).unwrap_err().kind;
 /// assert_eq!(kind("1. h2e2 {no end"), PgnErrorKind::UnterminatedComment);
 /// assert_eq!(kind("1. 炮二平五 马８进７)"), PgnErrorKind::UnmatchedParenthesis);
-/// assert_eq!(kind("1. C2=5 h9g7 xyz"), PgnErrorKind::UnknownNotation { text: "xyz".into() });
+/// assert_eq!(kind("1. C2=5 h9g7 xyz"), PgnErrorKind::Move(NotationError::Unknown { text: "xyz".into() }));
 /// assert_eq!(
 ///     kind("1. h2e2 $x"),
 ///     PgnErrorKind::BadNag { text: "$x".into() }
@@ -175,31 +175,9 @@ pub enum PgnErrorKind {
         /// What is wrong with it.
         error: FenError,
     },
-    /// A word of the movetext is not a move in any notation (nor a move number, result
-    /// or glyph).
-    UnknownNotation {
-        /// The word.
-        text: String,
-    },
-    /// A move is well formed but no piece of the side to move fits it.
-    NoSuchMove {
-        /// The move text.
-        text: String,
-    },
-    /// A move fits several legal moves.
-    AmbiguousMove {
-        /// The move text.
-        text: String,
-        /// The legal moves it fits.
-        candidates: Vec<Move>,
-    },
-    /// A move is not legal.
-    IllegalMove {
-        /// The move text.
-        text: String,
-        /// Why it is illegal.
-        error: IllegalMoveError,
-    },
+    /// A word of the movetext is not a legal move in any notation (nor a move number,
+    /// result or glyph): unknown, fitting no piece or several, or illegal.
+    Move(NotationError),
     /// A `$` glyph is not a number from 0 to 255.
     BadNag {
         /// The glyph.
@@ -225,20 +203,7 @@ impl fmt::Display for PgnErrorKind {
             }
             PgnErrorKind::BadTag { text } => write!(f, "malformed tag '{text}'"),
             PgnErrorKind::BadFen { fen, error } => write!(f, "bad FEN tag '{fen}': {error}"),
-            PgnErrorKind::UnknownNotation { text } => {
-                write!(f, "'{text}' is not a move in ICCS, WXF or Chinese notation")
-            }
-            PgnErrorKind::NoSuchMove { text } => {
-                write!(f, "no piece of the side to move can play '{text}'")
-            }
-            PgnErrorKind::AmbiguousMove { text, candidates } => {
-                write!(f, "'{text}' is ambiguous: it fits")?;
-                for m in candidates {
-                    write!(f, " {m}")?;
-                }
-                Ok(())
-            }
-            PgnErrorKind::IllegalMove { text, error } => write!(f, "'{text}': {error}"),
+            PgnErrorKind::Move(e) => e.fmt(f),
             PgnErrorKind::BadNag { text } => write!(f, "bad annotation glyph '{text}'"),
             PgnErrorKind::UnterminatedComment => f.write_str("a '{' comment is never closed"),
             PgnErrorKind::UnterminatedVariation => {
@@ -256,25 +221,11 @@ impl fmt::Display for PgnErrorKind {
     }
 }
 
-impl From<ParseNotationError> for PgnErrorKind {
-    fn from(e: ParseNotationError) -> PgnErrorKind {
-        match e {
-            ParseNotationError::Unknown { text } => PgnErrorKind::UnknownNotation { text },
-            ParseNotationError::NoSuchMove { text } => PgnErrorKind::NoSuchMove { text },
-            ParseNotationError::Ambiguous { text, candidates } => {
-                PgnErrorKind::AmbiguousMove { text, candidates }
-            }
-            ParseNotationError::Illegal { text, error } => {
-                PgnErrorKind::IllegalMove { text, error }
-            }
-        }
-    }
-}
-
 /// An error in PGN input, with where it is.
 ///
 /// ```
-/// use xq_movegen::pgn::{self, PgnError, PgnErrorKind};
+/// use xq_movegen::notation::NotationError;
+/// use xq_records::pgn::{self, PgnError, PgnErrorKind};
 /// let text = "[Red \"A\"]\n\n1. h2e2 h9g7\n2. h0g2 xx\n";
 /// let err = pgn::read_str(text).unwrap_err();
 /// assert_eq!(
@@ -284,7 +235,7 @@ impl From<ParseNotationError> for PgnErrorKind {
 ///         game: Some(1),
 ///         line: 4,
 ///         ply: Some(4),
-///         kind: PgnErrorKind::UnknownNotation { text: "xx".into() },
+///         kind: PgnErrorKind::Move(NotationError::Unknown { text: "xx".into() }),
 ///     }
 /// );
 /// assert_eq!(
@@ -331,38 +282,23 @@ impl fmt::Display for PgnError {
     }
 }
 
-impl std::error::Error for PgnError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            PgnErrorKind::BadFen { error, .. } => Some(error),
-            PgnErrorKind::IllegalMove { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
+// `Display` includes every wrapped error, so `source` stays `None`.
+impl std::error::Error for PgnError {}
 
-/// Why a game could not be written (see [`WriteError`] for an example).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WriteErrorKind {
-    /// A move of the tree is not legal where it is played.
-    IllegalMove(IllegalMoveError),
-    /// The notation cannot express a move.
-    Notation(NotationError),
-}
-
-/// A game that [`write()`] or [`write_all`] could not write, and where.
+/// A game that [`write()`] or [`write_all`] could not write: a move of its tree that is
+/// not legal where it is played.
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::pgn::{self, WriteError, WriteErrorKind, WriteOptions};
-/// use xq_movegen::record::{Record, Line};
+/// use xq_records::pgn::{self, WriteError, WriteOptions};
+/// use xq_records::{Record, Line};
 /// use xq_movegen::IllegalMoveError;
 /// let mut game = Record::new(Position::startpos());
 /// let bad = "h9g7".parse().unwrap();
 /// game.main = Line::from_moves([bad]);
 /// assert_eq!(
 ///     pgn::write(&game, &WriteOptions::default()),
-///     Err(WriteError { game: 1, ply: 1, kind: WriteErrorKind::IllegalMove(IllegalMoveError::NoPieceToMove(bad)) })
+///     Err(WriteError { game: 1, ply: 1, error: IllegalMoveError::NoPieceToMove(bad) })
 /// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -371,25 +307,70 @@ pub struct WriteError {
     pub game: usize,
     /// The ply of the move, counted from 1 at the start position.
     pub ply: usize,
-    /// What is wrong.
-    pub kind: WriteErrorKind,
+    /// Why the move is illegal.
+    pub error: IllegalMoveError,
 }
 
 impl fmt::Display for WriteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}, ply {}: ", self.game, self.ply)?;
-        match &self.kind {
-            WriteErrorKind::IllegalMove(e) => write!(f, "{e}"),
-            WriteErrorKind::Notation(e) => write!(f, "{e}"),
-        }
+        write!(f, "game {}, ply {}: {}", self.game, self.ply, self.error)
     }
 }
 
-impl std::error::Error for WriteError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.kind {
-            WriteErrorKind::IllegalMove(e) => Some(e),
-            WriteErrorKind::Notation(e) => Some(e),
+// `Display` includes the wrapped error, so `source` stays `None`.
+impl std::error::Error for WriteError {}
+
+/// A character of the text that the encoding asked for cannot hold (see [`encode`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// The first character it cannot hold.
+    pub ch: char,
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} cannot encode the character '{}' (U+{:04X}); write UTF-8",
+            self.encoding.name().to_uppercase(),
+            self.ch,
+            self.ch as u32
+        )
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// The bytes of `text` (PGN that [`write()`] made, say) in `encoding`: UTF-8 for
+/// [`Encoding::Utf8`] and [`Encoding::Auto`], GBK for older Chinese software.
+///
+/// # Errors
+/// [`EncodeError`] naming the first character GBK cannot hold.
+///
+/// ```
+/// use xq_records::pgn::{encode, Encoding};
+/// assert_eq!(encode("炮二平五", Encoding::Gbk).unwrap(), [0xC5, 0xDA, 0xB6, 0xFE, 0xC6, 0xBD, 0xCE, 0xE5]);
+/// assert_eq!(encode("炮二平五", Encoding::Utf8).unwrap(), "炮二平五".as_bytes());
+/// let err = encode("炮 ♔", Encoding::Gbk).unwrap_err();
+/// assert_eq!(err.ch, '♔');
+/// assert_eq!(err.to_string(), "GBK cannot encode the character '♔' (U+2654); write UTF-8");
+/// ```
+pub fn encode(text: &str, encoding: Encoding) -> Result<Vec<u8>, EncodeError> {
+    match encoding {
+        Encoding::Auto | Encoding::Utf8 => Ok(text.as_bytes().to_vec()),
+        Encoding::Gbk => {
+            let (bytes, _, unmappable) = encoding_rs::GBK.encode(text);
+            if !unmappable {
+                return Ok(bytes.into_owned());
+            }
+            let mut buf = [0u8; 4];
+            let ch = text
+                .chars()
+                .find(|c| encoding_rs::GBK.encode(c.encode_utf8(&mut buf)).2)
+                .unwrap_or(char::REPLACEMENT_CHARACTER);
+            Err(EncodeError { encoding, ch })
         }
     }
 }
@@ -401,7 +382,7 @@ impl std::error::Error for WriteError {
 /// [`PgnErrorKind::BadEncoding`] with the line of the first invalid byte.
 ///
 /// ```
-/// use xq_movegen::pgn::{decode, Encoding};
+/// use xq_records::pgn::{decode, Encoding};
 /// // 炮二平五 in GBK.
 /// let gbk = [0xC5, 0xDA, 0xB6, 0xFE, 0xC6, 0xBD, 0xCE, 0xE5];
 /// assert_eq!(decode(&gbk, Encoding::Auto).unwrap(), ("炮二平五".to_string(), Encoding::Gbk));
@@ -452,7 +433,7 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Result<(String, Encoding), Pg
 /// A [`PgnError`] for the first problem, with its place.
 ///
 /// ```
-/// use xq_movegen::pgn::{self, ReadOptions};
+/// use xq_records::pgn::{self, ReadOptions};
 /// // "1. 炮二平五 *" in GBK.
 /// let mut bytes = b"1. ".to_vec();
 /// bytes.extend([0xC5, 0xDA, 0xB6, 0xFE, 0xC6, 0xBD, 0xCE, 0xE5]);
@@ -471,7 +452,8 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, PgnError
 /// A [`PgnError`] for the first problem, with its place.
 ///
 /// ```
-/// use xq_movegen::pgn::{self, PgnErrorKind};
+/// use xq_movegen::notation::NotationError;
+/// use xq_records::pgn::{self, PgnErrorKind};
 /// use xq_movegen::IllegalMoveError;
 /// let games = pgn::read_str("[Round \"1\"]\n1. h2e2 h9g7 *\n\n[Round \"2\"]\n1. b0c2 *").unwrap();
 /// assert_eq!(games.len(), 2);
@@ -481,7 +463,7 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, PgnError
 ///
 /// let err = pgn::read_str("1. h2e2 h9g7\n2. h2e2").unwrap_err();
 /// assert_eq!((err.game, err.line, err.ply), (Some(1), 2, Some(3)));
-/// assert!(matches!(err.kind, PgnErrorKind::IllegalMove { .. }));
+/// assert!(matches!(err.kind, PgnErrorKind::Move(NotationError::Illegal { .. })));
 /// ```
 pub fn read_str(text: &str) -> Result<Vec<Record>, PgnError> {
     let mut reader = Reader {
@@ -513,14 +495,15 @@ pub fn read_str(text: &str) -> Result<Vec<Record>, PgnError> {
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::notation::MoveNotation;
-/// use xq_movegen::pgn::{self, WriteOptions};
-/// use xq_movegen::record::{Record, GameResult, Line};
+/// use xq_movegen::notation::Notation;
+/// use xq_records::pgn::{self, WriteOptions};
+/// use xq_movegen::GameResult;
+/// use xq_records::{Line, Record};
 /// let mut game = Record::new(Position::startpos());
 /// game.set_tag("Event", "Demo");
 /// game.main = Line::from_moves(["h2e2".parse().unwrap(), "h9g7".parse().unwrap()]);
-/// game.result = GameResult::RedWins;
-/// let text = pgn::write(&game, &WriteOptions { notation: MoveNotation::Iccs }).unwrap();
+/// game.result = Some(GameResult::RedWins);
+/// let text = pgn::write(&game, &WriteOptions { notation: Notation::Iccs }).unwrap();
 /// assert_eq!(text, "[Event \"Demo\"]\n[Format \"ICCS\"]\n\n1. h2e2 h9g7\n1-0\n");
 /// ```
 pub fn write(game: &Record, options: &WriteOptions) -> Result<String, WriteError> {
@@ -534,8 +517,8 @@ pub fn write(game: &Record, options: &WriteOptions) -> Result<String, WriteError
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::pgn::{self, WriteOptions};
-/// use xq_movegen::record::Record;
+/// use xq_records::pgn::{self, WriteOptions};
+/// use xq_records::Record;
 /// let games = vec![Record::new(Position::startpos()); 2];
 /// let text = pgn::write_all(&games, &WriteOptions::default()).unwrap();
 /// assert_eq!(pgn::read_str(&text).unwrap(), games);
@@ -565,8 +548,8 @@ struct Reader<'a> {
 
 /// What ended a line of moves.
 enum LineEnd {
-    /// A result token.
-    Result(GameResult),
+    /// A result token (`*`: none).
+    Result(Option<GameResult>),
     /// A `)`.
     Close,
     /// A new game's tags or the end of the text.
@@ -644,7 +627,7 @@ impl<'a> Reader<'a> {
                 _ => game.tags.push((name, value)),
             }
         }
-        let tagged = game.tag("Result").and_then(GameResult::from_token);
+        let tagged = game.tag("Result").and_then(result_token).flatten();
         let start = game.start.clone();
         let (main, end) = self.line_of_moves(&start, 0, 0, self.line)?;
         game.main = main;
@@ -653,7 +636,7 @@ impl<'a> Reader<'a> {
                 game.trailer = self.trailer();
                 result
             }
-            LineEnd::Close | LineEnd::GameOver => tagged.unwrap_or_default(),
+            LineEnd::Close | LineEnd::GameOver => tagged,
         };
         Ok(game)
     }
@@ -752,7 +735,7 @@ impl<'a> Reader<'a> {
                 }
                 _ => {
                     let word = self.word();
-                    if let Some(result) = GameResult::from_token(&word) {
+                    if let Some(result) = result_token(&word) {
                         if depth > 0 {
                             return Err(unterminated(self));
                         }
@@ -763,8 +746,8 @@ impl<'a> Reader<'a> {
                         continue;
                     }
                     let (text, nag) = strip_glyph(text);
-                    let m = parse_move(&pos, text)
-                        .map_err(|e| self.error(here, Some(ply), e.into()))?;
+                    let m = read_move(&pos, text)
+                        .map_err(|e| self.error(here, Some(ply), PgnErrorKind::Move(e)))?;
                     previous = Some(pos.clone());
                     pos.make_move(m);
                     let mut node = Node::new(m);
@@ -786,6 +769,16 @@ impl<'a> Reader<'a> {
             self.bump();
         }
         word
+    }
+}
+
+/// The result a PGN token stands for (`Some(None)` for `*`; `½-½` is read as a draw),
+/// `None` for a word that is no result token.
+fn result_token(word: &str) -> Option<Option<GameResult>> {
+    match word {
+        "*" => Some(None),
+        "½-½" => Some(Some(GameResult::Draw)),
+        _ => word.parse().ok().map(Some),
     }
 }
 
@@ -967,7 +960,7 @@ fn write_game(game: &Record, number: usize, options: &WriteOptions) -> Result<St
     };
     writer.line(&game.start, &game.main, 0, 0)?;
     layout.newline();
-    layout.token(game.result.token());
+    layout.token(game.result.map_or("*", GameResult::token));
     let mut out = layout.out;
     if let Some(trailer) = game.trailer.as_deref().map(str::trim) {
         if !trailer.is_empty() {
@@ -1015,7 +1008,7 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
 
 struct MoveWriter<'a> {
     layout: &'a mut Layout,
-    notation: MoveNotation,
+    notation: Notation,
     black_first: bool,
     game: usize,
 }
@@ -1036,10 +1029,10 @@ impl MoveWriter<'_> {
         let mut need_number = true;
         for (i, node) in line.nodes.iter().enumerate() {
             let ply = before + i + 1;
-            let error = |kind| WriteError {
+            let illegal = |error| WriteError {
                 game: self.game,
                 ply,
-                kind,
+                error,
             };
             let number = (ply - 1 + usize::from(self.black_first)) / 2 + 1;
             if pos.side_to_move() == Color::Red {
@@ -1051,9 +1044,13 @@ impl MoveWriter<'_> {
                 self.layout.token(&format!("{number}..."));
             }
             let previous = pos.clone();
-            try_play(&mut pos, node.mv).map_err(|e| error(WriteErrorKind::IllegalMove(e)))?;
-            let text = write_move(&previous, node.mv, self.notation)
-                .map_err(|e| error(WriteErrorKind::Notation(e)))?;
+            let text = match write_move(&previous, node.mv, self.notation) {
+                Ok(text) => text,
+                Err(NotationError::Illegal { error, .. }) => return Err(illegal(error)),
+                // Writing a move fails only when it is illegal.
+                Err(other) => unreachable!("writing {} failed: {other}", node.mv),
+            };
+            pos.make_move(node.mv);
             self.layout.token(&text);
             for nag in &node.nags {
                 self.layout.token(&format!("${nag}"));

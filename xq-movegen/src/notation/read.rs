@@ -1,256 +1,17 @@
-//! Reading moves written in any of the three notations players use, and writing them.
-//!
-//! [`parse_move`] takes the text of one move and the position it is played in, and
-//! returns the legal [`Move`] it names. It recognises the notation by itself:
-//!
-//! * **ICCS** coordinates, origin then destination, files `a`-`i` from Red's left and
-//!   ranks `0`-`9` from Red's side: `h2e2`, also `H2-E2` (the dash and upper case of
-//!   the ICCS PGN format).
-//! * **WXF**: piece letter, file, direction, number: `C2=5`, `H8+7`, `R9-1`. Letters
-//!   `K A E H R C P` (also `B` for the elephant and `N` for the horse, and lower case);
-//!   `=` or `.` for a sideways move. Two pieces of a kind on one file: `C+=5` / `C-=5`,
-//!   also written `+C=5` / `-C=5`. Soldiers: `P7` for the middle one of three or five
-//!   on file 7, `++` / `P+` / `P-` / `--` for the first, second, second-last and last of
-//!   four or five, and the file in the letter's place when two files hold several
-//!   soldiers (`7+=6`, `33=4`, `3-=4`).
-//! * **Chinese**: `炮二平五`, `马８进７`. Piece characters in simplified or traditional
-//!   form and their variants: 帅帥将將 (general), 仕士 (advisor), 相象 (elephant),
-//!   马馬傌 (horse), 车車俥 (chariot), 炮砲包 (cannon), 兵卒 (soldier). Directions
-//!   进進 (also 上), 退 (also 下), 平. Numbers as Chinese numerals 一 to 九 (Red's
-//!   usual form), ASCII digits or full-width digits (Black's): any form is accepted for
-//!   either side. Pieces sharing a file: 前 / 中 / 后 (後) before the piece (`前车进一`,
-//!   `后炮平四`, `中兵进一`), the ordinals 一二三四五 counted from the front for four or
-//!   five soldiers on one file (`一兵平四`, `二兵进一`), and 前 / 中 / 后 before the file
-//!   number when two files hold several soldiers (`前三平四`).
-//!
-//! In the two descriptive notations files are counted from the mover's right (Red's file
-//! 1 is `i`, Black's is `a`); forward and back are the mover's. A straight mover's number
-//! (general, chariot, cannon, soldier going forward or back) counts ranks; otherwise it
-//! is the destination file. For the diagonal movers the destination file fixes the move:
-//! `马二进三` goes up two ranks, `相三进五` two, `仕四进五` one. Two advisors or two
-//! elephants on one file need no 前 / 后: only one of them can go in the direction
-//! written (`仕六退五`).
-//!
-//! The description has to name exactly one legal move. A piece named by its file when
-//! two of its kind share that file is accepted when only one of them can make the move;
-//! otherwise it is [`ParseNotationError::Ambiguous`]. See
-//! [`xq_core::notation`] for the writing conventions, which [`write_move`] follows.
-//!
-//! ```
-//! use xq_core::{Move, Position};
-//! use xq_movegen::notation::{parse_move, write_move, MoveNotation, ParseNotationError};
-//!
-//! let pos = Position::startpos();
-//! let m: Move = "h2e2".parse().unwrap();
-//! for text in ["h2e2", "H2-E2", "C2=5", "C2.5", "炮二平五", "砲2平5", "包２平５"] {
-//!     assert_eq!(parse_move(&pos, text), Ok(m), "{text}");
-//! }
-//! assert_eq!(write_move(&pos, m, MoveNotation::Chinese).unwrap(), "炮二平五");
-//! assert_eq!(write_move(&pos, m, MoveNotation::Wxf).unwrap(), "C2=5");
-//! assert_eq!(write_move(&pos, m, MoveNotation::Iccs).unwrap(), "h2e2");
-//!
-//! assert_eq!(
-//!     parse_move(&pos, "炮二进十"),
-//!     Err(ParseNotationError::Unknown { text: "炮二进十".to_string() })
-//! );
-//! ```
+//! Reading moves in any notation (see the [module docs](super)): ICCS, WXF or Chinese,
+//! recognised by itself, resolved against the legal moves of the position.
 
+use super::NotationError;
 use crate::{try_play, IllegalMoveError};
-use std::fmt;
-use xq_core::notation::{move_to_notation, NotationError, NotationStyle};
 use xq_core::{Color, File, Move, PieceKind, Position, Rank, Square};
 
-/// The notations moves can be written in.
-///
-/// ```
-/// use xq_movegen::notation::MoveNotation;
-/// assert_eq!(MoveNotation::default(), MoveNotation::Chinese);
-/// assert_eq!(MoveNotation::Wxf.format_tag(), "WXF");
-/// assert_eq!(MoveNotation::from_name("chinese-traditional"), Some(MoveNotation::ChineseTraditional));
-/// ```
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum MoveNotation {
-    /// ICCS coordinates, `h2e2`.
-    Iccs,
-    /// The WXF's letters and digits, `C2=5`.
-    Wxf,
-    /// Chinese with simplified characters, `炮二平五` / `马8进7` (the default).
-    #[default]
-    Chinese,
-    /// Chinese with traditional characters, `炮二平五` / `馬8進7`.
-    ChineseTraditional,
-}
-
-impl MoveNotation {
-    /// Every notation.
-    pub const ALL: [MoveNotation; 4] = [
-        MoveNotation::Iccs,
-        MoveNotation::Wxf,
-        MoveNotation::Chinese,
-        MoveNotation::ChineseTraditional,
-    ];
-
-    /// The lower-case name: `iccs`, `wxf`, `chinese`, `chinese-traditional`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            MoveNotation::Iccs => "iccs",
-            MoveNotation::Wxf => "wxf",
-            MoveNotation::Chinese => "chinese",
-            MoveNotation::ChineseTraditional => "chinese-traditional",
-        }
-    }
-
-    /// The notation called `name` (as [`name`](MoveNotation::name) gives it, any case).
-    pub fn from_name(name: &str) -> Option<MoveNotation> {
-        MoveNotation::ALL
-            .into_iter()
-            .find(|n| n.name().eq_ignore_ascii_case(name))
-    }
-
-    /// The value of the PGN `Format` tag for this notation: `ICCS`, `WXF` or `Chinese`.
-    pub const fn format_tag(self) -> &'static str {
-        match self {
-            MoveNotation::Iccs => "ICCS",
-            MoveNotation::Wxf => "WXF",
-            MoveNotation::Chinese | MoveNotation::ChineseTraditional => "Chinese",
-        }
-    }
-}
-
-impl fmt::Display for MoveNotation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Why the text of a move does not name a legal move.
-///
-/// ```
-/// use xq_core::Position;
-/// use xq_movegen::notation::{parse_move, ParseNotationError};
-/// use xq_movegen::IllegalMoveError;
-/// let pos = Position::startpos();
-/// assert_eq!(
-///     parse_move(&pos, "xyz"),
-///     Err(ParseNotationError::Unknown { text: "xyz".into() })
-/// );
-/// // Well formed, but Red has no chariot on file 5.
-/// assert_eq!(
-///     parse_move(&pos, "车五进一"),
-///     Err(ParseNotationError::NoSuchMove { text: "车五进一".into() })
-/// );
-/// // A cannon captures by jumping one piece, but cannot jump to an empty square.
-/// let m = "h2h9".parse().unwrap();
-/// assert_eq!(parse_move(&pos, "C2+7"), Ok(m));
-/// let m = "h2h8".parse().unwrap();
-/// assert_eq!(
-///     parse_move(&pos, "C2+6"),
-///     Err(ParseNotationError::Illegal { text: "C2+6".into(), error: IllegalMoveError::BadMovement(m) })
-/// );
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ParseNotationError {
-    /// The text is in none of the notations.
-    Unknown {
-        /// The text.
-        text: String,
-    },
-    /// The text is well formed but no piece of the side to move fits it.
-    NoSuchMove {
-        /// The text.
-        text: String,
-    },
-    /// The text fits several legal moves.
-    Ambiguous {
-        /// The text.
-        text: String,
-        /// The legal moves it fits.
-        candidates: Vec<Move>,
-    },
-    /// The text names a move that is not legal.
-    Illegal {
-        /// The text.
-        text: String,
-        /// Why the move is illegal.
-        error: IllegalMoveError,
-    },
-}
-
-impl ParseNotationError {
-    /// The move text the error is about.
-    pub fn text(&self) -> &str {
-        match self {
-            ParseNotationError::Unknown { text }
-            | ParseNotationError::NoSuchMove { text }
-            | ParseNotationError::Ambiguous { text, .. }
-            | ParseNotationError::Illegal { text, .. } => text,
-        }
-    }
-}
-
-impl fmt::Display for ParseNotationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseNotationError::Unknown { text } => {
-                write!(f, "'{text}' is not a move in ICCS, WXF or Chinese notation")
-            }
-            ParseNotationError::NoSuchMove { text } => {
-                write!(f, "no piece of the side to move can play '{text}'")
-            }
-            ParseNotationError::Ambiguous { text, candidates } => {
-                write!(f, "'{text}' is ambiguous: it fits")?;
-                for m in candidates {
-                    write!(f, " {m}")?;
-                }
-                Ok(())
-            }
-            ParseNotationError::Illegal { text, error } => write!(f, "'{text}': {error}"),
-        }
-    }
-}
-
-impl std::error::Error for ParseNotationError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ParseNotationError::Illegal { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
-
-/// Reads the move `text` (ICCS, WXF or Chinese, recognised by itself) played in `pos`.
-/// Surrounding white space is ignored.
-///
-/// # Errors
-/// [`ParseNotationError::Unknown`] for text in no notation,
-/// [`ParseNotationError::NoSuchMove`] when no piece fits,
-/// [`ParseNotationError::Ambiguous`] when several legal moves fit and
-/// [`ParseNotationError::Illegal`] when the only moves that fit are illegal.
-///
-/// ```
-/// use xq_core::{Move, Position};
-/// use xq_movegen::notation::parse_move;
-/// let m = |s: &str| s.parse::<Move>().unwrap();
-///
-/// // Two Red chariots on file 8 (b): 前 / + is the one further up.
-/// let pos = Position::from_fen("5k3/9/9/9/9/1R7/9/9/1R7/3K5 w").unwrap();
-/// assert_eq!(parse_move(&pos, "前车平五"), Ok(m("b4e4")));
-/// assert_eq!(parse_move(&pos, "後俥退一"), Ok(m("b1b0")));
-/// assert_eq!(parse_move(&pos, "R+=5"), Ok(m("b4e4")));
-/// assert_eq!(parse_move(&pos, "-R-1"), Ok(m("b1b0")));
-///
-/// // Black counts files from its own right, with Arabic or full-width digits.
-/// let pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b").unwrap();
-/// assert_eq!(parse_move(&pos, "马８进７"), Ok(m("h9g7")));
-/// assert_eq!(parse_move(&pos, "馬8進7"), Ok(m("h9g7")));
-/// assert_eq!(parse_move(&pos, "h8+7"), Ok(m("h9g7")));
-/// ```
-pub fn parse_move(pos: &Position, text: &str) -> Result<Move, ParseNotationError> {
+/// Reads the move `text` played in `pos` (see [`read_move`](super::read_move)).
+pub(super) fn read(pos: &Position, text: &str) -> Result<Move, NotationError> {
     let text = text.trim();
     if let Some(m) = parse_iccs(text) {
         return match play_check(pos, m) {
             Ok(()) => Ok(m),
-            Err(error) => Err(ParseNotationError::Illegal {
+            Err(error) => Err(NotationError::Illegal {
                 text: text.to_string(),
                 error,
             }),
@@ -258,40 +19,10 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, ParseNotationError
     }
     let description = parse_wxf(text)
         .or_else(|| parse_chinese(text))
-        .ok_or_else(|| ParseNotationError::Unknown {
+        .ok_or_else(|| NotationError::Unknown {
             text: text.to_string(),
         })?;
     resolve(pos, text, &description)
-}
-
-/// Writes `m`, played in `pos`, in `notation`.
-///
-/// ICCS writes any move; the descriptive notations need a piece of the side to move on
-/// the origin and a move of a shape they can express (see
-/// [`xq_core::notation::move_to_notation`]). The move is not checked for legality.
-///
-/// # Errors
-/// The [`NotationError`] of [`xq_core::notation::move_to_notation`].
-///
-/// ```
-/// use xq_core::{Move, Position};
-/// use xq_movegen::notation::{write_move, MoveNotation};
-/// let pos = Position::startpos();
-/// let m: Move = "b0c2".parse().unwrap();
-/// assert_eq!(write_move(&pos, m, MoveNotation::ChineseTraditional).unwrap(), "傌八進七");
-/// ```
-pub fn write_move(
-    pos: &Position,
-    m: Move,
-    notation: MoveNotation,
-) -> Result<String, NotationError> {
-    let style = match notation {
-        MoveNotation::Iccs => return Ok(m.to_string()),
-        MoveNotation::Wxf => NotationStyle::Wxf,
-        MoveNotation::Chinese => NotationStyle::Chinese,
-        MoveNotation::ChineseTraditional => NotationStyle::ChineseTraditional,
-    };
-    move_to_notation(pos, m, style)
 }
 
 // ---------------------------------------------------------------------- internals
@@ -613,9 +344,9 @@ fn on_file(pos: &Position, kind: PieceKind, file: File) -> Vec<Square> {
     squares
 }
 
-fn resolve(pos: &Position, text: &str, d: &Description) -> Result<Move, ParseNotationError> {
+fn resolve(pos: &Position, text: &str, d: &Description) -> Result<Move, NotationError> {
     let us = pos.side_to_move();
-    let no_such_move = || ParseNotationError::NoSuchMove {
+    let no_such_move = || NotationError::NoSuchMove {
         text: text.to_string(),
     };
     let given_file = match d.file {
@@ -654,7 +385,7 @@ fn resolve(pos: &Position, text: &str, d: &Description) -> Result<Move, ParseNot
     match legal[..] {
         [m] => Ok(m),
         [] => Err(match illegal {
-            Some(error) => ParseNotationError::Illegal {
+            Some(error) => NotationError::Illegal {
                 text: text.to_string(),
                 error,
             },
@@ -673,7 +404,7 @@ fn resolve(pos: &Position, text: &str, d: &Description) -> Result<Move, ParseNot
                     }
                 }
             }
-            Err(ParseNotationError::Ambiguous {
+            Err(NotationError::Ambiguous {
                 text: text.to_string(),
                 candidates: legal,
             })
@@ -683,6 +414,7 @@ fn resolve(pos: &Position, text: &str, d: &Description) -> Result<Move, ParseNot
 
 #[cfg(test)]
 mod tests {
+    use super::super::{read_move as parse_move, write_move, Notation, NotationError};
     use super::*;
     use crate::legal_moves;
 
@@ -717,13 +449,13 @@ mod tests {
         );
         for bad in ["h2e", "h2_e2", "j2e2", "h2e2e", "h2--e2"] {
             assert!(
-                matches!(parse_move(&p, bad), Err(ParseNotationError::Unknown { .. })),
+                matches!(parse_move(&p, bad), Err(NotationError::Unknown { .. })),
                 "{bad}"
             );
         }
         assert_eq!(
             parse_move(&p, "e4e5"),
-            Err(ParseNotationError::Illegal {
+            Err(NotationError::Illegal {
                 text: "e4e5".into(),
                 error: IllegalMoveError::NoPieceToMove(mv("e4e5"))
             })
@@ -808,7 +540,7 @@ mod tests {
         // A diagonal mover's number is a file: an elephant cannot go to file 6.
         assert_eq!(
             parse_move(&p, "相七进六"),
-            Err(ParseNotationError::NoSuchMove {
+            Err(NotationError::NoSuchMove {
                 text: "相七进六".into()
             })
         );
@@ -834,7 +566,7 @@ mod tests {
         // Named by their file, the chariots are ambiguous when both can go.
         assert_eq!(
             parse_move(&p, "车八平五"),
-            Err(ParseNotationError::Ambiguous {
+            Err(NotationError::Ambiguous {
                 text: "车八平五".into(),
                 candidates: vec![mv("b4e4"), mv("b1e1")]
             })
@@ -891,7 +623,7 @@ mod tests {
         for text in ["四兵平六", "--=6"] {
             assert_eq!(
                 parse_move(&p, text),
-                Err(ParseNotationError::Illegal {
+                Err(NotationError::Illegal {
                     text: text.into(),
                     error: IllegalMoveError::BadMovement(mv("c4d4"))
                 })
@@ -932,7 +664,7 @@ mod tests {
         reads(&b, &[("前卒平4", "c3d3")]);
         assert_eq!(
             parse_move(&b, "前卒进1"),
-            Err(ParseNotationError::Ambiguous {
+            Err(NotationError::Ambiguous {
                 text: "前卒进1".into(),
                 candidates: vec![mv("c3c2"), mv("g2g1")]
             })
@@ -960,7 +692,7 @@ mod tests {
         ] {
             assert_eq!(
                 parse_move(&p, text),
-                Err(ParseNotationError::Unknown {
+                Err(NotationError::Unknown {
                     text: text.trim().into()
                 }),
                 "{text}"
@@ -978,7 +710,7 @@ mod tests {
         ] {
             assert_eq!(
                 parse_move(&p, text),
-                Err(ParseNotationError::NoSuchMove { text: text.into() }),
+                Err(NotationError::NoSuchMove { text: text.into() }),
                 "{text}"
             );
         }
@@ -986,7 +718,7 @@ mod tests {
         let q = pos("4k4/9/9/9/9/9/9/9/1R7/1N1K5 w");
         assert_eq!(
             parse_move(&q, "马八进七"),
-            Err(ParseNotationError::Illegal {
+            Err(NotationError::Illegal {
                 text: "马八进七".into(),
                 error: IllegalMoveError::BadMovement(mv("b0c2"))
             })
@@ -995,20 +727,30 @@ mod tests {
 
     #[test]
     fn errors_display() {
-        let e = ParseNotationError::Ambiguous {
+        let e = NotationError::Ambiguous {
             text: "车八平五".into(),
             candidates: vec![mv("b4e4"), mv("b1e1")],
         };
         assert_eq!(e.to_string(), "'车八平五' is ambiguous: it fits b4e4 b1e1");
         assert_eq!(e.text(), "车八平五");
-        let e = ParseNotationError::Illegal {
+        let e = NotationError::Illegal {
             text: "e4e5".into(),
             error: IllegalMoveError::NoPieceToMove(mv("e4e5")),
         };
-        assert!(std::error::Error::source(&e).is_some());
+        // The text is the move itself: said once. The cause is in the text, so it is not
+        // repeated as a source.
+        assert!(std::error::Error::source(&e).is_none());
         assert_eq!(
             e.to_string(),
-            "'e4e5': illegal move e4e5: no piece of the side to move on e4"
+            "illegal move e4e5: no piece of the side to move on e4"
+        );
+        let e = NotationError::Illegal {
+            text: "马八进七".into(),
+            error: IllegalMoveError::BadMovement(mv("b0c2")),
+        };
+        assert_eq!(
+            e.to_string(),
+            "'马八进七': illegal move b0c2: the piece on b0 cannot move there"
         );
     }
 
@@ -1043,7 +785,7 @@ mod tests {
                 };
                 positions += 1;
                 for m in legal_moves(&p) {
-                    for notation in MoveNotation::ALL {
+                    for notation in Notation::ALL {
                         let text = write_move(&p, m, notation).unwrap();
                         assert_eq!(parse_move(&p, &text), Ok(m), "{text} in {fen}");
                     }
@@ -1073,7 +815,7 @@ mod tests {
                     break;
                 }
                 for &m in &moves {
-                    for notation in MoveNotation::ALL {
+                    for notation in Notation::ALL {
                         let text = write_move(&p, m, notation).unwrap();
                         assert_eq!(parse_move(&p, &text), Ok(m), "{text} in {}", p.to_fen());
                         checked += 1;

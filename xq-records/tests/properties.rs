@@ -7,21 +7,22 @@
 use proptest::prelude::*;
 use xq_core::Position;
 use xq_movegen::legal_moves;
-use xq_movegen::notation::MoveNotation;
-use xq_movegen::pgn::{self, Encoding, ReadOptions, WriteOptions};
-use xq_movegen::record::{GameResult, Line, Node, Record};
-use xq_movegen::xqf;
+use xq_movegen::notation::Notation;
+use xq_movegen::GameResult;
+use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions};
+use xq_records::xqf;
+use xq_records::{Line, Node, Record};
 
 const SAMPLE_XQF: &[u8] = include_bytes!("data/games/sample.xqf");
 const SAMPLE_PGN: &[u8] = include_bytes!("data/games/ccgc2006-01.pgn");
 
-fn notation() -> impl Strategy<Value = MoveNotation> {
-    prop::sample::select(MoveNotation::ALL.to_vec())
+fn notation() -> impl Strategy<Value = Notation> {
+    prop::sample::select(Notation::ALL.to_vec())
 }
 
 /// Whatever was read writes in `notation` and reads back to itself (but for a `}` in
 /// a comment, which the writer turns into `｝`).
-fn round_trips(games: &[Record], notation: MoveNotation) {
+fn round_trips(games: &[Record], notation: Notation) {
     let text = pgn::write_all(games, &WriteOptions { notation }).unwrap();
     let again = pgn::read_str(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let mut expected = games.to_vec();
@@ -96,10 +97,10 @@ fn tree() -> impl Strategy<Value = Record> {
         ]),
         prop::collection::vec(("[A-Za-z]{1,8}", "[ -~中文]{0,12}"), 0..4),
         prop::sample::select(vec![
-            GameResult::RedWins,
-            GameResult::BlackWins,
-            GameResult::Draw,
-            GameResult::Unknown,
+            Some(GameResult::RedWins),
+            Some(GameResult::BlackWins),
+            Some(GameResult::Draw),
+            None,
         ]),
         prop::option::of("[a-z]([a-z .]{0,10}[a-z])?"),
     )
@@ -123,7 +124,7 @@ proptest! {
     fn pgn_reader_never_panics_on_bytes(data in prop::collection::vec(any::<u8>(), 0..400)) {
         for encoding in [Encoding::Auto, Encoding::Utf8, Encoding::Gbk] {
             if let Ok(games) = pgn::read(&data, &ReadOptions { encoding }) {
-                round_trips(&games, MoveNotation::Wxf);
+                round_trips(&games, Notation::Wxf);
             }
         }
     }
@@ -131,7 +132,7 @@ proptest! {
     #[test]
     fn pgn_reader_never_panics_on_text(text in "[ -~\n\r\t\u{3000}炮二平五马８进７前后中兵卒车{}()\\[\\];$!?.=+-]{0,200}") {
         if let Ok(games) = pgn::read_str(&text) {
-            round_trips(&games, MoveNotation::Chinese);
+            round_trips(&games, Notation::Chinese);
         }
     }
 
@@ -156,7 +157,7 @@ proptest! {
         with_magic.extend_from_slice(&data);
         for bytes in [&data[..], &with_magic[..]] {
             if let Ok(game) = xqf::read(bytes) {
-                round_trips(&[game], MoveNotation::Iccs);
+                round_trips(&[game], Notation::Iccs);
             }
         }
     }
