@@ -8,6 +8,7 @@ mod correction;
 mod info;
 mod limits;
 mod picker;
+mod repetition;
 pub mod score;
 mod search;
 mod see;

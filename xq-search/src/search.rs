@@ -12,10 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
-use xq_movegen::chase::{judge_cycle, CycleRuling};
-use xq_movegen::game::{
-    find_repetition, move_rule_plies, perpetual_check, Game, Repetition, NO_CAPTURE_DRAW_PLIES,
-};
+use xq_movegen::game::{Game, NO_CAPTURE_DRAW_PLIES};
 use xq_movegen::legal_moves;
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
@@ -112,14 +109,14 @@ pub struct Searcher {
     config: SearchConfig,
     multipv: usize,
     // Per-search state.
-    pos: Position,
-    keys: Vec<u64>,
-    checks: Vec<bool>,
+    pub(crate) pos: Position,
+    pub(crate) keys: Vec<u64>,
+    pub(crate) checks: Vec<bool>,
     /// The moves between the positions of `keys` (`None` for a null move), and the
     /// position of `keys[0]`: what the chase rule replays when a cycle repeats.
-    moves: Vec<Option<Move>>,
-    base: Position,
-    root_index: usize,
+    pub(crate) moves: Vec<Option<Move>>,
+    pub(crate) base: Position,
+    pub(crate) root_index: usize,
     evals: Vec<Eval>,
     /// The correction history's keys of each node on the current path.
     corr_keys: Vec<CorrectionKeys>,
@@ -138,7 +135,7 @@ pub struct Searcher {
     seldepth: usize,
     /// The index in `keys` of the position the last null move on the current path led
     /// to: no repetition cycle may contain a pass.
-    null_at: Option<usize>,
+    pub(crate) null_at: Option<usize>,
     /// No null move before this ply (inside a null move's verification search).
     null_min_ply: usize,
     /// The move a singular-extension search leaves out, by ply.
@@ -604,72 +601,6 @@ impl Searcher {
         self.keys.pop();
         self.checks.pop();
         self.moves.pop();
-    }
-
-    /// The value of a repeated or 60-move-rule position, if the current node is one.
-    fn rule_value(&mut self, ply: usize) -> Option<i32> {
-        // In the referee's order: repetition first, then the 60-move rule (under which a
-        // side with no legal move has still lost).
-        // A cycle reaches back no further than the last capture, or the last null move.
-        let n = self.keys.len() - 1;
-        let reversible = (self.pos.halfmove_clock() as usize).min(n - self.null_at.unwrap_or(0));
-        if reversible >= 4 {
-            if let Some(first) = find_repetition(&self.keys, reversible, self.root_index) {
-                return Some(match perpetual_check(&self.checks, first) {
-                    // Perpetual check (and chase) loses like being mated there (as
-                    // Pikafish scores it): a defender prefers a longer real mate to
-                    // losing by rule sooner.
-                    Repetition::SideToMoveWins => mate_in(ply),
-                    Repetition::SideToMoveLoses => mated_in(ply),
-                    Repetition::Draw => self.chase_value(first, ply),
-                });
-            }
-        }
-        if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES
-            && move_rule_plies(self.pos.halfmove_clock(), &self.checks) >= NO_CAPTURE_DRAW_PLIES
-        {
-            return Some(if xq_movegen::count_legal(&self.pos) == 0 {
-                mated_in(ply)
-            } else {
-                0
-            });
-        }
-        None
-    }
-
-    /// The value of a repetition from `self.keys[first]` with no perpetual check: a draw
-    /// unless one side chased perpetually. Any check in the cycle draws at once; the
-    /// chase judge (the cost: a few capture lists per move of the cycle) runs only on
-    /// cycles without a check or a null move.
-    fn chase_value(&self, first: usize, ply: usize) -> i32 {
-        if self.checks[first + 1..].contains(&true) {
-            return 0;
-        }
-        let Some(cycle) = self.moves[first..]
-            .iter()
-            .copied()
-            .collect::<Option<Vec<Move>>>()
-        else {
-            return 0;
-        };
-        let mut start = self.base.clone();
-        for m in &self.moves[..first] {
-            match *m {
-                Some(m) => {
-                    start.make_move(m);
-                }
-                None => {
-                    start.make_null();
-                }
-            }
-        }
-        match judge_cycle(&start, &cycle) {
-            Ok(CycleRuling::PerpetualChase { by, .. }) if by == self.pos.side_to_move() => {
-                mated_in(ply)
-            }
-            Ok(CycleRuling::PerpetualChase { .. }) => mate_in(ply),
-            _ => 0,
-        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
