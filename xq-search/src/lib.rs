@@ -5,6 +5,7 @@
 #![deny(unsafe_code)]
 
 mod correction;
+mod history;
 mod info;
 mod limits;
 mod picker;

@@ -1,9 +1,10 @@
 //! Iterative deepening principal variation search.
 
 use crate::correction::{CorrectionHistory, CorrectionKeys};
+use crate::history::{Continuation, Heuristics};
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
+use crate::picker::{ordering_value, wins_or_holds, MovePicker, Stage};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
 use crate::see::see_ge;
 use crate::tt::{Bound, TranspositionTable};
