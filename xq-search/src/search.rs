@@ -148,10 +148,6 @@ pub struct Searcher {
     lmr: Box<[[u8; 64]; 64]>,
     /// Static evaluations by key, see [`Searcher::evaluate`].
     eval_cache: Box<[(u64, i32)]>,
-    /// Let the picker drop the quiet moves the pruning would turn down (off: they are
-    /// handed out and turned down one by one; the tests check the tree is the same).
-    #[cfg(test)]
-    drop_pruned_quiets: bool,
 }
 
 /// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
@@ -215,8 +211,6 @@ impl Searcher {
             excluded: Vec::new(),
             lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
-            #[cfg(test)]
-            drop_pruned_quiets: true,
         }
     }
 
@@ -896,11 +890,7 @@ impl Searcher {
                     // which past the first move only the reductions read, and the
                     // moves still searched (quiet checks, losing captures) are never
                     // reduced: the same tree.
-                    #[cfg(test)]
-                    let drop = self.drop_pruned_quiets;
-                    #[cfg(not(test))]
-                    let drop = true;
-                    if drop && (late || (futile && beta - alpha == 1)) {
+                    if self.config.drop_pruned_quiets && (late || (futile && beta - alpha == 1)) {
                         let test =
                             check_test.get_or_insert_with(|| xq_movegen::CheckTest::new(&self.pos));
                         picker.drop_quiets_without_check(&self.pos, test);
@@ -1295,7 +1285,10 @@ mod tests {
             let mut results = Vec::new();
             for drop in [true, false] {
                 let mut searcher = Searcher::new(1);
-                searcher.drop_pruned_quiets = drop;
+                searcher.set_config(SearchConfig {
+                    drop_pruned_quiets: drop,
+                    ..SearchConfig::default()
+                });
                 let r = searcher.search(&game, &Limits::depth(8), &stop, |_| {});
                 results.push((r.nodes, r.best_move, r.value, r.pv));
             }
