@@ -14,6 +14,7 @@ pub mod score;
 mod search;
 mod see;
 pub mod skill;
+mod time;
 pub mod tt;
 
 pub use info::{Info, SearchResult};

@@ -7,6 +7,7 @@ use crate::limits::{Limits, SearchConfig};
 use crate::picker::{ordering_value, wins_or_holds, MovePicker, Stage};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
 use crate::see::see_ge;
+use crate::time::TimeUse;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -17,59 +18,6 @@ use xq_movegen::game::{Game, NO_CAPTURE_DRAW_PLIES};
 use xq_movegen::legal_moves;
 
 type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
-
-/// What time management learns from the iterations of one search: how often the best
-/// move changed, and how the score moved.
-#[derive(Debug, Default)]
-struct TimeUse {
-    best: Option<Move>,
-    /// Best-move changes, halved at every iteration (recent changes count most).
-    changes: f64,
-    /// The depth at which the best move last changed.
-    changed_at: u32,
-    /// The average score of the iterations so far, and the last.
-    average: Option<f64>,
-    last: i32,
-    /// The last iteration recorded.
-    depth: u32,
-}
-
-impl TimeUse {
-    /// Notes a completed iteration.
-    fn record(&mut self, best: Option<Move>, value: i32, depth: u32) {
-        self.changes /= 2.0;
-        if best != self.best {
-            if self.best.is_some() {
-                self.changes += 1.0;
-            }
-            self.best = best;
-            self.changed_at = depth;
-        }
-        self.average = Some(match self.average {
-            Some(a) => (a + value as f64) / 2.0,
-            None => value as f64,
-        });
-        self.last = value;
-        self.depth = depth;
-    }
-
-    /// The time this move deserves: the planned `soft` time, stretched when the best
-    /// move keeps changing or the score falls, shrunk when the best move has held for
-    /// several iterations; never more than `hard`.
-    fn target(&self, soft: Duration, hard: Duration) -> Duration {
-        let instability = 1.0 + 1.5 * self.changes;
-        let falling = match self.average {
-            Some(avg) => (1.0 + (avg - self.last as f64) / 150.0).clamp(0.7, 1.6),
-            None => 1.0,
-        };
-        let stable = if self.depth > self.changed_at + 5 {
-            0.75
-        } else {
-            1.0
-        };
-        soft.mul_f64(instability * falling * stable).min(hard)
-    }
-}
 
 /// How many quiet moves are searched at a node of `depth` before the rest are pruned.
 fn lmp_limit(depth: i32, improving: bool) -> usize {
