@@ -9,6 +9,7 @@ mod history;
 mod info;
 mod limits;
 mod picker;
+mod qsearch;
 mod repetition;
 pub mod score;
 mod search;

@@ -4,7 +4,7 @@ use crate::correction::{CorrectionHistory, CorrectionKeys};
 use crate::history::{Continuation, Heuristics};
 use crate::info::{Info, SearchResult};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{ordering_value, wins_or_holds, MovePicker, Stage};
+use crate::picker::{MovePicker, Stage};
 use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
 use crate::see::see_ge;
 use crate::time::TimeUse;
@@ -54,9 +54,9 @@ fn major_pieces(pos: &Position, color: Color) -> usize {
 /// ```
 #[derive(Debug)]
 pub struct Searcher {
-    tt: Arc<TranspositionTable>,
-    config: SearchConfig,
-    multipv: usize,
+    pub(crate) tt: Arc<TranspositionTable>,
+    pub(crate) config: SearchConfig,
+    pub(crate) multipv: usize,
     // Per-search state.
     pub(crate) pos: Position,
     pub(crate) keys: Vec<u64>,
@@ -66,55 +66,42 @@ pub struct Searcher {
     pub(crate) moves: Vec<Option<Move>>,
     pub(crate) base: Position,
     pub(crate) root_index: usize,
-    evals: Vec<Eval>,
+    pub(crate) evals: Vec<Eval>,
     /// The correction history's keys of each node on the current path.
-    corr_keys: Vec<CorrectionKeys>,
-    correction: CorrectionHistory,
+    pub(crate) corr_keys: Vec<CorrectionKeys>,
+    pub(crate) correction: CorrectionHistory,
     /// The static evaluation of each node on the current path (`None` in check), for the
     /// "improving" test: is the side to move better off than two plies before?
-    static_evals: Vec<Option<i32>>,
+    pub(crate) static_evals: Vec<Option<i32>>,
     /// Quiescence's move pickers, one a ply, reset in place.
-    qpickers: Vec<MovePicker>,
+    pub(crate) qpickers: Vec<MovePicker>,
     /// The move played at each ply of the current path and its piece (`None` for a null
     /// move): the counter-move table is keyed by the move that led to a node.
-    path: Vec<Option<(Piece, Move)>>,
-    pv: Vec<Pv>,
-    heuristics: Heuristics,
-    nodes: u64,
-    seldepth: usize,
+    pub(crate) path: Vec<Option<(Piece, Move)>>,
+    pub(crate) pv: Vec<Pv>,
+    pub(crate) heuristics: Heuristics,
+    pub(crate) nodes: u64,
+    pub(crate) seldepth: usize,
     /// The index in `keys` of the position the last null move on the current path led
     /// to: no repetition cycle may contain a pass.
     pub(crate) null_at: Option<usize>,
     /// No null move before this ply (inside a null move's verification search).
-    null_min_ply: usize,
+    pub(crate) null_min_ply: usize,
     /// The move a singular-extension search leaves out, by ply.
-    singular_excluded: Vec<Option<Move>>,
-    stopped: bool,
-    start: Instant,
-    limits: Limits,
-    excluded: Vec<Move>,
-    lmr: Box<[[u8; 64]; 64]>,
+    pub(crate) singular_excluded: Vec<Option<Move>>,
+    pub(crate) stopped: bool,
+    pub(crate) start: Instant,
+    pub(crate) limits: Limits,
+    pub(crate) excluded: Vec<Move>,
+    pub(crate) lmr: Box<[[u8; 64]; 64]>,
     /// Static evaluations by key, see [`Searcher::evaluate`].
-    eval_cache: Box<[(u64, i32)]>,
+    pub(crate) eval_cache: Box<[(u64, i32)]>,
 }
 
 /// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
 /// third of the evaluations in `xq bench` are found there (positions the search reaches
 /// again, in the next iteration or by another move order).
 const EVAL_CACHE_ENTRIES: usize = 1 << 14;
-
-/// Quiescence's delta pruning: the least a capture's victim must be worth
-/// ([`ordering_value`]) to be searched, with the side to move standing at `stand` and
-/// `alpha` to reach (a margin of 200 for what else the capture may win). Against a mate
-/// score every capture is searched.
-#[inline]
-fn delta_floor(alpha: i32, stand: i32) -> i32 {
-    if is_mate(alpha) {
-        i32::MIN
-    } else {
-        alpha - stand - 200
-    }
-}
 
 impl Searcher {
     /// A searcher with its own table of `hash_mib` MiB.
@@ -451,7 +438,7 @@ impl Searcher {
     }
 
     #[inline]
-    fn check_stop(&mut self, stop: &AtomicBool) {
+    pub(crate) fn check_stop(&mut self, stop: &AtomicBool) {
         if self.nodes & 1023 == 0 {
             if stop.load(Ordering::Relaxed) {
                 self.stopped = true;
@@ -477,7 +464,7 @@ impl Searcher {
     /// position.
     /// Searches are unchanged by the cache: `xq bench` counts the same nodes with it.
     #[inline]
-    fn evaluate(&mut self, ply: usize) -> i32 {
+    pub(crate) fn evaluate(&mut self, ply: usize) -> i32 {
         const CLOCK_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
         // The evaluation reads the clock only once the score starts to fade: below that
         // every clock shares an entry.
@@ -495,7 +482,7 @@ impl Searcher {
     /// The static evaluation `raw` of the node at `ply` shifted by the correction
     /// history, short of the mate scores.
     #[inline]
-    fn corrected(&self, raw: i32, ply: usize) -> i32 {
+    pub(crate) fn corrected(&self, raw: i32, ply: usize) -> i32 {
         if !self.config.correction {
             return raw;
         }
@@ -506,7 +493,7 @@ impl Searcher {
 
     /// The moves that led to the node at `ply`, for the continuation histories.
     #[inline]
-    fn continuation(&self, ply: usize) -> Continuation {
+    pub(crate) fn continuation(&self, ply: usize) -> Continuation {
         [
             ply.checked_sub(1).and_then(|p| self.path[p]),
             ply.checked_sub(2).and_then(|p| self.path[p]),
@@ -515,7 +502,7 @@ impl Searcher {
 
     /// Makes `m` at `ply`: the child's evaluation, key and check flag are pushed.
     #[inline]
-    fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
+    pub(crate) fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
         let moved = self
             .pos
             .piece_on(m.from())
@@ -539,14 +526,14 @@ impl Searcher {
     }
 
     #[inline]
-    fn pop(&mut self, m: Move, undo: xq_core::Undo) {
+    pub(crate) fn pop(&mut self, m: Move, undo: xq_core::Undo) {
         self.pos.unmake_move(m, undo);
         self.keys.pop();
         self.checks.pop();
         self.moves.pop();
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let pv = &mut head[ply];
         pv.clear();
@@ -554,7 +541,7 @@ impl Searcher {
         pv.try_extend_from_slice(&tail[0]).ok();
     }
 
-    fn negamax(
+    pub(crate) fn negamax(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
@@ -986,162 +973,6 @@ impl Searcher {
         }
         best
     }
-
-    /// Searches `m` from the quiescence node at `ply` and folds its value into `best`,
-    /// `alpha` and the PV; returns whether the node is done (a cutoff, or the search
-    /// stopped).
-    #[inline]
-    fn qsearch_move(
-        &mut self,
-        m: Move,
-        ply: usize,
-        best: &mut i32,
-        alpha: &mut i32,
-        beta: i32,
-        stop: &AtomicBool,
-    ) -> bool {
-        let undo = self.push(m, ply);
-        let v = -self.qsearch(-beta, -*alpha, ply + 1, false, stop);
-        self.pop(m, undo);
-        if self.stopped {
-            return true;
-        }
-        if v > *best {
-            *best = v;
-            if v > *alpha {
-                *alpha = v;
-                self.update_pv(ply, m);
-                return v >= beta;
-            }
-        }
-        false
-    }
-
-    /// Quiescence's captures (every move in check), best first, as long as they may
-    /// reach alpha and do not lose material.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn qsearch_captures(
-        &mut self,
-        best: &mut i32,
-        alpha: &mut i32,
-        beta: i32,
-        stand: i32,
-        in_check: bool,
-        ply: usize,
-        stop: &AtomicBool,
-    ) {
-        let cont = self.continuation(ply);
-        // The ply's picker from the pool, reset in place (the borrows of the pool and of
-        // the position are of different fields).
-        self.qpickers[ply].reset_quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
-        loop {
-            let picker = &mut self.qpickers[ply];
-            let next = if in_check {
-                picker.next(&self.pos, &self.heuristics)
-            } else {
-                // Delta pruning: a capture whose victim, even won, cannot reach alpha is
-                // not searched; the picker passes over them.
-                picker.next_capture(&self.pos, delta_floor(*alpha, stand))
-            };
-            let Some(m) = next else {
-                break;
-            };
-            // A capture that loses material is not worth resolving.
-            if !in_check && !wins_or_holds(&self.pos, m) {
-                continue;
-            }
-            if self.qsearch_move(m, ply, best, alpha, beta, stop) {
-                break;
-            }
-        }
-    }
-
-    /// Quiescence: captures (every move in check) until the position is quiet. At its
-    /// first ply (`checks`), quiet checks that do not lose the piece are searched too:
-    /// in Xiangqi a quiet check (a cannon's, a horse's) is often the start of a mate.
-    fn qsearch(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        checks: bool,
-        stop: &AtomicBool,
-    ) -> i32 {
-        self.pv[ply].clear();
-        // The rules first: check evasions can repeat a position.
-        if ply > 0 {
-            if let Some(v) = self.rule_value(ply) {
-                return v;
-            }
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        self.check_stop(stop);
-        if self.stopped {
-            return 0;
-        }
-        if !self.config.quiescence || ply >= MAX_PLY - 2 {
-            return self.evaluate(ply);
-        }
-        let in_check = self.checks[self.keys.len() - 1];
-        // In check every evasion is searched: no standing pat, so no evaluation.
-        let stand = if in_check {
-            -INFINITE
-        } else {
-            let raw = self.evaluate(ply);
-            self.corrected(raw, ply)
-        };
-        if !in_check {
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-        }
-        let mut best = stand;
-        // Delta pruning of every capture at once: not even a chariot reaches alpha (then
-        // none is generated).
-        let no_capture_reaches =
-            !in_check && delta_floor(alpha, stand) > ordering_value(PieceKind::Chariot);
-        if !no_capture_reaches {
-            self.qsearch_captures(&mut best, &mut alpha, beta, stand, in_check, ply, stop);
-        } else {
-            // The picker would have handed out nothing: no victim is worth more.
-            debug_assert!(MovePicker::quiescence(
-                &self.pos,
-                false,
-                ply,
-                [None; 2],
-                &self.heuristics
-            )
-            .next_capture(&self.pos, delta_floor(alpha, stand))
-            .is_none());
-        }
-        if self.stopped {
-            return 0;
-        }
-        if checks && !in_check && best < beta {
-            let mut quiet_checks = xq_movegen::MoveList::new();
-            xq_movegen::pseudo_legal_quiet_checks_into(&self.pos, &mut quiet_checks);
-            let filter = xq_movegen::LegalityFilter::without_pins(&self.pos);
-            for m in quiet_checks {
-                if !filter.is_legal(&self.pos, m) || !see_ge(&self.pos, m, 0) {
-                    continue;
-                }
-                if self.qsearch_move(m, ply, &mut best, &mut alpha, beta, stop) {
-                    break;
-                }
-            }
-            if self.stopped {
-                return 0;
-            }
-        }
-        if best == -INFINITE {
-            // In check with no legal move: mated (no move at all loses in Xiangqi).
-            return mated_in(ply);
-        }
-        best
-    }
 }
 
 #[cfg(test)]
@@ -1242,21 +1073,6 @@ mod tests {
             }
             assert_eq!(results[0], results[1], "{fen}");
         }
-    }
-
-    #[test]
-    fn quiescence_finds_a_mate_by_a_quiet_check_at_its_first_ply_only() {
-        // No capture anywhere; the red chariot mates from the d file (the black general
-        // may not step to e9, facing the red one).
-        let game = Game::from_fen_moves("3k5/9/9/9/9/9/9/9/R8/4K4 w", &[] as &[&str]).unwrap();
-        let stop = AtomicBool::new(false);
-        let mut searcher = Searcher::new(1);
-        // A search sets the searcher up on the position (and leaves it there).
-        searcher.search(&game, &Limits::depth(1), &stop, |_| {});
-        let with_checks = searcher.qsearch(-INFINITE, INFINITE, 0, true, &stop);
-        assert_eq!(with_checks, score::mate_in(1));
-        let without = searcher.qsearch(-INFINITE, INFINITE, 0, false, &stop);
-        assert!(!is_mate(without), "{without}");
     }
 
     #[test]
