@@ -11,6 +11,7 @@ mod limits;
 mod picker;
 mod qsearch;
 mod repetition;
+mod root;
 pub mod score;
 mod search;
 mod see;
