@@ -16,6 +16,7 @@ pub mod score;
 mod search;
 mod see;
 pub mod skill;
+mod stack;
 mod time;
 pub mod tt;
 

@@ -69,9 +69,11 @@ impl Searcher {
         let cont = self.continuation(ply);
         // The ply's picker from the pool, reset in place (the borrows of the pool and of
         // the position are of different fields).
-        self.qpickers[ply].reset_quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
+        self.stack[ply]
+            .qpicker
+            .reset_quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
         loop {
-            let picker = &mut self.qpickers[ply];
+            let picker = &mut self.stack[ply].qpicker;
             let next = if in_check {
                 picker.next(&self.pos, &self.heuristics)
             } else {
@@ -103,7 +105,7 @@ impl Searcher {
         checks: bool,
         stop: &AtomicBool,
     ) -> i32 {
-        self.pv[ply].clear();
+        self.stack[ply].pv.clear();
         // The rules first: check evasions can repeat a position.
         if ply > 0 {
             if let Some(v) = self.rule_value(ply) {

@@ -7,7 +7,8 @@ use crate::correction::CorrectionKeys;
 use crate::info::{Info, SearchResult};
 use crate::limits::Limits;
 use crate::score::{self, is_mate, mated_in, Score, INFINITE, MAX_PLY};
-use crate::search::{Pv, Searcher};
+use crate::search::Searcher;
+use crate::stack::Pv;
 use crate::time::TimeUse;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -77,8 +78,8 @@ impl Searcher {
         self.moves = game.moves()[from..].iter().map(|&m| Some(m)).collect();
         self.base = game.position_at(from).expect("within the game");
         self.root_index = self.keys.len() - 1;
-        self.evals[0] = Eval::new(&self.pos);
-        self.corr_keys[0] = CorrectionKeys::new(&self.pos);
+        self.stack[0].eval = Eval::new(&self.pos);
+        self.stack[0].corr_keys = CorrectionKeys::new(&self.pos);
         if thread == 0 {
             self.tt.new_search();
         }
@@ -138,10 +139,10 @@ impl Searcher {
             for (line, prev_value) in prev_values.clone().into_iter().enumerate().take(lines) {
                 self.seldepth = 0;
                 let value = self.aspiration(d as i32, prev_value, stop);
-                if self.stopped && (depth > 1 || line > 0 || self.pv[0].is_empty()) {
+                if self.stopped && (depth > 1 || line > 0 || self.stack[0].pv.is_empty()) {
                     // An unfinished iteration: keep what it proved at the root.
-                    if line == 0 && !self.pv[0].is_empty() && value > -INFINITE && depth > 1 {
-                        let pv: Vec<Move> = self.pv[0].to_vec();
+                    if line == 0 && !self.stack[0].pv.is_empty() && value > -INFINITE && depth > 1 {
+                        let pv: Vec<Move> = self.stack[0].pv.to_vec();
                         if value > result.value - 30 || pv[0] == result.pv[0] {
                             result.best_move = Some(pv[0]);
                             result.pv = pv;
@@ -149,7 +150,7 @@ impl Searcher {
                     }
                     break;
                 }
-                let pv: Vec<Move> = self.pv[0].to_vec();
+                let pv: Vec<Move> = self.stack[0].pv.to_vec();
                 if pv.is_empty() {
                     break;
                 }
@@ -250,8 +251,8 @@ impl Searcher {
             let v = self.negamax(alpha, beta, depth, 0, stop);
             if self.stopped {
                 if let Some((bound, pv)) = failed_high {
-                    if v < bound || self.pv[0].is_empty() {
-                        self.pv[0] = pv;
+                    if v < bound || self.stack[0].pv.is_empty() {
+                        self.stack[0].pv = pv;
                         return bound;
                     }
                 }
@@ -262,7 +263,7 @@ impl Searcher {
                 alpha = (v - delta).max(-INFINITE);
                 failed_high = None;
             } else if v >= beta && beta < INFINITE {
-                failed_high = Some((v, self.pv[0].clone()));
+                failed_high = Some((v, self.stack[0].pv.clone()));
                 beta = (v + delta).min(INFINITE);
             } else {
                 return v;

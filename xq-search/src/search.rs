@@ -2,12 +2,13 @@
 //! after the first) with the table, the selectivity and the extensions, and the
 //! searcher's state along the current path (making and unmaking moves, the evaluation).
 
-use crate::correction::{CorrectionHistory, CorrectionKeys};
+use crate::correction::CorrectionHistory;
 use crate::history::{Continuation, Heuristics};
 use crate::limits::{Limits, SearchConfig};
 use crate::picker::{MovePicker, Stage};
 use crate::score::{self, is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use crate::see::see_ge;
+use crate::stack::{StackEntry, STACK_SIZE};
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -16,9 +17,6 @@ use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
 use xq_movegen::game::NO_CAPTURE_DRAW_PLIES;
 use xq_movegen::legal_moves;
-
-/// A principal variation: the line the search expects from a node.
-pub(crate) type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
 
 /// How many quiet moves are searched at a node of `depth` before the rest are pruned.
 fn lmp_limit(depth: i32, improving: bool) -> usize {
@@ -67,19 +65,9 @@ pub struct Searcher {
     pub(crate) moves: Vec<Option<Move>>,
     pub(crate) base: Position,
     pub(crate) root_index: usize,
-    pub(crate) evals: Vec<Eval>,
-    /// The correction history's keys of each node on the current path.
-    pub(crate) corr_keys: Vec<CorrectionKeys>,
+    /// The search stack: one entry a ply of the current path.
+    pub(crate) stack: Box<[StackEntry]>,
     pub(crate) correction: CorrectionHistory,
-    /// The static evaluation of each node on the current path (`None` in check), for the
-    /// "improving" test: is the side to move better off than two plies before?
-    pub(crate) static_evals: Vec<Option<i32>>,
-    /// Quiescence's move pickers, one a ply, reset in place.
-    pub(crate) qpickers: Vec<MovePicker>,
-    /// The move played at each ply of the current path and its piece (`None` for a null
-    /// move): the counter-move table is keyed by the move that led to a node.
-    pub(crate) path: Vec<Option<(Piece, Move)>>,
-    pub(crate) pv: Vec<Pv>,
     pub(crate) heuristics: Heuristics,
     pub(crate) nodes: u64,
     pub(crate) seldepth: usize,
@@ -88,8 +76,6 @@ pub struct Searcher {
     pub(crate) null_at: Option<usize>,
     /// No null move before this ply (inside a null move's verification search).
     pub(crate) null_min_ply: usize,
-    /// The move a singular-extension search leaves out, by ply.
-    pub(crate) singular_excluded: Vec<Option<Move>>,
     pub(crate) stopped: bool,
     pub(crate) start: Instant,
     pub(crate) limits: Limits,
@@ -128,19 +114,13 @@ impl Searcher {
             moves: Vec::new(),
             base: Position::startpos(),
             root_index: 0,
-            evals: vec![Eval::default(); MAX_PLY + 2],
-            corr_keys: vec![CorrectionKeys::default(); MAX_PLY + 2],
+            stack: (0..STACK_SIZE).map(|_| StackEntry::new()).collect(),
             correction: CorrectionHistory::new(),
-            static_evals: vec![None; MAX_PLY + 2],
-            qpickers: (0..MAX_PLY + 2).map(|_| MovePicker::idle()).collect(),
-            path: vec![None; MAX_PLY + 2],
-            pv: vec![Pv::new(); MAX_PLY + 2],
             heuristics: Heuristics::new(),
             nodes: 0,
             seldepth: 0,
             null_at: None,
             null_min_ply: 0,
-            singular_excluded: vec![None; MAX_PLY + 2],
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
@@ -217,7 +197,7 @@ impl Searcher {
         if slot.0 == key {
             return slot.1;
         }
-        let value = xq_eval::evaluate_full(&self.pos, &self.evals[ply]);
+        let value = xq_eval::evaluate_full(&self.pos, &self.stack[ply].eval);
         *slot = (key, value);
         value
     }
@@ -230,7 +210,7 @@ impl Searcher {
             return raw;
         }
         let us = self.pos.side_to_move();
-        (raw + self.correction.value(us, &self.corr_keys[ply]))
+        (raw + self.correction.value(us, &self.stack[ply].corr_keys))
             .clamp(-score::MATE_BOUND + 1, score::MATE_BOUND - 1)
     }
 
@@ -238,8 +218,8 @@ impl Searcher {
     #[inline]
     pub(crate) fn continuation(&self, ply: usize) -> Continuation {
         [
-            ply.checked_sub(1).and_then(|p| self.path[p]),
-            ply.checked_sub(2).and_then(|p| self.path[p]),
+            ply.checked_sub(1).and_then(|p| self.stack[p].current_move),
+            ply.checked_sub(2).and_then(|p| self.stack[p].current_move),
         ]
     }
 
@@ -251,12 +231,14 @@ impl Searcher {
             .piece_on(m.from())
             .expect("a move has a piece to move");
         let victim = self.pos.piece_on(m.to());
-        self.path[ply] = Some((moved, m));
-        self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
-        self.corr_keys[ply + 1] = self.corr_keys[ply].after(moved, victim, m);
+        let (node, child) = self.stack[ply..].split_at_mut(1);
+        let (node, child) = (&mut node[0], &mut child[0]);
+        node.current_move = Some((moved, m));
+        child.eval = node.eval.after(&self.pos, m);
+        child.corr_keys = node.corr_keys.after(moved, victim, m);
         let undo = self.pos.make_move(m);
         debug_assert_eq!(
-            self.evals[ply + 1],
+            self.stack[ply + 1].eval,
             Eval::new(&self.pos),
             "incremental eval after {m}"
         );
@@ -277,11 +259,11 @@ impl Searcher {
     }
 
     pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let pv = &mut head[ply];
+        let (node, child) = self.stack[ply..].split_at_mut(1);
+        let pv = &mut node[0].pv;
         pv.clear();
         pv.push(m);
-        pv.try_extend_from_slice(&tail[0]).ok();
+        pv.try_extend_from_slice(&child[0].pv).ok();
     }
 
     pub(crate) fn negamax(
@@ -295,7 +277,7 @@ impl Searcher {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, true, stop);
         }
-        self.pv[ply].clear();
+        self.stack[ply].pv.clear();
         // The rules come first.
         if ply > 0 {
             if let Some(v) = self.rule_value(ply) {
@@ -328,7 +310,7 @@ impl Searcher {
         let key = self.pos.key();
         // Inside a singular-extension search: one move left out, so neither a table
         // cutoff nor a store (the result is not the position's value).
-        let excluded = self.singular_excluded[ply];
+        let excluded = self.stack[ply].excluded;
         let entry = self.tt.probe(key, ply).map(|mut e| {
             // A mate further away than the 60-move rule allows may be a draw by then:
             // not a mate score to cut off with.
@@ -381,13 +363,16 @@ impl Searcher {
             (raw, self.corrected(raw, ply))
         };
         let us = self.pos.side_to_move();
-        self.static_evals[ply] = (!in_check).then_some(static_eval);
+        self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // Better than two plies before (or than four, when in check then)?
         let improving = !in_check
-            && match (ply >= 2).then(|| self.static_evals[ply - 2]).flatten() {
+            && match (ply >= 2)
+                .then(|| self.stack[ply - 2].static_eval)
+                .flatten()
+            {
                 Some(before) => static_eval > before,
                 None => (ply >= 4)
-                    .then(|| self.static_evals[ply - 4])
+                    .then(|| self.stack[ply - 4].static_eval)
                     .flatten()
                     .map_or(true, |before| static_eval > before),
             };
@@ -427,14 +412,14 @@ impl Searcher {
             {
                 // Deeper when far above beta.
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                self.evals[ply + 1] = self.evals[ply];
-                self.corr_keys[ply + 1] = self.corr_keys[ply];
+                self.stack[ply + 1].eval = self.stack[ply].eval;
+                self.stack[ply + 1].corr_keys = self.stack[ply].corr_keys;
                 let undo = self.pos.make_null();
                 self.keys.push(self.pos.key());
                 self.checks.push(false);
                 self.moves.push(None);
                 let null_before = self.null_at.replace(self.keys.len() - 1);
-                self.path[ply] = None;
+                self.stack[ply].current_move = None;
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
                 self.null_at = null_before;
                 self.keys.pop();
@@ -600,9 +585,9 @@ impl Searcher {
                     && ply < MAX_PLY / 2
             }) {
                 let singular_beta = e.score - 2 * depth;
-                self.singular_excluded[ply] = Some(m);
+                self.stack[ply].excluded = Some(m);
                 let v = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, stop);
-                self.singular_excluded[ply] = None;
+                self.stack[ply].excluded = None;
                 if self.stopped {
                     return 0;
                 }
@@ -711,7 +696,7 @@ impl Searcher {
             };
             if self.config.correction && !in_check && !is_mate(best) && !capture_best && says_more {
                 self.correction
-                    .learn(us, &self.corr_keys[ply], depth, best, static_eval);
+                    .learn(us, &self.stack[ply].corr_keys, depth, best, static_eval);
             }
         }
         best
@@ -726,7 +711,7 @@ mod tests {
     /// The searcher's evaluation of the position it stands on, through the cache.
     fn cached(searcher: &mut Searcher, pos: &Position) -> i32 {
         searcher.pos = pos.clone();
-        searcher.evals[0] = Eval::new(pos);
+        searcher.stack[0].eval = Eval::new(pos);
         searcher.evaluate(0)
     }
 
