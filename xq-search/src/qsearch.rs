@@ -108,7 +108,7 @@ impl Searcher {
         self.stack[ply].pv.clear();
         // The rules first: check evasions can repeat a position.
         if ply > 0 {
-            if let Some(v) = self.rule_value(ply) {
+            if let Some(v) = self.positions.rule_value(&self.pos, ply) {
                 return v;
             }
         }
@@ -121,7 +121,7 @@ impl Searcher {
         if !self.config.quiescence || ply >= MAX_PLY - 2 {
             return self.evaluate(ply);
         }
-        let in_check = self.checks[self.keys.len() - 1];
+        let in_check = self.positions.in_check();
         // In check every evasion is searched: no standing pat, so no evaluation.
         let stand = if in_check {
             -INFINITE

@@ -8,10 +8,9 @@
 //! ([`move_rule_plies`]) are the rules crate's.
 
 use crate::score::{mate_in, mated_in};
-use crate::search::Searcher;
-use xq_core::Move;
+use xq_core::{Move, Position};
 use xq_movegen::chase::{judge_cycle, CycleRuling};
-use xq_movegen::game::{move_rule_plies, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::game::{move_rule_plies, Game, NO_CAPTURE_DRAW_PLIES};
 
 /// The verdict of the perpetual-check rule on a position that repeats an earlier one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -81,31 +80,125 @@ pub(crate) fn perpetual_check(checks: &[bool], first: usize) -> Repetition {
     }
 }
 
-impl Searcher {
-    /// The value of a repeated or 60-move-rule position, if the current node (at `ply`)
-    /// is one.
-    pub(crate) fn rule_value(&mut self, ply: usize) -> Option<i32> {
+/// The positions the rules look back over: from the last capture before the root to the
+/// current node, with the moves between them. Indexed by position (the root's index is
+/// the number of game positions kept before it), not by ply.
+#[derive(Debug)]
+pub(crate) struct PositionHistory {
+    /// The key of each position.
+    keys: Vec<u64>,
+    /// Whether the move that led to each position gave check.
+    checks: Vec<bool>,
+    /// The moves between the positions of `keys` (`None` for a null move): what the
+    /// chase rule replays when a cycle repeats.
+    moves: Vec<Option<Move>>,
+    /// The position of `keys[0]`, where the replay starts.
+    base: Position,
+    /// The index of the root position.
+    root: usize,
+    /// The index of the position the last null move on the current path led to: no
+    /// repetition cycle may contain a pass.
+    null_at: Option<usize>,
+}
+
+impl PositionHistory {
+    /// An empty history (a searcher that has not searched yet).
+    pub(crate) fn new() -> PositionHistory {
+        PositionHistory {
+            keys: Vec::new(),
+            checks: Vec::new(),
+            moves: Vec::new(),
+            base: Position::startpos(),
+            root: 0,
+            null_at: None,
+        }
+    }
+
+    /// The history of a search from the current position of `game`: the positions since
+    /// its last capture (no earlier one can repeat), the current one the root.
+    pub(crate) fn start(&mut self, game: &Game) {
+        let keep = (game.position().halfmove_clock() as usize + 1).min(game.keys().len());
+        let from = game.keys().len() - keep;
+        self.keys = game.keys()[from..].to_vec();
+        self.checks = game.checks()[from..].to_vec();
+        self.moves = game.moves()[from..].iter().map(|&m| Some(m)).collect();
+        self.base = game.position_at(from).expect("within the game");
+        self.root = self.keys.len() - 1;
+        self.null_at = None;
+    }
+
+    /// Does the side to move at the current position stand in check?
+    #[inline]
+    pub(crate) fn in_check(&self) -> bool {
+        self.checks[self.keys.len() - 1]
+    }
+
+    /// Was the current position reached by a null move?
+    #[inline]
+    pub(crate) fn after_null(&self) -> bool {
+        self.null_at == Some(self.keys.len() - 1)
+    }
+
+    /// Adds the position with `key` that `m` led to, giving check or not.
+    #[inline]
+    pub(crate) fn push(&mut self, key: u64, check: bool, m: Move) {
+        self.keys.push(key);
+        self.checks.push(check);
+        self.moves.push(Some(m));
+    }
+
+    /// Takes back the last [`push`](PositionHistory::push).
+    #[inline]
+    pub(crate) fn pop(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+        self.moves.pop();
+    }
+
+    /// Adds the position with `key` that a null move led to; returns what
+    /// [`pop_null`](PositionHistory::pop_null) needs to take it back.
+    #[inline]
+    pub(crate) fn push_null(&mut self, key: u64) -> Option<usize> {
+        self.keys.push(key);
+        self.checks.push(false);
+        self.moves.push(None);
+        self.null_at.replace(self.keys.len() - 1)
+    }
+
+    /// Takes back the last [`push_null`](PositionHistory::push_null), which returned
+    /// `null_before`.
+    #[inline]
+    pub(crate) fn pop_null(&mut self, null_before: Option<usize>) {
+        self.null_at = null_before;
+        self.keys.pop();
+        self.checks.pop();
+        self.moves.pop();
+    }
+
+    /// The value of the current position, `pos` at `ply`, if it is a repetition or falls
+    /// under the 60-move rule.
+    pub(crate) fn rule_value(&self, pos: &Position, ply: usize) -> Option<i32> {
         // In the referee's order: repetition first, then the 60-move rule (under which a
         // side with no legal move has still lost).
         // A cycle reaches back no further than the last capture, or the last null move.
         let n = self.keys.len() - 1;
-        let reversible = (self.pos.halfmove_clock() as usize).min(n - self.null_at.unwrap_or(0));
+        let reversible = (pos.halfmove_clock() as usize).min(n - self.null_at.unwrap_or(0));
         if reversible >= 4 {
-            if let Some(first) = find_repetition(&self.keys, reversible, self.root_index) {
+            if let Some(first) = find_repetition(&self.keys, reversible, self.root) {
                 return Some(match perpetual_check(&self.checks, first) {
                     // Perpetual check (and chase) loses like being mated there (as
                     // Pikafish scores it): a defender prefers a longer real mate to
                     // losing by rule sooner.
                     Repetition::SideToMoveWins => mate_in(ply),
                     Repetition::SideToMoveLoses => mated_in(ply),
-                    Repetition::Draw => self.chase_value(first, ply),
+                    Repetition::Draw => self.chase_value(pos, first, ply),
                 });
             }
         }
-        if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES
-            && move_rule_plies(self.pos.halfmove_clock(), &self.checks) >= NO_CAPTURE_DRAW_PLIES
+        if pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES
+            && move_rule_plies(pos.halfmove_clock(), &self.checks) >= NO_CAPTURE_DRAW_PLIES
         {
-            return Some(if xq_movegen::count_legal(&self.pos) == 0 {
+            return Some(if xq_movegen::count_legal(pos) == 0 {
                 mated_in(ply)
             } else {
                 0
@@ -114,11 +207,11 @@ impl Searcher {
         None
     }
 
-    /// The value of a repetition from `self.keys[first]` with no perpetual check: a draw
-    /// unless one side chased perpetually. Any check in the cycle draws at once; the
-    /// chase judge (the cost: a few capture lists per move of the cycle) runs only on
-    /// cycles without a check or a null move.
-    fn chase_value(&self, first: usize, ply: usize) -> i32 {
+    /// The value of a repetition of `pos` (at `ply`) from `self.keys[first]` with no
+    /// perpetual check: a draw unless one side chased perpetually. Any check in the cycle
+    /// draws at once; the chase judge (the cost: a few capture lists per move of the
+    /// cycle) runs only on cycles without a check or a null move.
+    fn chase_value(&self, pos: &Position, first: usize, ply: usize) -> i32 {
         if self.checks[first + 1..].contains(&true) {
             return 0;
         }
@@ -141,9 +234,7 @@ impl Searcher {
             }
         }
         match judge_cycle(&start, &cycle) {
-            Ok(CycleRuling::PerpetualChase { by, .. }) if by == self.pos.side_to_move() => {
-                mated_in(ply)
-            }
+            Ok(CycleRuling::PerpetualChase { by, .. }) if by == pos.side_to_move() => mated_in(ply),
             Ok(CycleRuling::PerpetualChase { .. }) => mate_in(ply),
             _ => 0,
         }

@@ -67,17 +67,9 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
-        self.null_at = None;
         self.null_min_ply = 0;
         self.pos = game.position().clone();
-        // Only positions since the last capture can repeat.
-        let keep = (self.pos.halfmove_clock() as usize + 1).min(game.keys().len());
-        let from = game.keys().len() - keep;
-        self.keys = game.keys()[from..].to_vec();
-        self.checks = game.checks()[from..].to_vec();
-        self.moves = game.moves()[from..].iter().map(|&m| Some(m)).collect();
-        self.base = game.position_at(from).expect("within the game");
-        self.root_index = self.keys.len() - 1;
+        self.positions.start(game);
         self.stack[0].eval = Eval::new(&self.pos);
         self.stack[0].corr_keys = CorrectionKeys::new(&self.pos);
         if thread == 0 {

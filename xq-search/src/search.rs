@@ -6,6 +6,7 @@ use crate::correction::CorrectionHistory;
 use crate::history::{Continuation, Heuristics};
 use crate::limits::{Limits, SearchConfig};
 use crate::picker::{MovePicker, Stage};
+use crate::repetition::PositionHistory;
 use crate::score::{self, is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use crate::see::see_ge;
 use crate::stack::{StackEntry, STACK_SIZE};
@@ -58,22 +59,14 @@ pub struct Searcher {
     pub(crate) multipv: usize,
     // Per-search state.
     pub(crate) pos: Position,
-    pub(crate) keys: Vec<u64>,
-    pub(crate) checks: Vec<bool>,
-    /// The moves between the positions of `keys` (`None` for a null move), and the
-    /// position of `keys[0]`: what the chase rule replays when a cycle repeats.
-    pub(crate) moves: Vec<Option<Move>>,
-    pub(crate) base: Position,
-    pub(crate) root_index: usize,
+    /// The positions since the last capture before the root, for the rules.
+    pub(crate) positions: PositionHistory,
     /// The search stack: one entry a ply of the current path.
     pub(crate) stack: Box<[StackEntry]>,
     pub(crate) correction: CorrectionHistory,
     pub(crate) heuristics: Heuristics,
     pub(crate) nodes: u64,
     pub(crate) seldepth: usize,
-    /// The index in `keys` of the position the last null move on the current path led
-    /// to: no repetition cycle may contain a pass.
-    pub(crate) null_at: Option<usize>,
     /// No null move before this ply (inside a null move's verification search).
     pub(crate) null_min_ply: usize,
     pub(crate) stopped: bool,
@@ -109,17 +102,12 @@ impl Searcher {
             config: SearchConfig::default(),
             multipv: 1,
             pos: Position::startpos(),
-            keys: Vec::new(),
-            checks: Vec::new(),
-            moves: Vec::new(),
-            base: Position::startpos(),
-            root_index: 0,
+            positions: PositionHistory::new(),
             stack: (0..STACK_SIZE).map(|_| StackEntry::new()).collect(),
             correction: CorrectionHistory::new(),
             heuristics: Heuristics::new(),
             nodes: 0,
             seldepth: 0,
-            null_at: None,
             null_min_ply: 0,
             stopped: false,
             start: Instant::now(),
@@ -242,20 +230,16 @@ impl Searcher {
             Eval::new(&self.pos),
             "incremental eval after {m}"
         );
-        self.keys.push(self.pos.key());
         let check = xq_movegen::in_check_after(&self.pos, m);
         debug_assert_eq!(check, self.pos.is_check());
-        self.checks.push(check);
-        self.moves.push(Some(m));
+        self.positions.push(self.pos.key(), check, m);
         undo
     }
 
     #[inline]
     pub(crate) fn pop(&mut self, m: Move, undo: xq_core::Undo) {
         self.pos.unmake_move(m, undo);
-        self.keys.pop();
-        self.checks.pop();
-        self.moves.pop();
+        self.positions.pop();
     }
 
     pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
@@ -280,7 +264,7 @@ impl Searcher {
         self.stack[ply].pv.clear();
         // The rules come first.
         if ply > 0 {
-            if let Some(v) = self.rule_value(ply) {
+            if let Some(v) = self.positions.rule_value(&self.pos, ply) {
                 return v;
             }
         }
@@ -292,7 +276,7 @@ impl Searcher {
         }
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
-        let in_check = self.checks[self.keys.len() - 1];
+        let in_check = self.positions.in_check();
 
         if !root {
             if self.config.mate_distance {
@@ -403,7 +387,7 @@ impl Searcher {
             // nor inside the verification search below.
             let majors = major_pieces(&self.pos, us);
             if self.config.null_move
-                && self.null_at != Some(self.keys.len() - 1)
+                && !self.positions.after_null()
                 && ply >= self.null_min_ply
                 && depth >= 3
                 && static_eval >= beta
@@ -415,16 +399,10 @@ impl Searcher {
                 self.stack[ply + 1].eval = self.stack[ply].eval;
                 self.stack[ply + 1].corr_keys = self.stack[ply].corr_keys;
                 let undo = self.pos.make_null();
-                self.keys.push(self.pos.key());
-                self.checks.push(false);
-                self.moves.push(None);
-                let null_before = self.null_at.replace(self.keys.len() - 1);
+                let null_before = self.positions.push_null(self.pos.key());
                 self.stack[ply].current_move = None;
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
-                self.null_at = null_before;
-                self.keys.pop();
-                self.checks.pop();
-                self.moves.pop();
+                self.positions.pop_null(null_before);
                 self.pos.unmake_null(undo);
                 if self.stopped {
                     return 0;
@@ -598,7 +576,7 @@ impl Searcher {
                 }
             }
             let undo = self.push(m, ply);
-            let gives_check = self.checks[self.keys.len() - 1];
+            let gives_check = self.positions.in_check();
             let new_depth = depth - 1 + move_ext;
             let mut v;
             if i == 0 {
