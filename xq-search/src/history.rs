@@ -25,12 +25,6 @@ fn update(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
-/// The history bonus of a move that cut off at `depth`.
-#[inline]
-pub(crate) fn history_bonus(depth: i32) -> i32 {
-    (150 * depth - 100).clamp(0, 1500)
-}
-
 /// The moves that led to a node, as the continuation histories use them: the move one
 /// ply before and two plies before, each with its piece (`None` at the root, after a null
 /// move, or before the root).
@@ -174,23 +168,24 @@ impl Heuristics {
         self.counters[prev.0.index()][prev.1.to()] = Some(m);
     }
 
-    /// `best` cut off at `ply` (depth `depth`) after the quiet moves `quiets` and the
-    /// captures `captures` failed to: a quiet `best` becomes a killer and the counter move
-    /// to the move before, and its histories rise while those of the other quiets fall; a
-    /// capture's capture history rises. The captures that failed lose in every case.
-    /// `pos` is the node's position (before `best`).
+    /// `best` cut off at `ply` after the quiet moves `quiets` and the captures `captures`
+    /// failed to: a quiet `best` becomes a killer and the counter move to the move
+    /// before, and its histories rise by `bonus` (the search's
+    /// [`history_bonus`](crate::params::SearchParams::history_bonus) for the node's depth)
+    /// while those of the other quiets fall as much; a capture's capture history rises.
+    /// The captures that failed lose in every case. `pos` is the node's position (before
+    /// `best`).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn reward(
         &mut self,
         pos: &Position,
         best: Move,
-        depth: i32,
+        bonus: i32,
         ply: usize,
         cont: &Continuation,
         quiets: &[Move],
         captures: &[Move],
     ) {
-        let bonus = history_bonus(depth);
         if pos.is_empty(best.to()) {
             if let Some((piece, p)) = cont[0] {
                 self.counters[piece.index()][p.to()] = Some(best);

@@ -8,6 +8,7 @@ mod correction;
 mod history;
 mod info;
 mod limits;
+mod params;
 mod picker;
 mod qsearch;
 mod repetition;
@@ -22,5 +23,6 @@ pub mod tt;
 
 pub use info::{Info, SearchResult};
 pub use limits::{Limits, SearchConfig};
+pub use params::{SearchParams, UnknownParam};
 pub use score::Score;
 pub use search::Searcher;

@@ -502,6 +502,11 @@ mod tests {
     use std::collections::HashSet;
     use xq_movegen::legal_moves;
 
+    /// The history bonus of a cutoff at `depth`, as the search gives it.
+    fn bonus(depth: i32) -> i32 {
+        crate::params::SearchParams::default().history_bonus(depth)
+    }
+
     fn drain(picker: &mut MovePicker, pos: &Position, h: &Heuristics) -> Vec<Move> {
         std::iter::from_fn(|| picker.next(pos, h)).collect()
     }
@@ -555,7 +560,7 @@ mod tests {
                 .unwrap();
         let mut h = Heuristics::new();
         let killer: Move = "h0g2".parse().unwrap();
-        h.reward(&pos, killer, 4, 3, &[None; 2], &[], &[]);
+        h.reward(&pos, killer, bonus(4), 3, &[None; 2], &[], &[]);
         assert!(h.is_killer(3, killer) && !h.is_killer(2, killer));
         let mut picker = MovePicker::staged(&pos, None, [None; 2], 3, &h);
         let mut order = Vec::new();
@@ -601,8 +606,8 @@ mod tests {
                 let mut h = Heuristics::new();
                 let prev = (Piece::new(!pos.side_to_move(), PieceKind::Horse), any(choices[3]));
                 let cont = [Some(prev), None];
-                h.reward(pos, any(choices[0]), 3, 2, &[None; 2], &[], &[]);
-                h.reward(pos, any(choices[1]), 3, 2, &[None; 2], &[], &[]);
+                h.reward(pos, any(choices[0]), bonus(3), 2, &[None; 2], &[], &[]);
+                h.reward(pos, any(choices[1]), bonus(3), 2, &[None; 2], &[], &[]);
                 // A counter move to `prev`, legal or not here.
                 h.set_counter(prev, any(choices[2]));
                 let tt = Some(any(choices[2]));
@@ -640,7 +645,7 @@ mod tests {
                     let best = quiets[m as usize % quiets.len()];
                     let before = [quiets[(m as usize + 1) % quiets.len()]];
                     let tried: &[Move] = if i % 3 == 0 { &before } else { &[] };
-                    h.reward(pos, best, (depth % 8) as i32, 60, &[None; 2], tried, &[]);
+                    h.reward(pos, best, bonus((depth % 8) as i32), 60, &[None; 2], tried, &[]);
                 }
                 let test = CheckTest::new(pos);
                 let mut full = MovePicker::staged(pos, None, [None; 2], 2, &h);

@@ -10,14 +10,14 @@ use xq_core::{Move, PieceKind};
 
 /// Quiescence's delta pruning: the least a capture's victim must be worth
 /// ([`ordering_value`]) to be searched, with the side to move standing at `stand` and
-/// `alpha` to reach (a margin of 200 for what else the capture may win). Against a mate
-/// score every capture is searched.
+/// `alpha` to reach (`margin` for what else the capture may win). Against a mate score
+/// every capture is searched.
 #[inline]
-fn delta_floor(alpha: i32, stand: i32) -> i32 {
+fn delta_floor(alpha: i32, stand: i32, margin: i32) -> i32 {
     if is_mate(alpha) {
         i32::MIN
     } else {
-        alpha - stand - 200
+        alpha - stand - margin
     }
 }
 
@@ -79,7 +79,10 @@ impl Searcher {
             } else {
                 // Delta pruning: a capture whose victim, even won, cannot reach alpha is
                 // not searched; the picker passes over them.
-                picker.next_capture(&self.pos, delta_floor(*alpha, stand))
+                picker.next_capture(
+                    &self.pos,
+                    delta_floor(*alpha, stand, self.params.delta_margin),
+                )
             };
             let Some(m) = next else {
                 break;
@@ -138,8 +141,9 @@ impl Searcher {
         let mut best = stand;
         // Delta pruning of every capture at once: not even a chariot reaches alpha (then
         // none is generated).
-        let no_capture_reaches =
-            !in_check && delta_floor(alpha, stand) > ordering_value(PieceKind::Chariot);
+        let no_capture_reaches = !in_check
+            && delta_floor(alpha, stand, self.params.delta_margin)
+                > ordering_value(PieceKind::Chariot);
         if !no_capture_reaches {
             self.qsearch_captures(&mut best, &mut alpha, beta, stand, in_check, ply, stop);
         } else {
@@ -151,7 +155,10 @@ impl Searcher {
                 [None; 2],
                 &self.heuristics
             )
-            .next_capture(&self.pos, delta_floor(alpha, stand))
+            .next_capture(
+                &self.pos,
+                delta_floor(alpha, stand, self.params.delta_margin)
+            )
             .is_none());
         }
         if self.stopped {

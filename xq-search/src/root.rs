@@ -135,7 +135,9 @@ impl Searcher {
                     // An unfinished iteration: keep what it proved at the root.
                     if line == 0 && !self.stack[0].pv.is_empty() && value > -INFINITE && depth > 1 {
                         let pv: Vec<Move> = self.stack[0].pv.to_vec();
-                        if value > result.value - 30 || pv[0] == result.pv[0] {
+                        if value > result.value - self.params.unfinished_iteration_margin
+                            || pv[0] == result.pv[0]
+                        {
                             result.best_move = Some(pv[0]);
                             result.pv = pv;
                         }
@@ -232,12 +234,13 @@ impl Searcher {
     /// with a wider window, that move and its line (in `pv[0]`) and the bound it proved
     /// are what this returns: the fail high was real, the re-search just did not finish.
     pub(crate) fn aspiration(&mut self, depth: i32, prev: i32, stop: &AtomicBool) -> i32 {
-        let mut delta = 35;
-        let (mut alpha, mut beta) = if self.config.aspiration && depth >= 5 && !is_mate(prev) {
-            (prev - delta, prev + delta)
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        let mut delta = self.params.aspiration_window;
+        let (mut alpha, mut beta) =
+            if self.config.aspiration && depth >= self.params.aspiration_depth && !is_mate(prev) {
+                (prev - delta, prev + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
         let mut failed_high: Option<(i32, Pv)> = None;
         loop {
             let v = self.negamax(alpha, beta, depth, 0, stop);
@@ -260,8 +263,9 @@ impl Searcher {
             } else {
                 return v;
             }
-            delta += delta / 2 + 10;
-            if delta > 1000 {
+            delta +=
+                delta / self.params.aspiration_widen_divisor + self.params.aspiration_widen_add;
+            if delta > self.params.aspiration_max {
                 alpha = -INFINITE;
                 beta = INFINITE;
             }

@@ -5,6 +5,7 @@
 use crate::correction::CorrectionHistory;
 use crate::history::{Continuation, Heuristics};
 use crate::limits::{Limits, SearchConfig};
+use crate::params::SearchParams;
 use crate::picker::{MovePicker, Stage};
 use crate::repetition::PositionHistory;
 use crate::score::{self, is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
@@ -18,16 +19,6 @@ use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
 use xq_movegen::game::NO_CAPTURE_DRAW_PLIES;
 use xq_movegen::legal_moves;
-
-/// How many quiet moves are searched at a node of `depth` before the rest are pruned.
-fn lmp_limit(depth: i32, improving: bool) -> usize {
-    let n = (3 + depth * depth) as usize;
-    if improving {
-        n
-    } else {
-        n / 2
-    }
-}
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
@@ -56,6 +47,8 @@ fn major_pieces(pos: &Position, color: Color) -> usize {
 pub struct Searcher {
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) config: SearchConfig,
+    /// The margins, depth limits and reductions.
+    pub(crate) params: SearchParams,
     pub(crate) multipv: usize,
     // Per-search state.
     pub(crate) pos: Position,
@@ -73,6 +66,7 @@ pub struct Searcher {
     pub(crate) start: Instant,
     pub(crate) limits: Limits,
     pub(crate) excluded: Vec<Move>,
+    /// The late move reductions by depth and move index, from `params`.
     pub(crate) lmr: Box<[[u8; 64]; 64]>,
     /// Static evaluations by key, see [`Searcher::evaluate`].
     pub(crate) eval_cache: Box<[(u64, i32)]>,
@@ -91,15 +85,12 @@ impl Searcher {
 
     /// A searcher sharing `tt` (for parallel search).
     pub fn with_table(tt: Arc<TranspositionTable>) -> Searcher {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
-            }
-        }
+        let params = SearchParams::default();
         Searcher {
             tt,
             config: SearchConfig::default(),
+            lmr: params.lmr_table(),
+            params,
             multipv: 1,
             pos: Position::startpos(),
             positions: PositionHistory::new(),
@@ -113,7 +104,6 @@ impl Searcher {
             start: Instant::now(),
             limits: Limits::default(),
             excluded: Vec::new(),
-            lmr,
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
         }
     }
@@ -131,6 +121,13 @@ impl Searcher {
     /// Sets the selective-search switches.
     pub fn set_config(&mut self, config: SearchConfig) {
         self.config = config;
+    }
+
+    /// Sets the margins, depth limits and reductions (a tuner's way in: see
+    /// [`SearchParams::set`]).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.lmr = params.lmr_table();
+        self.params = params;
     }
 
     /// Reports the best `n` root moves, each with its own score and line.
@@ -198,8 +195,10 @@ impl Searcher {
             return raw;
         }
         let us = self.pos.side_to_move();
-        (raw + self.correction.value(us, &self.stack[ply].corr_keys))
-            .clamp(-score::MATE_BOUND + 1, score::MATE_BOUND - 1)
+        (raw + self
+            .correction
+            .value(us, &self.stack[ply].corr_keys, &self.params))
+        .clamp(-score::MATE_BOUND + 1, score::MATE_BOUND - 1)
     }
 
     /// The moves that led to the node at `ply`, for the continuation histories.
@@ -314,7 +313,8 @@ impl Searcher {
                 && !pv_node
                 && excluded.is_none()
                 && e.depth >= depth
-                && self.pos.halfmove_clock() < NO_CAPTURE_DRAW_PLIES - 10
+                && (self.pos.halfmove_clock() as i32)
+                    < NO_CAPTURE_DRAW_PLIES as i32 - self.params.tt_rule_margin
             {
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -330,7 +330,7 @@ impl Searcher {
 
         // Internal iterative reduction: with no move from the table, this node was not
         // searched before; search it shallower (the next iteration will have a move).
-        let depth = if depth >= 4 && tt_move.is_none() && !root {
+        let depth = if depth >= self.params.iir_depth && tt_move.is_none() && !root {
             depth - 1
         } else {
             depth
@@ -364,18 +364,26 @@ impl Searcher {
             // Reverse futility: far above beta near the leaves, a quiet move will not
             // bring the score back down.
             if self.config.futility
-                && depth <= 7
+                && depth <= self.params.rfp_depth
                 && !is_mate(beta)
-                && static_eval - (95 * depth - if improving { 60 } else { 0 }) >= beta
+                && static_eval
+                    - (self.params.rfp_margin * depth
+                        - if improving {
+                            self.params.rfp_improving
+                        } else {
+                            0
+                        })
+                    >= beta
             {
                 return static_eval;
             }
             // Razoring: hopelessly below alpha near the leaves, only a capture sequence
             // could help; if quiescence cannot lift the score, believe it.
             if self.config.futility
-                && depth <= 3
+                && depth <= self.params.razor_depth
                 && !is_mate(alpha)
-                && static_eval + 300 + 150 * depth * depth < alpha
+                && static_eval + self.params.razor_base + self.params.razor_scale * depth * depth
+                    < alpha
             {
                 let v = self.qsearch(alpha, alpha + 1, ply, true, stop);
                 if v <= alpha {
@@ -389,13 +397,16 @@ impl Searcher {
             if self.config.null_move
                 && !self.positions.after_null()
                 && ply >= self.null_min_ply
-                && depth >= 3
+                && depth >= self.params.nmp_depth
                 && static_eval >= beta
                 && !is_mate(beta)
                 && majors > 0
             {
                 // Deeper when far above beta.
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let p = &self.params;
+                let r = p.nmp_base
+                    + depth / p.nmp_depth_divisor
+                    + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 self.stack[ply + 1].eval = self.stack[ply].eval;
                 self.stack[ply + 1].corr_keys = self.stack[ply].corr_keys;
                 let undo = self.pos.make_null();
@@ -412,7 +423,9 @@ impl Searcher {
                     // With little material zugzwang is real (a lone piece may have to
                     // give way): verify with a reduced search of the real moves, with no
                     // null move until past the reduced depth.
-                    if majors > 1 && depth < 12 {
+                    if majors as i32 >= self.params.nmp_trusted_majors
+                        && depth < self.params.nmp_verify_depth
+                    {
                         return v;
                     }
                     let min_ply = self.null_min_ply;
@@ -465,7 +478,7 @@ impl Searcher {
         let mut ext = 0;
         if self.config.extensions
             && (in_check || (root && picker.generated() == 1))
-            && ply < MAX_PLY / 2
+            && (ply as i32) < self.params.extension_max_ply
         {
             ext = 1;
         }
@@ -508,21 +521,30 @@ impl Searcher {
                 && !root
                 && !in_check
                 && best > -score::MATE_BOUND
-                && depth <= 8
+                && depth <= self.params.prune_depth
             {
                 let hopeless = if capture {
-                    depth <= 6
+                    depth <= self.params.see_capture_depth
                         && picker.stage() == Stage::BadCaptures
-                        && !see_ge(&self.pos, m, -200 * depth)
+                        && !see_ge(&self.pos, m, -self.params.see_capture_margin * depth)
                 } else {
                     let tried = quiets_tried.len();
                     let lmr_depth =
                         (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
-                    let late = tried >= lmp_limit(depth, improving);
+                    let lmp_limit = self.params.lmp_base + depth * depth;
+                    let late = tried
+                        >= if improving {
+                            lmp_limit
+                        } else {
+                            lmp_limit / self.params.lmp_not_improving_divisor
+                        } as usize;
                     // Not against a mate score: a quiet move may still mate sooner.
-                    let futile = lmr_depth <= 6
+                    let futile = lmr_depth <= self.params.futility_depth
                         && !is_mate(alpha)
-                        && static_eval + 100 + 120 * lmr_depth <= alpha;
+                        && static_eval
+                            + self.params.futility_base
+                            + self.params.futility_scale * lmr_depth
+                            <= alpha;
                     // Either prunes every later quiet move that gives no check, once it
                     // holds: late move pruning since `tried` only grows; futility
                     // pruning since `lmr_depth` only shrinks with it, if alpha cannot
@@ -536,7 +558,12 @@ impl Searcher {
                             check_test.get_or_insert_with(|| xq_movegen::CheckTest::new(&self.pos));
                         picker.drop_quiets_without_check(&self.pos, test);
                     }
-                    late || futile || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth)
+                    late || futile
+                        || !see_ge(
+                            &self.pos,
+                            m,
+                            -self.params.see_quiet_margin * lmr_depth * lmr_depth,
+                        )
                 };
                 if hopeless
                     && !check_test
@@ -555,16 +582,17 @@ impl Searcher {
                     && !root
                     && excluded.is_none()
                     && ext == 0
-                    && depth >= 8
+                    && depth >= self.params.singular_depth
                     && Some(m) == tt_move
-                    && e.depth >= depth - 3
+                    && e.depth >= depth - self.params.singular_tt_depth
                     && matches!(e.bound, Bound::Lower | Bound::Exact)
                     && !is_mate(e.score)
-                    && ply < MAX_PLY / 2
+                    && (ply as i32) < self.params.extension_max_ply
             }) {
-                let singular_beta = e.score - 2 * depth;
+                let singular_beta = e.score - self.params.singular_margin * depth;
+                let singular_depth = (depth - 1) / self.params.singular_depth_divisor;
                 self.stack[ply].excluded = Some(m);
-                let v = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, stop);
+                let v = self.negamax(singular_beta - 1, singular_beta, singular_depth, ply, stop);
                 self.stack[ply].excluded = None;
                 if self.stopped {
                     return 0;
@@ -583,17 +611,22 @@ impl Searcher {
                 v = -self.negamax(-beta, -alpha, new_depth, ply + 1, stop);
             } else {
                 let mut r = 0;
-                if self.config.lmr && depth >= 3 && i >= 3 && !capture && !in_check && !gives_check
+                if self.config.lmr
+                    && depth >= self.params.lmr_depth
+                    && i as i32 >= self.params.lmr_moves
+                    && !capture
+                    && !in_check
+                    && !gives_check
                 {
                     r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
                     if pv_node {
-                        r -= 1;
+                        r -= self.params.lmr_pv;
                     }
                     if self.heuristics.is_killer(ply, m) {
-                        r -= 1;
+                        r -= self.params.lmr_killer;
                     }
                     // Less for moves with a good history, more for bad ones.
-                    r -= history / 8192;
+                    r -= history / self.params.lmr_history_divisor;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, stop);
@@ -619,7 +652,7 @@ impl Searcher {
                         self.heuristics.reward(
                             &self.pos,
                             m,
-                            depth,
+                            self.params.history_bonus(depth),
                             ply,
                             &cont,
                             &quiets_tried,
@@ -673,8 +706,14 @@ impl Searcher {
                 Bound::Exact | Bound::None => true,
             };
             if self.config.correction && !in_check && !is_mate(best) && !capture_best && says_more {
-                self.correction
-                    .learn(us, &self.stack[ply].corr_keys, depth, best, static_eval);
+                self.correction.learn(
+                    us,
+                    &self.stack[ply].corr_keys,
+                    depth,
+                    best,
+                    static_eval,
+                    &self.params,
+                );
             }
         }
         best
@@ -779,6 +818,29 @@ mod tests {
                 results.push((r.nodes, r.best_move, r.value, r.pv));
             }
             assert_eq!(results[0], results[1], "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_parameters_reach_the_search() {
+        let game = Game::startpos();
+        let stop = AtomicBool::new(false);
+        let nodes = |params: Option<SearchParams>| {
+            let mut searcher = Searcher::new(4);
+            if let Some(params) = params {
+                searcher.set_params(params);
+            }
+            searcher
+                .search(&game, &Limits::depth(7), &stop, |_| {})
+                .nodes
+        };
+        let default = nodes(None);
+        assert_eq!(nodes(Some(SearchParams::default())), default);
+        // One read in the search, one through the reduction table.
+        for (name, value) in [("rfp_margin", 40), ("lmr_base", 175)] {
+            let mut params = SearchParams::default();
+            params.set(name, value).unwrap();
+            assert_ne!(nodes(Some(params)), default, "{name}");
         }
     }
 
