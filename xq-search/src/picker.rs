@@ -28,6 +28,14 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 /// Ordering score of the first killer (the second scores one less).
 const KILLER: i32 = 1 << 22;
+/// A capture's ordering score is its victim's value times this (most valuable victim
+/// first), less its capturer's value divided by [`ATTACKER_DIVISOR`] (least valuable
+/// attacker first), plus its capture history divided by [`CAPTURE_HISTORY_DIVISOR`].
+const VICTIM_WEIGHT: i32 = 16;
+/// See [`VICTIM_WEIGHT`].
+const ATTACKER_DIVISOR: i32 = 16;
+/// See [`VICTIM_WEIGHT`].
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
 /// Appends to `scores` the ordering score of each move: the table's move first, then
 /// captures by victim (and their history), the killers, and the quiet moves by
@@ -51,8 +59,9 @@ fn score_moves(
             .piece_on(m.from())
             .expect("a generated move has a piece to move");
         if let Some(victim) = pos.piece_on(m.to()) {
-            CAPTURE + ordering_value(victim.kind) * 16 - ordering_value(attacker.kind) / 16
-                + heuristics.capture_score(attacker, m, victim.kind) / 8
+            CAPTURE + ordering_value(victim.kind) * VICTIM_WEIGHT
+                - ordering_value(attacker.kind) / ATTACKER_DIVISOR
+                + heuristics.capture_score(attacker, m, victim.kind) / CAPTURE_HISTORY_DIVISOR
         } else if killers[0] == Some(m) {
             KILLER
         } else if killers[1] == Some(m) {
