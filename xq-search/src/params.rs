@@ -241,6 +241,45 @@ search_params! {
 }
 
 impl SearchParams {
+    /// Reverse futility pruning's margin at `depth`.
+    #[inline]
+    pub(crate) fn rfp_margin(&self, depth: i32, improving: bool) -> i32 {
+        self.rfp_margin * depth - if improving { self.rfp_improving } else { 0 }
+    }
+
+    /// Razoring's margin at `depth`.
+    #[inline]
+    pub(crate) fn razor_margin(&self, depth: i32) -> i32 {
+        self.razor_base + self.razor_scale * depth * depth
+    }
+
+    /// The null move's reduction at `depth`, with the static evaluation `surplus` above
+    /// beta.
+    #[inline]
+    pub(crate) fn nmp_reduction(&self, depth: i32, surplus: i32) -> i32 {
+        self.nmp_base
+            + depth / self.nmp_depth_divisor
+            + (surplus / self.nmp_eval_divisor).min(self.nmp_eval_max)
+    }
+
+    /// How many quiet moves are searched at a node of `depth` before the rest are
+    /// pruned.
+    #[inline]
+    pub(crate) fn lmp_limit(&self, depth: i32, improving: bool) -> usize {
+        let n = self.lmp_base + depth * depth;
+        (if improving {
+            n
+        } else {
+            n / self.lmp_not_improving_divisor
+        }) as usize
+    }
+
+    /// Futility pruning's margin at the reduced depth `lmr_depth`.
+    #[inline]
+    pub(crate) fn futility_margin(&self, lmr_depth: i32) -> i32 {
+        self.futility_base + self.futility_scale * lmr_depth
+    }
+
     /// The history bonus of a move that cut off at `depth`.
     #[inline]
     pub(crate) fn history_bonus(&self, depth: i32) -> i32 {

@@ -126,7 +126,7 @@ impl Searcher {
             } else {
                 depth
             };
-            self.excluded.clear();
+            self.root_excluded.clear();
             let mut infos = Vec::new();
             for (line, prev_value) in prev_values.clone().into_iter().enumerate().take(lines) {
                 self.seldepth = 0;
@@ -148,7 +148,7 @@ impl Searcher {
                 if pv.is_empty() {
                     break;
                 }
-                self.excluded.push(pv[0]);
+                self.root_excluded.push(pv[0]);
                 let info = Info {
                     depth: d,
                     seldepth: self.seldepth as u32,

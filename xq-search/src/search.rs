@@ -45,27 +45,41 @@ fn major_pieces(pos: &Position, color: Color) -> usize {
 /// ```
 #[derive(Debug)]
 pub struct Searcher {
+    /// The transposition table, shared with the other threads of a parallel search.
     pub(crate) tt: Arc<TranspositionTable>,
+    /// The selective-search switches.
     pub(crate) config: SearchConfig,
     /// The margins, depth limits and reductions.
     pub(crate) params: SearchParams,
+    /// How many root moves to report, each with its line.
     pub(crate) multipv: usize,
     // Per-search state.
+    /// The position of the current node.
     pub(crate) pos: Position,
     /// The positions since the last capture before the root, for the rules.
     pub(crate) positions: PositionHistory,
     /// The search stack: one entry a ply of the current path.
     pub(crate) stack: Box<[StackEntry]>,
+    /// The correction history, kept from search to search until a new game.
     pub(crate) correction: CorrectionHistory,
+    /// Killers, counter moves and histories, kept from search to search (aged) until a
+    /// new game.
     pub(crate) heuristics: Heuristics,
+    /// Nodes searched so far (in the tree and in quiescence).
     pub(crate) nodes: u64,
+    /// The deepest ply reached in the current iteration.
     pub(crate) seldepth: usize,
     /// No null move before this ply (inside a null move's verification search).
     pub(crate) null_min_ply: usize,
+    /// Set once a limit or the stop flag ends the search: every node returns at once.
     pub(crate) stopped: bool,
+    /// When the search began.
     pub(crate) start: Instant,
+    /// The search's limits.
     pub(crate) limits: Limits,
-    pub(crate) excluded: Vec<Move>,
+    /// The root moves of the lines already found in this iteration (MultiPV): the next
+    /// line's search leaves them out.
+    pub(crate) root_excluded: Vec<Move>,
     /// The late move reductions by depth and move index, from `params`.
     pub(crate) lmr: Box<[[u8; 64]; 64]>,
     /// Static evaluations by key, see [`Searcher::evaluate`].
@@ -103,7 +117,7 @@ impl Searcher {
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
-            excluded: Vec::new(),
+            root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
         }
     }
@@ -145,6 +159,8 @@ impl Searcher {
         }
     }
 
+    /// Stops the search when a limit is reached or `stop` is set (the flag and the clock
+    /// are read every 1,024 nodes: reading them costs more than a node's other work).
     #[inline]
     pub(crate) fn check_stop(&mut self, stop: &AtomicBool) {
         if self.nodes & 1023 == 0 {
@@ -210,7 +226,8 @@ impl Searcher {
         ]
     }
 
-    /// Makes `m` at `ply`: the child's evaluation, key and check flag are pushed.
+    /// Makes `m` at `ply`: the child's incremental evaluation and correction keys go to
+    /// its stack entry, its key and check flag to the position history.
     #[inline]
     pub(crate) fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
         let moved = self
@@ -235,12 +252,14 @@ impl Searcher {
         undo
     }
 
+    /// Takes back `m`, made by [`push`](Searcher::push) with `undo`.
     #[inline]
     pub(crate) fn pop(&mut self, m: Move, undo: xq_core::Undo) {
         self.pos.unmake_move(m, undo);
         self.positions.pop();
     }
 
+    /// The PV of the node at `ply` becomes `m` followed by its child's.
     pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
         let (node, child) = self.stack[ply..].split_at_mut(1);
         let pv = &mut node[0].pv;
@@ -249,6 +268,9 @@ impl Searcher {
         pv.try_extend_from_slice(&child[0].pv).ok();
     }
 
+    /// The value of the node at `ply` searched to `depth` within (`alpha`, `beta`): the
+    /// value itself inside the window, a bound at or outside it (fail-soft). Below depth
+    /// 1 it is quiescence's.
     pub(crate) fn negamax(
         &mut self,
         mut alpha: i32,
@@ -366,14 +388,7 @@ impl Searcher {
             if self.config.futility
                 && depth <= self.params.rfp_depth
                 && !is_mate(beta)
-                && static_eval
-                    - (self.params.rfp_margin * depth
-                        - if improving {
-                            self.params.rfp_improving
-                        } else {
-                            0
-                        })
-                    >= beta
+                && static_eval - self.params.rfp_margin(depth, improving) >= beta
             {
                 return static_eval;
             }
@@ -382,8 +397,7 @@ impl Searcher {
             if self.config.futility
                 && depth <= self.params.razor_depth
                 && !is_mate(alpha)
-                && static_eval + self.params.razor_base + self.params.razor_scale * depth * depth
-                    < alpha
+                && static_eval + self.params.razor_margin(depth) < alpha
             {
                 let v = self.qsearch(alpha, alpha + 1, ply, true, stop);
                 if v <= alpha {
@@ -403,10 +417,7 @@ impl Searcher {
                 && majors > 0
             {
                 // Deeper when far above beta.
-                let p = &self.params;
-                let r = p.nmp_base
-                    + depth / p.nmp_depth_divisor
-                    + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
+                let r = self.params.nmp_reduction(depth, static_eval - beta);
                 self.stack[ply + 1].eval = self.stack[ply].eval;
                 self.stack[ply + 1].corr_keys = self.stack[ply].corr_keys;
                 let undo = self.pos.make_null();
@@ -449,11 +460,11 @@ impl Searcher {
         let mut picker = if root {
             let mut moves = legal_moves(&self.pos);
             let limits = &self.limits;
-            let excluded = &self.excluded;
+            let root_excluded = &self.root_excluded;
             moves.retain(|m| {
                 (limits.root_moves.is_empty() || limits.root_moves.contains(m))
                     && !limits.banned_moves.contains(m)
-                    && !excluded.contains(m)
+                    && !root_excluded.contains(m)
             });
             if moves.is_empty() {
                 return -INFINITE;
@@ -531,20 +542,11 @@ impl Searcher {
                     let tried = quiets_tried.len();
                     let lmr_depth =
                         (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
-                    let lmp_limit = self.params.lmp_base + depth * depth;
-                    let late = tried
-                        >= if improving {
-                            lmp_limit
-                        } else {
-                            lmp_limit / self.params.lmp_not_improving_divisor
-                        } as usize;
+                    let late = tried >= self.params.lmp_limit(depth, improving);
                     // Not against a mate score: a quiet move may still mate sooner.
                     let futile = lmr_depth <= self.params.futility_depth
                         && !is_mate(alpha)
-                        && static_eval
-                            + self.params.futility_base
-                            + self.params.futility_scale * lmr_depth
-                            <= alpha;
+                        && static_eval + self.params.futility_margin(lmr_depth) <= alpha;
                     // Either prunes every later quiet move that gives no check, once it
                     // holds: late move pruning since `tried` only grows; futility
                     // pruning since `lmr_depth` only shrinks with it, if alpha cannot
@@ -688,7 +690,7 @@ impl Searcher {
             Bound::Upper
         };
         // MultiPV lines after the first search a restricted root: not the position's value.
-        if (!root || self.excluded.is_empty()) && excluded.is_none() {
+        if (!root || self.root_excluded.is_empty()) && excluded.is_none() {
             // After a fail low no move proved best: keep the table's move.
             let mv = if bound == Bound::Upper {
                 None
