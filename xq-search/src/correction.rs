@@ -22,6 +22,9 @@ use xq_core::{zobrist, Color, Move, Piece, PieceKind, Position};
 const SIZE: usize = 1 << 14;
 /// The largest entry.
 const LIMIT: i32 = 1024;
+/// The denominator of the correction's weights
+/// ([`SearchParams::corr_structure_weight`], [`SearchParams::corr_pieces_weight`]).
+const WEIGHT_SCALE: i32 = 96;
 
 /// The keys a position's corrections are found by, updated with each move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -118,7 +121,7 @@ impl CorrectionHistory {
         let r = self.pieces[u][0][slot(keys.pieces[0])] as i32;
         let b = self.pieces[u][1][slot(keys.pieces[1])] as i32;
         let pieces = params.corr_pieces_weight;
-        (params.corr_structure_weight * s + pieces * r + pieces * b) / params.corr_divisor
+        (params.corr_structure_weight * s + pieces * r + pieces * b) / WEIGHT_SCALE
     }
 
     /// Learns from a node searched to `depth` whose result `best` differs from its

@@ -165,12 +165,9 @@ search_params! {
     /// Late move pruning, futility pruning and static-exchange pruning of moves up to
     /// this depth. Plies.
     prune_depth: 8,
-    /// Late move pruning: past this plus depth² quiet moves (that divided by
-    /// `lmp_not_improving_divisor` when the static evaluation is not improving) the
-    /// rest are pruned. Moves.
+    /// Late move pruning: past this plus depth² quiet moves (half as many when the
+    /// static evaluation is not improving) the rest are pruned. Moves.
     lmp_base: 3,
-    /// See `lmp_base`.
-    lmp_not_improving_divisor: 2,
     /// Futility pruning of quiet moves up to this reduced depth (the depth the late
     /// move reduction would leave). Plies.
     futility_depth: 6,
@@ -203,9 +200,11 @@ search_params! {
     lmr_pv: 1,
     /// The reduction is this much less for a killer move. Plies.
     lmr_killer: 1,
-    /// The reduction is a ply less for every this much history (more for a negative
-    /// history). History units.
-    lmr_history_divisor: 8192,
+    /// The reduction is this many plies less per 65,536 units of history (more for a
+    /// negative history): a fixed power-of-two denominator and a tunable numerator, as
+    /// Stockfish writes it (a divisor read at run time is a hardware division at every
+    /// reduced move). Plies per 65,536 history units.
+    lmr_history_weight: 8,
 
     // Move-ordering history.
     /// The history bonus of a move that cut off at depth d is
@@ -220,13 +219,13 @@ search_params! {
 
     // Correction history.
     /// The correction of a static evaluation is this times the structure entry, plus
-    /// `corr_pieces_weight` times each side's pieces entry, divided by `corr_divisor`
-    /// (entries reach ±1024). Centipawns, times the divisor.
-    corr_structure_weight: 2,
+    /// `corr_pieces_weight` times each side's pieces entry, in 96ths (entries reach
+    /// ±1024). The denominator is fixed, so that no hardware division is made at every
+    /// node; 96ths give the weights tried before (1/16, 1/24, 1/32) exactly. 96ths of a
+    /// centipawn per entry unit.
+    corr_structure_weight: 8,
     /// See `corr_structure_weight`.
-    corr_pieces_weight: 1,
-    /// See `corr_structure_weight`.
-    corr_divisor: 24,
+    corr_pieces_weight: 4,
     /// A node's error (its result less its corrected static evaluation) times its
     /// depth, divided by this and bounded by `corr_update_max`, moves its correction
     /// entries.
@@ -266,12 +265,20 @@ impl SearchParams {
     /// pruned.
     #[inline]
     pub(crate) fn lmp_limit(&self, depth: i32, improving: bool) -> usize {
-        let n = self.lmp_base + depth * depth;
-        (if improving {
+        let n = (self.lmp_base + depth * depth) as usize;
+        if improving {
             n
         } else {
-            n / self.lmp_not_improving_divisor
-        }) as usize
+            n / 2
+        }
+    }
+
+    /// How much less the late move reduction is for a quiet move with `history`.
+    #[inline]
+    pub(crate) fn lmr_history(&self, history: i32) -> i32 {
+        // The same as history / 8192 with the default weight: the same rational number,
+        // truncated the same way.
+        history * self.lmr_history_weight / 65536
     }
 
     /// Futility pruning's margin at the reduced depth `lmr_depth`.

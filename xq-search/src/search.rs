@@ -628,7 +628,7 @@ impl Searcher {
                         r -= self.params.lmr_killer;
                     }
                     // Less for moves with a good history, more for bad ones.
-                    r -= history / self.params.lmr_history_divisor;
+                    r -= self.params.lmr_history(history);
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, stop);
