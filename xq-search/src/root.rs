@@ -231,8 +231,9 @@ impl Searcher {
     /// One iteration at the root with an aspiration window around `prev`.
     ///
     /// If the search is stopped while a move that failed high is being searched again
-    /// with a wider window, that move and its line (in `pv[0]`) and the bound it proved
-    /// are what this returns: the fail high was real, the re-search just did not finish.
+    /// with a wider window, that move and its line (in the root's stack entry) and the
+    /// bound it proved are what this returns: the fail high was real, the re-search just
+    /// did not finish.
     pub(crate) fn aspiration(&mut self, depth: i32, prev: i32, stop: &AtomicBool) -> i32 {
         let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) =
