@@ -15,12 +15,16 @@
 //!   like the pawns in chess, and what the attacks on a general meet);
 //! - each side's *pieces*: its chariots, horses and cannons.
 
+use crate::params::SearchParams;
 use xq_core::{zobrist, Color, Move, Piece, PieceKind, Position};
 
 /// Entries per table.
 const SIZE: usize = 1 << 14;
 /// The largest entry.
 const LIMIT: i32 = 1024;
+/// The denominator of the correction's weights
+/// ([`SearchParams::corr_structure_weight`], [`SearchParams::corr_pieces_weight`]).
+const WEIGHT_SCALE: i32 = 96;
 
 /// The keys a position's corrections are found by, updated with each move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -108,18 +112,20 @@ impl CorrectionHistory {
         structure.chain(pieces).filter(|&&e| e != 0).count()
     }
 
-    /// The correction, in centipawns, for the side to move `us` at a node with `keys`.
+    /// The correction, in centipawns, for the side to move `us` at a node with `keys`
+    /// (weighed by `params`).
     #[inline]
-    pub(crate) fn value(&self, us: Color, keys: &CorrectionKeys) -> i32 {
+    pub(crate) fn value(&self, us: Color, keys: &CorrectionKeys, params: &SearchParams) -> i32 {
         let u = us.index();
         let s = self.structure[u][slot(keys.structure)] as i32;
         let r = self.pieces[u][0][slot(keys.pieces[0])] as i32;
         let b = self.pieces[u][1][slot(keys.pieces[1])] as i32;
-        (2 * s + r + b) / 24
+        let pieces = params.corr_pieces_weight;
+        (params.corr_structure_weight * s + pieces * r + pieces * b) / WEIGHT_SCALE
     }
 
     /// Learns from a node searched to `depth` whose result `best` differs from its
-    /// corrected static evaluation `eval`.
+    /// corrected static evaluation `eval` (at the rate `params` say).
     #[inline]
     pub(crate) fn learn(
         &mut self,
@@ -128,8 +134,10 @@ impl CorrectionHistory {
         depth: i32,
         best: i32,
         eval: i32,
+        params: &SearchParams,
     ) {
-        let bonus = ((best - eval) * depth / 8).clamp(-LIMIT / 4, LIMIT / 4);
+        let most = params.corr_update_max;
+        let bonus = ((best - eval) * depth / params.corr_update_divisor).clamp(-most, most);
         let u = us.index();
         update(&mut self.structure[u][slot(keys.structure)], bonus);
         update(&mut self.pieces[u][0][slot(keys.pieces[0])], bonus);
@@ -192,23 +200,24 @@ mod tests {
         let pos = Position::startpos();
         let keys = CorrectionKeys::new(&pos);
         let mut history = CorrectionHistory::new();
-        assert_eq!(history.value(Color::Red, &keys), 0);
+        let params = SearchParams::default();
+        assert_eq!(history.value(Color::Red, &keys, &params), 0);
         // The search keeps finding 100 more than the evaluation said.
         for _ in 0..50 {
-            history.learn(Color::Red, &keys, 8, 100, 0);
+            history.learn(Color::Red, &keys, 8, 100, 0, &params);
         }
-        let up = history.value(Color::Red, &keys);
+        let up = history.value(Color::Red, &keys, &params);
         assert!(up > 0 && up <= 4 * LIMIT / 24, "{up}");
         // Only for the side it was learnt for.
-        assert_eq!(history.value(Color::Black, &keys), 0);
+        assert_eq!(history.value(Color::Black, &keys, &params), 0);
         // Huge errors cannot push an entry past the limit.
         for _ in 0..1000 {
-            history.learn(Color::Red, &keys, 30, 30_000, 0);
+            history.learn(Color::Red, &keys, 30, 30_000, 0, &params);
         }
-        assert_eq!(history.value(Color::Red, &keys), 4 * LIMIT / 24);
+        assert_eq!(history.value(Color::Red, &keys, &params), 4 * LIMIT / 24);
         for _ in 0..1000 {
-            history.learn(Color::Red, &keys, 30, -30_000, 0);
+            history.learn(Color::Red, &keys, 30, -30_000, 0, &params);
         }
-        assert_eq!(history.value(Color::Red, &keys), -4 * LIMIT / 24);
+        assert_eq!(history.value(Color::Red, &keys, &params), -4 * LIMIT / 24);
     }
 }

@@ -5,16 +5,24 @@
 #![deny(unsafe_code)]
 
 mod correction;
+mod history;
 mod info;
 mod limits;
+mod params;
 mod picker;
+mod qsearch;
+mod repetition;
+mod root;
 pub mod score;
 mod search;
 mod see;
 pub mod skill;
+mod stack;
+mod time;
 pub mod tt;
 
 pub use info::{Info, SearchResult};
 pub use limits::{Limits, SearchConfig};
+pub use params::{SearchParams, UnknownParam};
 pub use score::Score;
 pub use search::Searcher;

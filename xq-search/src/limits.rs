@@ -97,6 +97,12 @@ pub struct SearchConfig {
     /// (correction history: the errors of earlier evaluations, by soldiers, advisors,
     /// elephants and generals, and by each side's other pieces).
     pub correction: bool,
+    /// Once late move pruning (or futility pruning at a zero-window node) holds for a
+    /// quiet move, it holds for every later one: let the move picker drop the rest of
+    /// the quiet moves that give no check instead of handing them out to be turned down
+    /// one by one. The search is the same tree either way (a test compares them); off
+    /// only to check that.
+    pub drop_pruned_quiets: bool,
 }
 
 impl Default for SearchConfig {
@@ -112,6 +118,7 @@ impl Default for SearchConfig {
             mate_distance: true,
             quiet_pruning: true,
             correction: true,
+            drop_pruned_quiets: true,
         }
     }
 }
@@ -131,6 +138,8 @@ impl SearchConfig {
             mate_distance: false,
             quiet_pruning: false,
             correction: false,
+            // The same tree either way: kept for speed.
+            drop_pruned_quiets: true,
         }
     }
 }

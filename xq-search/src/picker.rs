@@ -1,14 +1,16 @@
-//! Move ordering: the heuristics the search learns (killer moves, the history of quiet
-//! moves) and the move picker that hands a node its moves best first.
+//! Move ordering: the move picker that hands a node its moves best first, by what the
+//! search has learnt ([`Heuristics`], which it only reads).
 //!
 //! At most nodes the search cuts off after one or two moves, so the picker does as little
 //! as it can up front: at a node out of check the table's move is tried before anything
 //! is generated, and the other moves are tested for legality only when their turn comes.
 
-use crate::score::MAX_PLY;
+use crate::history::{Continuation, Heuristics};
 use crate::see::{see_ge, SEE_VALUE};
-use xq_core::{Move, Piece, PieceKind, Position, Square, SquareMap};
-use xq_movegen::{pseudo_legal_into, CheckTest, Gen, LegalityFilter, MoveList, MAX_MOVES};
+use xq_core::{Move, Piece, PieceKind, Position};
+use xq_movegen::{
+    legal_into, pseudo_legal_into, CheckTest, Gen, LegalityFilter, MoveList, MAX_MOVES,
+};
 
 /// Ordering scores, one per move of a list.
 type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
@@ -25,233 +27,48 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 24;
 /// Ordering score of the first killer (the second scores one less).
 const KILLER: i32 = 1 << 22;
+/// A capture's ordering score is its victim's value times this (most valuable victim
+/// first), less its capturer's value divided by [`ATTACKER_DIVISOR`] (least valuable
+/// attacker first), plus its capture history divided by [`CAPTURE_HISTORY_DIVISOR`].
+const VICTIM_WEIGHT: i32 = 16;
+/// See [`VICTIM_WEIGHT`].
+const ATTACKER_DIVISOR: i32 = 16;
+/// See [`VICTIM_WEIGHT`].
+const CAPTURE_HISTORY_DIVISOR: i32 = 8;
 
-/// The most a history score reaches (in absolute value): each update moves a score part
-/// of the way towards it, so old results fade as new ones come in.
-const HISTORY_MAX: i32 = 16384;
-
-/// A dense index for a piece on a square (continuation history keys).
-#[inline(always)]
-fn piece_square(piece: Piece, sq: Square) -> usize {
-    piece.index() * Square::COUNT + sq.index()
-}
-
-/// Moves the history score `h` towards `HISTORY_MAX` by `bonus` (or towards
-/// `-HISTORY_MAX` for a negative bonus): the "gravity" update.
-#[inline]
-fn update(h: &mut i32, bonus: i32) {
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-}
-
-/// The history bonus of a move that cut off at `depth`.
-#[inline]
-pub(crate) fn history_bonus(depth: i32) -> i32 {
-    (150 * depth - 100).clamp(0, 1500)
-}
-
-/// The moves that led to a node, as the continuation histories use them: the move one
-/// ply before and two plies before, each with its piece (`None` at the root, after a null
-/// move, or before the root).
-pub(crate) type Continuation = [Option<(Piece, Move)>; 2];
-
-/// What the search has learnt about move order:
-/// - two killer moves per ply (quiet moves that cut off a sibling node);
-/// - the counter move to each move (by its piece and destination);
-/// - the history of quiet moves by piece and destination, and their continuation history
-///   by the move one and two plies before (a quiet move good after a given move);
-/// - the history of captures by piece, destination and victim.
-///
-/// Every history is raised for a move that cut off and lowered for the moves of the same
-/// kind tried before it.
-#[derive(Clone, Debug)]
-pub(crate) struct Heuristics {
-    killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
-    history: Box<[SquareMap<i32>; 14]>,
-    /// Indexed by [`piece_square`] of the earlier move, then of the move.
-    continuation: Box<[[i16; 14 * Square::COUNT]]>,
-    /// Indexed by [`piece_square`] of the capture, then by the victim's kind.
-    captures: Box<[[i16; 7]; 14 * Square::COUNT]>,
-    /// The quiet move that last refuted a move, by that move's piece and destination.
-    counters: Box<[SquareMap<Option<Move>>; 14]>,
-}
-
-impl Heuristics {
-    pub(crate) fn new() -> Heuristics {
-        Heuristics {
-            killers: Box::new([[None; 2]; MAX_PLY + 2]),
-            history: Box::new([SquareMap::new(0); 14]),
-            continuation: vec![[0; 14 * Square::COUNT]; 14 * Square::COUNT].into_boxed_slice(),
-            captures: Box::new([[0; 7]; 14 * Square::COUNT]),
-            counters: Box::new([SquareMap::new(None); 14]),
+/// Appends to `scores` the ordering score of each move: the table's move first, then
+/// captures by victim (and their history), the killers, and the quiet moves by
+/// history.
+fn score_moves(
+    heuristics: &Heuristics,
+    pos: &Position,
+    moves: &[Move],
+    tt_move: Option<Move>,
+    ply: usize,
+    cont: &Continuation,
+    scores: &mut Scores,
+) {
+    let rows = heuristics.continuation_rows(cont);
+    let killers = heuristics.killers(ply);
+    scores.extend(moves.iter().map(|&m| {
+        if Some(m) == tt_move {
+            return TT_MOVE;
         }
-    }
-
-    /// Forgets everything (a new game).
-    pub(crate) fn clear(&mut self) {
-        *self = Heuristics::new();
-    }
-
-    /// Halves the quiet history at the start of a search, so that recent results weigh
-    /// more.
-    pub(crate) fn age(&mut self) {
-        for map in self.history.iter_mut() {
-            for sq in Square::ALL {
-                map[sq] /= 2;
-            }
-        }
-    }
-
-    /// The counter move to `prev` (the move that led to the node, and its piece).
-    #[inline]
-    pub(crate) fn counter(&self, prev: Option<(Piece, Move)>) -> Option<Move> {
-        prev.and_then(|(piece, m)| self.counters[piece.index()][m.to()])
-    }
-
-    /// The refutations to try at `ply`: its killers, then `counter`.
-    fn refutations(&self, ply: usize, counter: Option<Move>) -> [Option<Move>; 3] {
-        let [a, b] = self.killers[ply];
-        [a, b, counter]
-    }
-
-    /// Is `m` one of the killer moves at `ply`?
-    #[inline]
-    pub(crate) fn is_killer(&self, ply: usize, m: Move) -> bool {
-        self.killers[ply].contains(&Some(m))
-    }
-
-    /// The history of the quiet move `m` (by `piece`) after `cont`: its own history and
-    /// its two continuation histories.
-    #[inline]
-    pub(crate) fn quiet_score(&self, piece: Piece, m: Move, cont: &Continuation) -> i32 {
-        self.quiet_score_in(&self.continuation_rows(cont), piece, m)
-    }
-
-    /// The continuation-history rows of the moves in `cont` (the same for every move of
-    /// a node: looked up once).
-    #[inline]
-    fn continuation_rows(&self, cont: &Continuation) -> [Option<&[i16; 14 * Square::COUNT]>; 2] {
-        cont.map(|c| c.map(|(p, prev)| &self.continuation[piece_square(p, prev.to())]))
-    }
-
-    /// [`quiet_score`](Heuristics::quiet_score) with the continuation rows at hand.
-    #[inline(always)]
-    fn quiet_score_in(
-        &self,
-        rows: &[Option<&[i16; 14 * Square::COUNT]>; 2],
-        piece: Piece,
-        m: Move,
-    ) -> i32 {
-        let here = piece_square(piece, m.to());
-        let mut score = self.history[piece.index()][m.to()];
-        for row in rows.iter().flatten() {
-            score += row[here] as i32;
-        }
-        score
-    }
-
-    /// The history of the capture `m` by `piece` of `victim`.
-    #[inline]
-    pub(crate) fn capture_score(&self, piece: Piece, m: Move, victim: PieceKind) -> i32 {
-        self.captures[piece_square(piece, m.to())][victim.index()] as i32
-    }
-
-    fn update_quiet(&mut self, pos: &Position, m: Move, cont: &Continuation, bonus: i32) {
-        let piece = pos
+        let attacker = pos
             .piece_on(m.from())
-            .expect("a tried move has a piece to move");
-        update(&mut self.history[piece.index()][m.to()], bonus);
-        let here = piece_square(piece, m.to());
-        for (p, prev) in cont.iter().flatten() {
-            let h = &mut self.continuation[piece_square(*p, prev.to())][here];
-            let mut v = *h as i32;
-            update(&mut v, bonus);
-            *h = v as i16;
-        }
-    }
-
-    fn update_capture(&mut self, pos: &Position, m: Move, bonus: i32) {
-        let piece = pos
-            .piece_on(m.from())
-            .expect("a tried move has a piece to move");
-        let Some(victim) = pos.piece_on(m.to()) else {
-            return;
-        };
-        let h = &mut self.captures[piece_square(piece, m.to())][victim.kind.index()];
-        let mut v = *h as i32;
-        update(&mut v, bonus);
-        *h = v as i16;
-    }
-
-    /// `best` cut off at `ply` (depth `depth`) after the quiet moves `quiets` and the
-    /// captures `captures` failed to: a quiet `best` becomes a killer and the counter move
-    /// to the move before, and its histories rise while those of the other quiets fall; a
-    /// capture's capture history rises. The captures that failed lose in every case.
-    /// `pos` is the node's position (before `best`).
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn reward(
-        &mut self,
-        pos: &Position,
-        best: Move,
-        depth: i32,
-        ply: usize,
-        cont: &Continuation,
-        quiets: &[Move],
-        captures: &[Move],
-    ) {
-        let bonus = history_bonus(depth);
-        if pos.is_empty(best.to()) {
-            if let Some((piece, p)) = cont[0] {
-                self.counters[piece.index()][p.to()] = Some(best);
-            }
-            let k = &mut self.killers[ply];
-            if k[0] != Some(best) {
-                k[1] = k[0];
-                k[0] = Some(best);
-            }
-            self.update_quiet(pos, best, cont, bonus);
-            for &q in quiets {
-                self.update_quiet(pos, q, cont, -bonus);
-            }
+            .expect("a generated move has a piece to move");
+        if let Some(victim) = pos.piece_on(m.to()) {
+            CAPTURE + ordering_value(victim.kind) * VICTIM_WEIGHT
+                - ordering_value(attacker.kind) / ATTACKER_DIVISOR
+                + heuristics.capture_score(attacker, m, victim.kind) / CAPTURE_HISTORY_DIVISOR
+        } else if killers[0] == Some(m) {
+            KILLER
+        } else if killers[1] == Some(m) {
+            KILLER - 1
         } else {
-            self.update_capture(pos, best, bonus);
+            heuristics.quiet_score_in(&rows, attacker, m)
         }
-        for &c in captures {
-            self.update_capture(pos, c, -bonus);
-        }
-    }
-
-    /// Appends to `scores` the ordering score of each move: the table's move first, then
-    /// captures by victim (and their history), the killers, and the quiet moves by
-    /// history.
-    fn score(
-        &self,
-        pos: &Position,
-        moves: &[Move],
-        tt_move: Option<Move>,
-        ply: usize,
-        cont: &Continuation,
-        scores: &mut Scores,
-    ) {
-        let rows = self.continuation_rows(cont);
-        scores.extend(moves.iter().map(|&m| {
-            if Some(m) == tt_move {
-                return TT_MOVE;
-            }
-            let attacker = pos
-                .piece_on(m.from())
-                .expect("a generated move has a piece to move");
-            if let Some(victim) = pos.piece_on(m.to()) {
-                CAPTURE + ordering_value(victim.kind) * 16 - ordering_value(attacker.kind) / 16
-                    + self.capture_score(attacker, m, victim.kind) / 8
-            } else if self.killers[ply][0] == Some(m) {
-                KILLER
-            } else if self.killers[ply][1] == Some(m) {
-                KILLER - 1
-            } else {
-                self.quiet_score_in(&rows, attacker, m)
-            }
-        }));
-    }
+    }));
 }
 
 /// Where a picker is.
@@ -365,7 +182,15 @@ impl MovePicker {
             moves,
             ..MovePicker::with_stage(Stage::Listed, ply, cont)
         };
-        heuristics.score(pos, &picker.moves, tt_move, ply, &cont, &mut picker.scores);
+        score_moves(
+            heuristics,
+            pos,
+            &picker.moves,
+            tt_move,
+            ply,
+            &cont,
+            &mut picker.scores,
+        );
         picker
     }
 
@@ -378,7 +203,7 @@ impl MovePicker {
         heuristics: &Heuristics,
     ) -> MovePicker {
         let mut moves = MoveList::new();
-        LegalityFilter::with_check(pos, true).legal_into(pos, Gen::Evasions, &mut moves);
+        legal_into(pos, Gen::Evasions, &mut moves);
         MovePicker::legal(pos, moves, tt_move, ply, cont, heuristics)
     }
 
@@ -429,12 +254,20 @@ impl MovePicker {
         self.quiets_sifted = false;
         if in_check {
             self.filter = None;
-            LegalityFilter::with_check(pos, true).legal_into(pos, Gen::Evasions, &mut self.moves);
+            legal_into(pos, Gen::Evasions, &mut self.moves);
         } else {
             self.filter = Some(LegalityFilter::without_pins(pos));
             pseudo_legal_into(pos, Gen::Captures, &mut self.moves);
         }
-        heuristics.score(pos, &self.moves, None, ply, &cont, &mut self.scores);
+        score_moves(
+            heuristics,
+            pos,
+            &self.moves,
+            None,
+            ply,
+            &cont,
+            &mut self.scores,
+        );
     }
 
     /// How many moves are generated so far (all of them for a listed picker).
@@ -463,7 +296,8 @@ impl MovePicker {
     #[inline(never)]
     fn generate_captures(&mut self, pos: &Position, heuristics: &Heuristics) {
         pseudo_legal_into(pos, Gen::Captures, &mut self.moves);
-        heuristics.score(
+        score_moves(
+            heuristics,
             pos,
             &self.moves,
             None,
@@ -513,7 +347,8 @@ impl MovePicker {
             pseudo_legal_into(pos, Gen::Quiets, &mut self.moves);
         }
         self.scores.truncate(self.quiets_start);
-        heuristics.score(
+        score_moves(
+            heuristics,
             pos,
             &self.moves[self.quiets_start..],
             None,
@@ -541,7 +376,8 @@ impl MovePicker {
                 Stage::GoodCaptures => {
                     if self.next >= self.moves.len() {
                         self.stage = Stage::Refutations;
-                        self.refutations = heuristics.refutations(self.ply, self.counter);
+                        let [first, second] = heuristics.killers(self.ply);
+                        self.refutations = [first, second, self.counter];
                         continue;
                     }
                     let m = pick(&mut self.moves, &mut self.scores, self.next);
@@ -674,6 +510,11 @@ mod tests {
     use std::collections::HashSet;
     use xq_movegen::legal_moves;
 
+    /// The history bonus of a cutoff at `depth`, as the search gives it.
+    fn bonus(depth: i32) -> i32 {
+        crate::params::SearchParams::default().history_bonus(depth)
+    }
+
     fn drain(picker: &mut MovePicker, pos: &Position, h: &Heuristics) -> Vec<Move> {
         std::iter::from_fn(|| picker.next(pos, h)).collect()
     }
@@ -727,7 +568,7 @@ mod tests {
                 .unwrap();
         let mut h = Heuristics::new();
         let killer: Move = "h0g2".parse().unwrap();
-        h.reward(&pos, killer, 4, 3, &[None; 2], &[], &[]);
+        h.reward(&pos, killer, bonus(4), 3, &[None; 2], &[], &[]);
         assert!(h.is_killer(3, killer) && !h.is_killer(2, killer));
         let mut picker = MovePicker::staged(&pos, None, [None; 2], 3, &h);
         let mut order = Vec::new();
@@ -751,7 +592,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
+        #![proptest_config(xq_testkit::proptest_config(64))]
 
         /// Over random positions, with random table moves, killers and counter moves
         /// (legal or not here), the staged picker hands out every legal move exactly
@@ -771,12 +612,12 @@ mod tests {
                     Move::new(all[a as usize % all.len()].from(), all[b as usize % all.len()].to())
                 };
                 let mut h = Heuristics::new();
-                let prev = Some((Piece::new(!pos.side_to_move(), PieceKind::Horse), any(choices[3])));
-                let cont = [prev, None];
-                h.reward(pos, any(choices[0]), 3, 2, &[None; 2], &[], &[]);
-                h.reward(pos, any(choices[1]), 3, 2, &[None; 2], &[], &[]);
+                let prev = (Piece::new(!pos.side_to_move(), PieceKind::Horse), any(choices[3]));
+                let cont = [Some(prev), None];
+                h.reward(pos, any(choices[0]), bonus(3), 2, &[None; 2], &[], &[]);
+                h.reward(pos, any(choices[1]), bonus(3), 2, &[None; 2], &[], &[]);
                 // A counter move to `prev`, legal or not here.
-                h.counters[PieceKind::Horse as usize + 7 * (!pos.side_to_move()).index()][any(choices[3]).to()] = Some(any(choices[2]));
+                h.set_counter(prev, any(choices[2]));
                 let tt = Some(any(choices[2]));
                 let mut picker = MovePicker::staged(pos, tt, cont, 2, &h);
                 let mut seen = HashSet::new();
@@ -812,7 +653,7 @@ mod tests {
                     let best = quiets[m as usize % quiets.len()];
                     let before = [quiets[(m as usize + 1) % quiets.len()]];
                     let tried: &[Move] = if i % 3 == 0 { &before } else { &[] };
-                    h.reward(pos, best, (depth % 8) as i32, 60, &[None; 2], tried, &[]);
+                    h.reward(pos, best, bonus((depth % 8) as i32), 60, &[None; 2], tried, &[]);
                 }
                 let test = CheckTest::new(pos);
                 let mut full = MovePicker::staged(pos, None, [None; 2], 2, &h);

@@ -1,87 +1,24 @@
-//! Iterative deepening principal variation search.
+//! The search: principal variation search (negamax over a zero window for every move
+//! after the first) with the table, the selectivity and the extensions, and the
+//! searcher's state along the current path (making and unmaking moves, the evaluation).
 
-use crate::correction::{CorrectionHistory, CorrectionKeys};
-use crate::info::{Info, SearchResult};
+use crate::correction::CorrectionHistory;
+use crate::history::{Continuation, Heuristics};
 use crate::limits::{Limits, SearchConfig};
-use crate::picker::{ordering_value, wins_or_holds, Continuation, Heuristics, MovePicker, Stage};
-use crate::score::{self, is_mate, mate_in, mated_in, Score, INFINITE, MAX_PLY};
+use crate::params::SearchParams;
+use crate::picker::{MovePicker, Stage};
+use crate::repetition::PositionHistory;
+use crate::score::{self, is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use crate::see::see_ge;
+use crate::stack::{StackEntry, STACK_SIZE};
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
+use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
 use xq_movegen::legal_moves;
-use xq_movegen::rules::judge_cycle;
-use xq_movegen::rules::{move_rule_plies, NO_CAPTURE_DRAW_PLIES};
-use xq_movegen::Game;
-use xq_movegen::Reason;
-
-type Pv = arrayvec::ArrayVec<Move, MAX_PLY>;
-
-/// What time management learns from the iterations of one search: how often the best
-/// move changed, and how the score moved.
-#[derive(Debug, Default)]
-struct TimeUse {
-    best: Option<Move>,
-    /// Best-move changes, halved at every iteration (recent changes count most).
-    changes: f64,
-    /// The depth at which the best move last changed.
-    changed_at: u32,
-    /// The average score of the iterations so far, and the last.
-    average: Option<f64>,
-    last: i32,
-    /// The last iteration recorded.
-    depth: u32,
-}
-
-impl TimeUse {
-    /// Notes a completed iteration.
-    fn record(&mut self, best: Option<Move>, value: i32, depth: u32) {
-        self.changes /= 2.0;
-        if best != self.best {
-            if self.best.is_some() {
-                self.changes += 1.0;
-            }
-            self.best = best;
-            self.changed_at = depth;
-        }
-        self.average = Some(match self.average {
-            Some(a) => (a + value as f64) / 2.0,
-            None => value as f64,
-        });
-        self.last = value;
-        self.depth = depth;
-    }
-
-    /// The time this move deserves: the planned `soft` time, stretched when the best
-    /// move keeps changing or the score falls, shrunk when the best move has held for
-    /// several iterations; never more than `hard`.
-    fn target(&self, soft: Duration, hard: Duration) -> Duration {
-        let instability = 1.0 + 1.5 * self.changes;
-        let falling = match self.average {
-            Some(avg) => (1.0 + (avg - self.last as f64) / 150.0).clamp(0.7, 1.6),
-            None => 1.0,
-        };
-        let stable = if self.depth > self.changed_at + 5 {
-            0.75
-        } else {
-            1.0
-        };
-        soft.mul_f64(instability * falling * stable).min(hard)
-    }
-}
-
-/// How many quiet moves are searched at a node of `depth` before the rest are pruned.
-fn lmp_limit(depth: i32, improving: bool) -> usize {
-    let n = (3 + depth * depth) as usize;
-    if improving {
-        n
-    } else {
-        n / 2
-    }
-}
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
@@ -108,71 +45,51 @@ fn major_pieces(pos: &Position, color: Color) -> usize {
 /// ```
 #[derive(Debug)]
 pub struct Searcher {
-    tt: Arc<TranspositionTable>,
-    config: SearchConfig,
-    multipv: usize,
+    /// The transposition table, shared with the other threads of a parallel search.
+    pub(crate) tt: Arc<TranspositionTable>,
+    /// The selective-search switches.
+    pub(crate) config: SearchConfig,
+    /// The margins, depth limits and reductions.
+    pub(crate) params: SearchParams,
+    /// How many root moves to report, each with its line.
+    pub(crate) multipv: usize,
     // Per-search state.
-    pos: Position,
-    keys: Vec<u64>,
-    checks: Vec<bool>,
-    /// The moves between the positions of `keys` (`None` for a null move), and the
-    /// position of `keys[0]`: what the chase rule replays when a cycle repeats.
-    moves: Vec<Option<Move>>,
-    base: Position,
-    root_index: usize,
-    evals: Vec<Eval>,
-    /// The correction history's keys of each node on the current path.
-    corr_keys: Vec<CorrectionKeys>,
-    correction: CorrectionHistory,
-    /// The static evaluation of each node on the current path (`None` in check), for the
-    /// "improving" test: is the side to move better off than two plies before?
-    static_evals: Vec<Option<i32>>,
-    /// Quiescence's move pickers, one a ply, reset in place.
-    qpickers: Vec<MovePicker>,
-    /// The move played at each ply of the current path and its piece (`None` for a null
-    /// move): the counter-move table is keyed by the move that led to a node.
-    path: Vec<Option<(Piece, Move)>>,
-    pv: Vec<Pv>,
-    heuristics: Heuristics,
-    nodes: u64,
-    seldepth: usize,
-    /// The index in `keys` of the position the last null move on the current path led
-    /// to: no repetition cycle may contain a pass.
-    null_at: Option<usize>,
+    /// The position of the current node.
+    pub(crate) pos: Position,
+    /// The positions since the last capture before the root, for the rules.
+    pub(crate) positions: PositionHistory,
+    /// The search stack: one entry a ply of the current path.
+    pub(crate) stack: Box<[StackEntry]>,
+    /// The correction history, kept from search to search until a new game.
+    pub(crate) correction: CorrectionHistory,
+    /// Killers, counter moves and histories, kept from search to search (aged) until a
+    /// new game.
+    pub(crate) heuristics: Heuristics,
+    /// Nodes searched so far (in the tree and in quiescence).
+    pub(crate) nodes: u64,
+    /// The deepest ply reached in the current iteration.
+    pub(crate) seldepth: usize,
     /// No null move before this ply (inside a null move's verification search).
-    null_min_ply: usize,
-    /// The move a singular-extension search leaves out, by ply.
-    singular_excluded: Vec<Option<Move>>,
-    stopped: bool,
-    start: Instant,
-    limits: Limits,
-    excluded: Vec<Move>,
-    lmr: Box<[[u8; 64]; 64]>,
+    pub(crate) null_min_ply: usize,
+    /// Set once a limit or the stop flag ends the search: every node returns at once.
+    pub(crate) stopped: bool,
+    /// When the search began.
+    pub(crate) start: Instant,
+    /// The search's limits.
+    pub(crate) limits: Limits,
+    /// The root moves of the lines already found in this iteration (MultiPV): the next
+    /// line's search leaves them out.
+    pub(crate) root_excluded: Vec<Move>,
+    /// The late move reductions by depth and move index, from `params`.
+    pub(crate) lmr: Box<[[u8; 64]; 64]>,
     /// Static evaluations by key, see [`Searcher::evaluate`].
-    eval_cache: Box<[(u64, i32)]>,
-    /// Let the picker drop the quiet moves the pruning would turn down (off: they are
-    /// handed out and turned down one by one; the tests check the tree is the same).
-    #[cfg(test)]
-    drop_pruned_quiets: bool,
+    pub(crate) eval_cache: Box<[(u64, i32)]>,
 }
 
 /// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
 /// third of the evaluations in `xq bench` are found there (positions the search reaches
 /// again, in the next iteration or by another move order).
 const EVAL_CACHE_ENTRIES: usize = 1 << 14;
-
-/// Quiescence's delta pruning: the least a capture's victim must be worth
-/// ([`ordering_value`]) to be searched, with the side to move standing at `stand` and
-/// `alpha` to reach (a margin of 200 for what else the capture may win). Against a mate
-/// score every capture is searched.
-#[inline]
-fn delta_floor(alpha: i32, stand: i32) -> i32 {
-    if is_mate(alpha) {
-        i32::MIN
-    } else {
-        alpha - stand - 200
-    }
-}
 
 impl Searcher {
     /// A searcher with its own table of `hash_mib` MiB.
@@ -182,43 +99,26 @@ impl Searcher {
 
     /// A searcher sharing `tt` (for parallel search).
     pub fn with_table(tt: Arc<TranspositionTable>) -> Searcher {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25) as u8;
-            }
-        }
+        let params = SearchParams::default();
         Searcher {
             tt,
             config: SearchConfig::default(),
+            lmr: params.lmr_table(),
+            params,
             multipv: 1,
             pos: Position::startpos(),
-            keys: Vec::new(),
-            checks: Vec::new(),
-            moves: Vec::new(),
-            base: Position::startpos(),
-            root_index: 0,
-            evals: vec![Eval::default(); MAX_PLY + 2],
-            corr_keys: vec![CorrectionKeys::default(); MAX_PLY + 2],
+            positions: PositionHistory::new(),
+            stack: (0..STACK_SIZE).map(|_| StackEntry::new()).collect(),
             correction: CorrectionHistory::new(),
-            static_evals: vec![None; MAX_PLY + 2],
-            qpickers: (0..MAX_PLY + 2).map(|_| MovePicker::idle()).collect(),
-            path: vec![None; MAX_PLY + 2],
-            pv: vec![Pv::new(); MAX_PLY + 2],
             heuristics: Heuristics::new(),
             nodes: 0,
             seldepth: 0,
-            null_at: None,
             null_min_ply: 0,
-            singular_excluded: vec![None; MAX_PLY + 2],
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
-            excluded: Vec::new(),
-            lmr,
+            root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
-            #[cfg(test)]
-            drop_pruned_quiets: true,
         }
     }
 
@@ -237,6 +137,13 @@ impl Searcher {
         self.config = config;
     }
 
+    /// Sets the margins, depth limits and reductions (a tuner's way in: see
+    /// [`SearchParams::set`]).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.lmr = params.lmr_table();
+        self.params = params;
+    }
+
     /// Reports the best `n` root moves, each with its own score and line.
     pub fn set_multipv(&mut self, n: usize) {
         self.multipv = n.max(1);
@@ -252,266 +159,10 @@ impl Searcher {
         }
     }
 
-    /// Searches the current position of `game` within `limits` until done or `stop`
-    /// becomes true, calling `report` after every completed iteration (once per line
-    /// with MultiPV).
-    ///
-    /// `stop` may be set from another thread or from `report` itself (see the
-    /// `custom_stop` example for a watcher thread). A stopped search still returns the
-    /// best move and line it has; `result.pv` starts with `result.best_move`.
-    ///
-    /// ```
-    /// use std::sync::atomic::{AtomicBool, Ordering};
-    /// use xq_movegen::Game;
-    /// use xq_search::{Limits, Searcher};
-    /// let game = Game::startpos();
-    /// let stop = AtomicBool::new(false);
-    /// let mut searcher = Searcher::new(16);
-    /// // No limit of its own: the report callback stops the search after depth 3.
-    /// let result = searcher.search(&game, &Limits::default(), &stop, |info| {
-    ///     if info.depth >= 3 {
-    ///         stop.store(true, Ordering::Relaxed);
-    ///     }
-    /// });
-    /// assert!(result.depth >= 3);
-    /// assert_eq!(result.pv.first(), result.best_move.as_ref());
-    /// ```
-    pub fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        mut report: impl FnMut(&Info),
-    ) -> SearchResult {
-        self.search_with(game, limits, stop, 0, &mut report)
-    }
-
-    /// As [`Searcher::search`], for a helper thread of a parallel search: `thread`
-    /// (0 for the main thread) staggers the iteration depths.
-    pub fn search_with(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        thread: usize,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
-        self.start = Instant::now();
-        self.limits = limits.clone();
-        self.nodes = 0;
-        self.seldepth = 0;
-        self.stopped = false;
-        self.null_at = None;
-        self.null_min_ply = 0;
-        self.pos = game.position().clone();
-        // Only positions since the last capture can repeat.
-        let keep = (self.pos.halfmove_clock() as usize + 1).min(game.keys().len());
-        let from = game.keys().len() - keep;
-        self.keys = game.keys()[from..].to_vec();
-        self.checks = game.checks()[from..].to_vec();
-        self.moves = game.moves()[from..].iter().map(|&m| Some(m)).collect();
-        self.base = game.position_at(from).expect("within the game");
-        self.root_index = self.keys.len() - 1;
-        self.evals[0] = Eval::new(&self.pos);
-        self.corr_keys[0] = CorrectionKeys::new(&self.pos);
-        if thread == 0 {
-            self.tt.new_search();
-        }
-        self.heuristics.age();
-
-        let mut root: Vec<Move> = legal_moves(&self.pos)
-            .into_iter()
-            .filter(|m| limits.root_moves.is_empty() || limits.root_moves.contains(m))
-            .filter(|m| !limits.banned_moves.contains(m))
-            .collect();
-        let mut result = SearchResult {
-            best_move: root.first().copied(),
-            ponder: None,
-            score: Score::Cp(0),
-            value: 0,
-            depth: 0,
-            seldepth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-            pv: root.first().copied().into_iter().collect(),
-        };
-        if root.is_empty() {
-            let v = if legal_moves(&self.pos).is_empty() {
-                mated_in(0)
-            } else {
-                0
-            };
-            result.value = v;
-            result.score = Score::from_value(v);
-            return result;
-        }
-        // Put the table's move first.
-        if let Some(m) = self.tt.probe(self.pos.key(), 0).and_then(|e| e.mv) {
-            if let Some(i) = root.iter().position(|&r| r == m) {
-                root[..=i].rotate_right(1);
-            }
-        }
-
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 4)
-            .min(MAX_PLY as u32 - 4);
-        let lines = self.multipv.min(root.len());
-        // Each line's value in the last iteration, in search order: the centre of its
-        // aspiration window in the next.
-        let mut prev_values = vec![0; lines];
-        let mut clock = TimeUse::default();
-        let mut depth = 1;
-        while depth <= max_depth {
-            let d = if thread > 0 && depth > 2 {
-                depth + (thread as u32 % 2)
-            } else {
-                depth
-            };
-            self.excluded.clear();
-            let mut infos = Vec::new();
-            for (line, prev_value) in prev_values.clone().into_iter().enumerate().take(lines) {
-                self.seldepth = 0;
-                let value = self.aspiration(d as i32, prev_value, stop);
-                if self.stopped && (depth > 1 || line > 0 || self.pv[0].is_empty()) {
-                    // An unfinished iteration: keep what it proved at the root.
-                    if line == 0 && !self.pv[0].is_empty() && value > -INFINITE && depth > 1 {
-                        let pv: Vec<Move> = self.pv[0].to_vec();
-                        if value > result.value - 30 || pv[0] == result.pv[0] {
-                            result.best_move = Some(pv[0]);
-                            result.pv = pv;
-                        }
-                    }
-                    break;
-                }
-                let pv: Vec<Move> = self.pv[0].to_vec();
-                if pv.is_empty() {
-                    break;
-                }
-                self.excluded.push(pv[0]);
-                let info = Info {
-                    depth: d,
-                    seldepth: self.seldepth as u32,
-                    multipv: line + 1,
-                    score: Score::from_value(value),
-                    value,
-                    nodes: self.nodes,
-                    time: self.start.elapsed(),
-                    hashfull: self.tt.hashfull(),
-                    pv,
-                };
-                prev_values[line] = value;
-                if line == 0 {
-                    result.follow(&info);
-                }
-                infos.push(info);
-                if self.stopped {
-                    break;
-                }
-            }
-            if !infos.is_empty() && (!self.stopped || infos.len() == lines) {
-                infos.sort_by_key(|i| std::cmp::Reverse(i.value));
-                // A later line may come out better than the first (which had the whole
-                // root, but a search is not exact): the best line reported first is the
-                // result.
-                result.follow(&infos[0]);
-                for (i, info) in infos.iter_mut().enumerate() {
-                    info.multipv = i + 1;
-                    report(info);
-                }
-            }
-            if self.stopped || stop.load(Ordering::Relaxed) {
-                break;
-            }
-            if let (Some(n), Score::Mate(m)) = (limits.mate, result.score) {
-                if m > 0 && m as u32 <= n {
-                    break;
-                }
-            }
-            // A forced mate found by a full-width iteration will not get shorter once
-            // the search is deeper than the mate.
-            if is_mate(result.value)
-                && depth as i32 > 2 * (score::MATE - result.value.abs()) + 4
-                && limits.depth.is_none()
-            {
-                break;
-            }
-            if let Some(soft) = limits.soft_time {
-                let elapsed = self.start.elapsed();
-                if limits.hard_time == Some(soft) {
-                    // A fixed time per move: use it.
-                    if elapsed >= soft {
-                        break;
-                    }
-                } else {
-                    if root.len() == 1 {
-                        // The only legal move: answer at once.
-                        break;
-                    }
-                    clock.record(result.best_move, result.value, depth);
-                    let target = clock.target(soft, limits.hard_time.unwrap_or(soft));
-                    // The next iteration takes about as long as all before it together:
-                    // past half the target it would not finish in time.
-                    if elapsed.as_secs_f64() >= target.as_secs_f64() * 0.55 {
-                        break;
-                    }
-                }
-            }
-            if limits.nodes.is_some_and(|n| self.nodes >= n) {
-                break;
-            }
-            depth += 1;
-        }
-        result.ponder = result.pv.get(1).copied();
-        result.nodes = self.nodes;
-        result.time = self.start.elapsed();
-        result
-    }
-
-    /// One iteration at the root with an aspiration window around `prev`.
-    ///
-    /// If the search is stopped while a move that failed high is being searched again
-    /// with a wider window, that move and its line (in `pv[0]`) and the bound it proved
-    /// are what this returns: the fail high was real, the re-search just did not finish.
-    fn aspiration(&mut self, depth: i32, prev: i32, stop: &AtomicBool) -> i32 {
-        let mut delta = 35;
-        let (mut alpha, mut beta) = if self.config.aspiration && depth >= 5 && !is_mate(prev) {
-            (prev - delta, prev + delta)
-        } else {
-            (-INFINITE, INFINITE)
-        };
-        let mut failed_high: Option<(i32, Pv)> = None;
-        loop {
-            let v = self.negamax(alpha, beta, depth, 0, stop);
-            if self.stopped {
-                if let Some((bound, pv)) = failed_high {
-                    if v < bound || self.pv[0].is_empty() {
-                        self.pv[0] = pv;
-                        return bound;
-                    }
-                }
-                return v;
-            }
-            if v <= alpha && alpha > -INFINITE {
-                beta = (alpha + beta) / 2;
-                alpha = (v - delta).max(-INFINITE);
-                failed_high = None;
-            } else if v >= beta && beta < INFINITE {
-                failed_high = Some((v, self.pv[0].clone()));
-                beta = (v + delta).min(INFINITE);
-            } else {
-                return v;
-            }
-            delta += delta / 2 + 10;
-            if delta > 1000 {
-                alpha = -INFINITE;
-                beta = INFINITE;
-            }
-        }
-    }
-
+    /// Stops the search when a limit is reached or `stop` is set (the flag and the clock
+    /// are read every 1,024 nodes: reading them costs more than a node's other work).
     #[inline]
-    fn check_stop(&mut self, stop: &AtomicBool) {
+    pub(crate) fn check_stop(&mut self, stop: &AtomicBool) {
         if self.nodes & 1023 == 0 {
             if stop.load(Ordering::Relaxed) {
                 self.stopped = true;
@@ -537,7 +188,7 @@ impl Searcher {
     /// position.
     /// Searches are unchanged by the cache: `xq bench` counts the same nodes with it.
     #[inline]
-    fn evaluate(&mut self, ply: usize) -> i32 {
+    pub(crate) fn evaluate(&mut self, ply: usize) -> i32 {
         const CLOCK_MIX: u64 = 0x9e37_79b9_7f4a_7c15;
         // The evaluation reads the clock only once the score starts to fade: below that
         // every clock shares an entry.
@@ -547,7 +198,7 @@ impl Searcher {
         if slot.0 == key {
             return slot.1;
         }
-        let value = xq_eval::evaluate_full(&self.pos, &self.evals[ply]);
+        let value = xq_eval::evaluate_full(&self.pos, &self.stack[ply].eval);
         *slot = (key, value);
         value
     }
@@ -555,132 +206,72 @@ impl Searcher {
     /// The static evaluation `raw` of the node at `ply` shifted by the correction
     /// history, short of the mate scores.
     #[inline]
-    fn corrected(&self, raw: i32, ply: usize) -> i32 {
+    pub(crate) fn corrected(&self, raw: i32, ply: usize) -> i32 {
         if !self.config.correction {
             return raw;
         }
         let us = self.pos.side_to_move();
-        (raw + self.correction.value(us, &self.corr_keys[ply]))
-            .clamp(-score::MATE_BOUND + 1, score::MATE_BOUND - 1)
+        (raw + self
+            .correction
+            .value(us, &self.stack[ply].corr_keys, &self.params))
+        .clamp(-score::MATE_BOUND + 1, score::MATE_BOUND - 1)
     }
 
     /// The moves that led to the node at `ply`, for the continuation histories.
     #[inline]
-    fn continuation(&self, ply: usize) -> Continuation {
+    pub(crate) fn continuation(&self, ply: usize) -> Continuation {
         [
-            ply.checked_sub(1).and_then(|p| self.path[p]),
-            ply.checked_sub(2).and_then(|p| self.path[p]),
+            ply.checked_sub(1).and_then(|p| self.stack[p].current_move),
+            ply.checked_sub(2).and_then(|p| self.stack[p].current_move),
         ]
     }
 
-    /// Makes `m` at `ply`: the child's evaluation, key and check flag are pushed.
+    /// Makes `m` at `ply`: the child's incremental evaluation and correction keys go to
+    /// its stack entry, its key and check flag to the position history.
     #[inline]
-    fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
+    pub(crate) fn push(&mut self, m: Move, ply: usize) -> xq_core::Undo {
         let moved = self
             .pos
             .piece_on(m.from())
             .expect("a move has a piece to move");
         let victim = self.pos.piece_on(m.to());
-        self.path[ply] = Some((moved, m));
-        self.evals[ply + 1] = self.evals[ply].after(&self.pos, m);
-        self.corr_keys[ply + 1] = self.corr_keys[ply].after(moved, victim, m);
+        let (node, child) = self.stack[ply..].split_at_mut(1);
+        let (node, child) = (&mut node[0], &mut child[0]);
+        node.current_move = Some((moved, m));
+        child.eval = node.eval.after(&self.pos, m);
+        child.corr_keys = node.corr_keys.after(moved, victim, m);
         let undo = self.pos.make_move(m);
         debug_assert_eq!(
-            self.evals[ply + 1],
+            self.stack[ply + 1].eval,
             Eval::new(&self.pos),
             "incremental eval after {m}"
         );
-        self.keys.push(self.pos.key());
         let check = xq_movegen::in_check_after(&self.pos, m);
         debug_assert_eq!(check, self.pos.is_check());
-        self.checks.push(check);
-        self.moves.push(Some(m));
+        self.positions.push(self.pos.key(), check, m);
         undo
     }
 
+    /// Takes back `m`, made by [`push`](Searcher::push) with `undo`.
     #[inline]
-    fn pop(&mut self, m: Move, undo: xq_core::Undo) {
+    pub(crate) fn pop(&mut self, m: Move, undo: xq_core::Undo) {
         self.pos.unmake_move(m, undo);
-        self.keys.pop();
-        self.checks.pop();
-        self.moves.pop();
+        self.positions.pop();
     }
 
-    /// The value of a repeated or 60-move-rule position, if the current node is one.
-    fn rule_value(&mut self, ply: usize) -> Option<i32> {
-        // In the referee's order: repetition first, then the 60-move rule (under which a
-        // side with no legal move has still lost).
-        // A cycle reaches back no further than the last capture, or the last null move.
-        let n = self.keys.len() - 1;
-        let reversible = (self.pos.halfmove_clock() as usize).min(n - self.null_at.unwrap_or(0));
-        if reversible >= 4 {
-            if let Some(first) = find_repetition(&self.keys, reversible, self.root_index) {
-                return Some(match perpetual_check(&self.checks, first) {
-                    // Perpetual check (and chase) loses like being mated there (as
-                    // Pikafish scores it): a defender prefers a longer real mate to
-                    // losing by rule sooner.
-                    Repetition::SideToMoveWins => mate_in(ply),
-                    Repetition::SideToMoveLoses => mated_in(ply),
-                    Repetition::Draw => self.chase_value(first, ply),
-                });
-            }
-        }
-        if self.pos.halfmove_clock() >= NO_CAPTURE_DRAW_PLIES
-            && move_rule_plies(self.pos.halfmove_clock(), &self.checks) >= NO_CAPTURE_DRAW_PLIES
-        {
-            return Some(if xq_movegen::count_legal(&self.pos) == 0 {
-                mated_in(ply)
-            } else {
-                0
-            });
-        }
-        None
-    }
-
-    /// The value of a repetition from `self.keys[first]` with no perpetual check: a draw
-    /// unless one side chased perpetually. Any check in the cycle draws at once; the
-    /// chase judge (the cost: a few capture lists per move of the cycle) runs only on
-    /// cycles without a check or a null move.
-    fn chase_value(&self, first: usize, ply: usize) -> i32 {
-        if self.checks[first + 1..].contains(&true) {
-            return 0;
-        }
-        let Some(cycle) = self.moves[first..]
-            .iter()
-            .copied()
-            .collect::<Option<Vec<Move>>>()
-        else {
-            return 0;
-        };
-        let mut start = self.base.clone();
-        for m in &self.moves[..first] {
-            match *m {
-                Some(m) => {
-                    start.make_move(m);
-                }
-                None => {
-                    start.make_null();
-                }
-            }
-        }
-        match judge_cycle(&start, &cycle) {
-            Ok(outcome) if matches!(outcome.reason, Reason::PerpetualChase { by, .. } if by == self.pos.side_to_move()) => {
-                mated_in(ply)
-            }
-            Ok(outcome) if matches!(outcome.reason, Reason::PerpetualChase { .. }) => mate_in(ply),
-            _ => 0,
-        }
-    }
-
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let pv = &mut head[ply];
+    /// The PV of the node at `ply` becomes `m` followed by its child's.
+    pub(crate) fn update_pv(&mut self, ply: usize, m: Move) {
+        let (node, child) = self.stack[ply..].split_at_mut(1);
+        let pv = &mut node[0].pv;
         pv.clear();
         pv.push(m);
-        pv.try_extend_from_slice(&tail[0]).ok();
+        pv.try_extend_from_slice(&child[0].pv).ok();
     }
 
-    fn negamax(
+    /// The value of the node at `ply` searched to `depth` within (`alpha`, `beta`): the
+    /// value itself inside the window, a bound at or outside it (fail-soft). Below depth
+    /// 1 it is quiescence's.
+    pub(crate) fn negamax(
         &mut self,
         mut alpha: i32,
         mut beta: i32,
@@ -691,10 +282,10 @@ impl Searcher {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, true, stop);
         }
-        self.pv[ply].clear();
+        self.stack[ply].pv.clear();
         // The rules come first.
         if ply > 0 {
-            if let Some(v) = self.rule_value(ply) {
+            if let Some(v) = self.positions.rule_value(&self.pos, ply) {
                 return v;
             }
         }
@@ -706,7 +297,7 @@ impl Searcher {
         }
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
-        let in_check = self.checks[self.keys.len() - 1];
+        let in_check = self.positions.in_check();
 
         if !root {
             if self.config.mate_distance {
@@ -724,7 +315,7 @@ impl Searcher {
         let key = self.pos.key();
         // Inside a singular-extension search: one move left out, so neither a table
         // cutoff nor a store (the result is not the position's value).
-        let excluded = self.singular_excluded[ply];
+        let excluded = self.stack[ply].excluded;
         let entry = self.tt.probe(key, ply).map(|mut e| {
             // A mate further away than the 60-move rule allows may be a draw by then:
             // not a mate score to cut off with.
@@ -744,7 +335,8 @@ impl Searcher {
                 && !pv_node
                 && excluded.is_none()
                 && e.depth >= depth
-                && self.pos.halfmove_clock() < NO_CAPTURE_DRAW_PLIES - 10
+                && (self.pos.halfmove_clock() as i32)
+                    < NO_CAPTURE_DRAW_PLIES as i32 - self.params.tt_rule_margin
             {
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -760,7 +352,7 @@ impl Searcher {
 
         // Internal iterative reduction: with no move from the table, this node was not
         // searched before; search it shallower (the next iteration will have a move).
-        let depth = if depth >= 4 && tt_move.is_none() && !root {
+        let depth = if depth >= self.params.iir_depth && tt_move.is_none() && !root {
             depth - 1
         } else {
             depth
@@ -777,13 +369,16 @@ impl Searcher {
             (raw, self.corrected(raw, ply))
         };
         let us = self.pos.side_to_move();
-        self.static_evals[ply] = (!in_check).then_some(static_eval);
+        self.stack[ply].static_eval = (!in_check).then_some(static_eval);
         // Better than two plies before (or than four, when in check then)?
         let improving = !in_check
-            && match (ply >= 2).then(|| self.static_evals[ply - 2]).flatten() {
+            && match (ply >= 2)
+                .then(|| self.stack[ply - 2].static_eval)
+                .flatten()
+            {
                 Some(before) => static_eval > before,
                 None => (ply >= 4)
-                    .then(|| self.static_evals[ply - 4])
+                    .then(|| self.stack[ply - 4].static_eval)
                     .flatten()
                     .map_or(true, |before| static_eval > before),
             };
@@ -791,18 +386,18 @@ impl Searcher {
             // Reverse futility: far above beta near the leaves, a quiet move will not
             // bring the score back down.
             if self.config.futility
-                && depth <= 7
+                && depth <= self.params.rfp_depth
                 && !is_mate(beta)
-                && static_eval - (95 * depth - if improving { 60 } else { 0 }) >= beta
+                && static_eval - self.params.rfp_margin(depth, improving) >= beta
             {
                 return static_eval;
             }
             // Razoring: hopelessly below alpha near the leaves, only a capture sequence
             // could help; if quiescence cannot lift the score, believe it.
             if self.config.futility
-                && depth <= 3
+                && depth <= self.params.razor_depth
                 && !is_mate(alpha)
-                && static_eval + 300 + 150 * depth * depth < alpha
+                && static_eval + self.params.razor_margin(depth) < alpha
             {
                 let v = self.qsearch(alpha, alpha + 1, ply, true, stop);
                 if v <= alpha {
@@ -814,28 +409,22 @@ impl Searcher {
             // nor inside the verification search below.
             let majors = major_pieces(&self.pos, us);
             if self.config.null_move
-                && self.null_at != Some(self.keys.len() - 1)
+                && !self.positions.after_null()
                 && ply >= self.null_min_ply
-                && depth >= 3
+                && depth >= self.params.nmp_depth
                 && static_eval >= beta
                 && !is_mate(beta)
                 && majors > 0
             {
                 // Deeper when far above beta.
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                self.evals[ply + 1] = self.evals[ply];
-                self.corr_keys[ply + 1] = self.corr_keys[ply];
+                let r = self.params.nmp_reduction(depth, static_eval - beta);
+                self.stack[ply + 1].eval = self.stack[ply].eval;
+                self.stack[ply + 1].corr_keys = self.stack[ply].corr_keys;
                 let undo = self.pos.make_null();
-                self.keys.push(self.pos.key());
-                self.checks.push(false);
-                self.moves.push(None);
-                let null_before = self.null_at.replace(self.keys.len() - 1);
-                self.path[ply] = None;
+                let null_before = self.positions.push_null(self.pos.key());
+                self.stack[ply].current_move = None;
                 let v = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, stop);
-                self.null_at = null_before;
-                self.keys.pop();
-                self.checks.pop();
-                self.moves.pop();
+                self.positions.pop_null(null_before);
                 self.pos.unmake_null(undo);
                 if self.stopped {
                     return 0;
@@ -845,7 +434,9 @@ impl Searcher {
                     // With little material zugzwang is real (a lone piece may have to
                     // give way): verify with a reduced search of the real moves, with no
                     // null move until past the reduced depth.
-                    if majors > 1 && depth < 12 {
+                    if majors as i32 >= self.params.nmp_trusted_majors
+                        && depth < self.params.nmp_verify_depth
+                    {
                         return v;
                     }
                     let min_ply = self.null_min_ply;
@@ -869,11 +460,11 @@ impl Searcher {
         let mut picker = if root {
             let mut moves = legal_moves(&self.pos);
             let limits = &self.limits;
-            let excluded = &self.excluded;
+            let root_excluded = &self.root_excluded;
             moves.retain(|m| {
                 (limits.root_moves.is_empty() || limits.root_moves.contains(m))
                     && !limits.banned_moves.contains(m)
-                    && !excluded.contains(m)
+                    && !root_excluded.contains(m)
             });
             if moves.is_empty() {
                 return -INFINITE;
@@ -898,7 +489,7 @@ impl Searcher {
         let mut ext = 0;
         if self.config.extensions
             && (in_check || (root && picker.generated() == 1))
-            && ply < MAX_PLY / 2
+            && (ply as i32) < self.params.extension_max_ply
         {
             ext = 1;
         }
@@ -941,21 +532,21 @@ impl Searcher {
                 && !root
                 && !in_check
                 && best > -score::MATE_BOUND
-                && depth <= 8
+                && depth <= self.params.prune_depth
             {
                 let hopeless = if capture {
-                    depth <= 6
+                    depth <= self.params.see_capture_depth
                         && picker.stage() == Stage::BadCaptures
-                        && !see_ge(&self.pos, m, -200 * depth)
+                        && !see_ge(&self.pos, m, -self.params.see_capture_margin * depth)
                 } else {
                     let tried = quiets_tried.len();
                     let lmr_depth =
                         (depth - 1 - self.lmr[depth.min(63) as usize][tried.min(63)] as i32).max(0);
-                    let late = tried >= lmp_limit(depth, improving);
+                    let late = tried >= self.params.lmp_limit(depth, improving);
                     // Not against a mate score: a quiet move may still mate sooner.
-                    let futile = lmr_depth <= 6
+                    let futile = lmr_depth <= self.params.futility_depth
                         && !is_mate(alpha)
-                        && static_eval + 100 + 120 * lmr_depth <= alpha;
+                        && static_eval + self.params.futility_margin(lmr_depth) <= alpha;
                     // Either prunes every later quiet move that gives no check, once it
                     // holds: late move pruning since `tried` only grows; futility
                     // pruning since `lmr_depth` only shrinks with it, if alpha cannot
@@ -964,16 +555,17 @@ impl Searcher {
                     // which past the first move only the reductions read, and the
                     // moves still searched (quiet checks, losing captures) are never
                     // reduced: the same tree.
-                    #[cfg(test)]
-                    let drop = self.drop_pruned_quiets;
-                    #[cfg(not(test))]
-                    let drop = true;
-                    if drop && (late || (futile && beta - alpha == 1)) {
+                    if self.config.drop_pruned_quiets && (late || (futile && beta - alpha == 1)) {
                         let test =
                             check_test.get_or_insert_with(|| xq_movegen::CheckTest::new(&self.pos));
                         picker.drop_quiets_without_check(&self.pos, test);
                     }
-                    late || futile || !see_ge(&self.pos, m, -30 * lmr_depth * lmr_depth)
+                    late || futile
+                        || !see_ge(
+                            &self.pos,
+                            m,
+                            -self.params.see_quiet_margin * lmr_depth * lmr_depth,
+                        )
                 };
                 if hopeless
                     && !check_test
@@ -992,17 +584,18 @@ impl Searcher {
                     && !root
                     && excluded.is_none()
                     && ext == 0
-                    && depth >= 8
+                    && depth >= self.params.singular_depth
                     && Some(m) == tt_move
-                    && e.depth >= depth - 3
+                    && e.depth >= depth - self.params.singular_tt_depth
                     && matches!(e.bound, Bound::Lower | Bound::Exact)
                     && !is_mate(e.score)
-                    && ply < MAX_PLY / 2
+                    && (ply as i32) < self.params.extension_max_ply
             }) {
-                let singular_beta = e.score - 2 * depth;
-                self.singular_excluded[ply] = Some(m);
-                let v = self.negamax(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, stop);
-                self.singular_excluded[ply] = None;
+                let singular_beta = e.score - self.params.singular_margin * depth;
+                let singular_depth = (depth - 1) / self.params.singular_depth_divisor;
+                self.stack[ply].excluded = Some(m);
+                let v = self.negamax(singular_beta - 1, singular_beta, singular_depth, ply, stop);
+                self.stack[ply].excluded = None;
                 if self.stopped {
                     return 0;
                 }
@@ -1013,24 +606,29 @@ impl Searcher {
                 }
             }
             let undo = self.push(m, ply);
-            let gives_check = self.checks[self.keys.len() - 1];
+            let gives_check = self.positions.in_check();
             let new_depth = depth - 1 + move_ext;
             let mut v;
             if i == 0 {
                 v = -self.negamax(-beta, -alpha, new_depth, ply + 1, stop);
             } else {
                 let mut r = 0;
-                if self.config.lmr && depth >= 3 && i >= 3 && !capture && !in_check && !gives_check
+                if self.config.lmr
+                    && depth >= self.params.lmr_depth
+                    && i as i32 >= self.params.lmr_moves
+                    && !capture
+                    && !in_check
+                    && !gives_check
                 {
                     r = self.lmr[depth.min(63) as usize][i.min(63)] as i32;
                     if pv_node {
-                        r -= 1;
+                        r -= self.params.lmr_pv;
                     }
                     if self.heuristics.is_killer(ply, m) {
-                        r -= 1;
+                        r -= self.params.lmr_killer;
                     }
                     // Less for moves with a good history, more for bad ones.
-                    r -= history / 8192;
+                    r -= self.params.lmr_history(history);
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, stop);
@@ -1056,7 +654,7 @@ impl Searcher {
                         self.heuristics.reward(
                             &self.pos,
                             m,
-                            depth,
+                            self.params.history_bonus(depth),
                             ply,
                             &cont,
                             &quiets_tried,
@@ -1092,7 +690,7 @@ impl Searcher {
             Bound::Upper
         };
         // MultiPV lines after the first search a restricted root: not the position's value.
-        if (!root || self.excluded.is_empty()) && excluded.is_none() {
+        if (!root || self.root_excluded.is_empty()) && excluded.is_none() {
             // After a fail low no move proved best: keep the table's move.
             let mv = if bound == Bound::Upper {
                 None
@@ -1110,248 +708,29 @@ impl Searcher {
                 Bound::Exact | Bound::None => true,
             };
             if self.config.correction && !in_check && !is_mate(best) && !capture_best && says_more {
-                self.correction
-                    .learn(us, &self.corr_keys[ply], depth, best, static_eval);
+                self.correction.learn(
+                    us,
+                    &self.stack[ply].corr_keys,
+                    depth,
+                    best,
+                    static_eval,
+                    &self.params,
+                );
             }
         }
         best
-    }
-
-    /// Searches `m` from the quiescence node at `ply` and folds its value into `best`,
-    /// `alpha` and the PV; returns whether the node is done (a cutoff, or the search
-    /// stopped).
-    #[inline]
-    fn qsearch_move(
-        &mut self,
-        m: Move,
-        ply: usize,
-        best: &mut i32,
-        alpha: &mut i32,
-        beta: i32,
-        stop: &AtomicBool,
-    ) -> bool {
-        let undo = self.push(m, ply);
-        let v = -self.qsearch(-beta, -*alpha, ply + 1, false, stop);
-        self.pop(m, undo);
-        if self.stopped {
-            return true;
-        }
-        if v > *best {
-            *best = v;
-            if v > *alpha {
-                *alpha = v;
-                self.update_pv(ply, m);
-                return v >= beta;
-            }
-        }
-        false
-    }
-
-    /// Quiescence's captures (every move in check), best first, as long as they may
-    /// reach alpha and do not lose material.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    fn qsearch_captures(
-        &mut self,
-        best: &mut i32,
-        alpha: &mut i32,
-        beta: i32,
-        stand: i32,
-        in_check: bool,
-        ply: usize,
-        stop: &AtomicBool,
-    ) {
-        let cont = self.continuation(ply);
-        // The ply's picker from the pool, reset in place (the borrows of the pool and of
-        // the position are of different fields).
-        self.qpickers[ply].reset_quiescence(&self.pos, in_check, ply, cont, &self.heuristics);
-        loop {
-            let picker = &mut self.qpickers[ply];
-            let next = if in_check {
-                picker.next(&self.pos, &self.heuristics)
-            } else {
-                // Delta pruning: a capture whose victim, even won, cannot reach alpha is
-                // not searched; the picker passes over them.
-                picker.next_capture(&self.pos, delta_floor(*alpha, stand))
-            };
-            let Some(m) = next else {
-                break;
-            };
-            // A capture that loses material is not worth resolving.
-            if !in_check && !wins_or_holds(&self.pos, m) {
-                continue;
-            }
-            if self.qsearch_move(m, ply, best, alpha, beta, stop) {
-                break;
-            }
-        }
-    }
-
-    /// Quiescence: captures (every move in check) until the position is quiet. At its
-    /// first ply (`checks`), quiet checks that do not lose the piece are searched too:
-    /// in Xiangqi a quiet check (a cannon's, a horse's) is often the start of a mate.
-    fn qsearch(
-        &mut self,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        checks: bool,
-        stop: &AtomicBool,
-    ) -> i32 {
-        self.pv[ply].clear();
-        // The rules first: check evasions can repeat a position.
-        if ply > 0 {
-            if let Some(v) = self.rule_value(ply) {
-                return v;
-            }
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        self.check_stop(stop);
-        if self.stopped {
-            return 0;
-        }
-        if !self.config.quiescence || ply >= MAX_PLY - 2 {
-            return self.evaluate(ply);
-        }
-        let in_check = self.checks[self.keys.len() - 1];
-        // In check every evasion is searched: no standing pat, so no evaluation.
-        let stand = if in_check {
-            -INFINITE
-        } else {
-            let raw = self.evaluate(ply);
-            self.corrected(raw, ply)
-        };
-        if !in_check {
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-        }
-        let mut best = stand;
-        // Delta pruning of every capture at once: not even a chariot reaches alpha (then
-        // none is generated).
-        let no_capture_reaches =
-            !in_check && delta_floor(alpha, stand) > ordering_value(PieceKind::Chariot);
-        if !no_capture_reaches {
-            self.qsearch_captures(&mut best, &mut alpha, beta, stand, in_check, ply, stop);
-        } else {
-            // The picker would have handed out nothing: no victim is worth more.
-            debug_assert!(MovePicker::quiescence(
-                &self.pos,
-                false,
-                ply,
-                [None; 2],
-                &self.heuristics
-            )
-            .next_capture(&self.pos, delta_floor(alpha, stand))
-            .is_none());
-        }
-        if self.stopped {
-            return 0;
-        }
-        if checks && !in_check && best < beta {
-            let mut quiet_checks = xq_movegen::MoveList::new();
-            xq_movegen::pseudo_legal_into(
-                &self.pos,
-                xq_movegen::Gen::QuietChecks,
-                &mut quiet_checks,
-            );
-            let filter = xq_movegen::LegalityFilter::without_pins(&self.pos);
-            for m in quiet_checks {
-                if !filter.is_legal(&self.pos, m) || !see_ge(&self.pos, m, 0) {
-                    continue;
-                }
-                if self.qsearch_move(m, ply, &mut best, &mut alpha, beta, stop) {
-                    break;
-                }
-            }
-            if self.stopped {
-                return 0;
-            }
-        }
-        if best == -INFINITE {
-            // In check with no legal move: mated (no move at all loses in Xiangqi).
-            return mated_in(ply);
-        }
-        best
-    }
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Repetition {
-    /// Neither side (or both) checked with every move of the cycle: a draw.
-    Draw,
-    /// The side to move checked with every one of its moves in the cycle and the other
-    /// side did not: the side to move loses.
-    SideToMoveLoses,
-    /// The other side checked perpetually: the side to move wins.
-    SideToMoveWins,
-}
-
-/// The index of the earlier occurrence that makes the last position of `keys` a decided
-/// repetition, looking back over the positions since the last capture (`reversible`
-/// plies), or `None` while the game goes on. The cycle to judge runs from that index to
-/// the last position.
-///
-/// A position counts as repeated when it occurred twice before (threefold repetition,
-/// as GUIs and referees judge a game: the index returned is then that of the first
-/// occurrence, and the cycle is gone round twice), or once before at an index after
-/// `root`: inside a search tree (positions after the root) the first repetition is
-/// already decisive, because whoever could repeat once can repeat again (the rule of
-/// Stockfish and Pikafish). To judge a game, pass `root = keys.len() - 1`.
-fn find_repetition(keys: &[u64], reversible: usize, root: usize) -> Option<usize> {
-    let n = keys.len().checked_sub(1)?;
-    let key = keys[n];
-    let oldest = n.saturating_sub(reversible);
-    let mut seen = 0;
-    let mut earlier = n.checked_sub(4);
-    while let Some(i) = earlier {
-        if i < oldest {
-            break;
-        }
-        if keys[i] == key {
-            seen += 1;
-            if seen == 2 || i > root {
-                return Some(i);
-            }
-        }
-        earlier = i.checked_sub(2);
-    }
-    None
-}
-
-/// The perpetual-check rule on the cycle from position `first` to the last position of
-/// `checks` (`checks[i]` says whether the move leading to position `i` gave check): the
-/// side that checked with every one of its moves loses unless the other did too.
-///
-/// # Panics
-/// If `first` is not an index of `checks`.
-fn perpetual_check(checks: &[bool], first: usize) -> Repetition {
-    let n = checks.len().saturating_sub(1);
-    assert!(
-        first < checks.len(),
-        "the cycle starts after the last position"
-    );
-    // Moves by the side that just moved lead to n, n-2, ...; by the side to move to
-    // n-1, n-3, ...
-    let them = (first + 1..=n).rev().step_by(2).all(|j| checks[j]);
-    let us = (first + 1..n).rev().step_by(2).all(|j| checks[j]);
-    match (us, them) {
-        (true, false) => Repetition::SideToMoveLoses,
-        (false, true) => Repetition::SideToMoveWins,
-        _ => Repetition::Draw,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use xq_movegen::Game;
 
     /// The searcher's evaluation of the position it stands on, through the cache.
     fn cached(searcher: &mut Searcher, pos: &Position) -> i32 {
         searcher.pos = pos.clone();
-        searcher.evals[0] = Eval::new(pos);
+        searcher.stack[0].eval = Eval::new(pos);
         searcher.evaluate(0)
     }
 
@@ -1433,7 +812,10 @@ mod tests {
             let mut results = Vec::new();
             for drop in [true, false] {
                 let mut searcher = Searcher::new(1);
-                searcher.drop_pruned_quiets = drop;
+                searcher.set_config(SearchConfig {
+                    drop_pruned_quiets: drop,
+                    ..SearchConfig::default()
+                });
                 let r = searcher.search(&game, &Limits::depth(8), &stop, |_| {});
                 results.push((r.nodes, r.best_move, r.value, r.pv));
             }
@@ -1442,18 +824,26 @@ mod tests {
     }
 
     #[test]
-    fn quiescence_finds_a_mate_by_a_quiet_check_at_its_first_ply_only() {
-        // No capture anywhere; the red chariot mates from the d file (the black general
-        // may not step to e9, facing the red one).
-        let game = Game::from_fen_moves("3k5/9/9/9/9/9/9/9/R8/4K4 w", &[] as &[&str]).unwrap();
+    fn the_parameters_reach_the_search() {
+        let game = Game::startpos();
         let stop = AtomicBool::new(false);
-        let mut searcher = Searcher::new(1);
-        // A search sets the searcher up on the position (and leaves it there).
-        searcher.search(&game, &Limits::depth(1), &stop, |_| {});
-        let with_checks = searcher.qsearch(-INFINITE, INFINITE, 0, true, &stop);
-        assert_eq!(with_checks, score::mate_in(1));
-        let without = searcher.qsearch(-INFINITE, INFINITE, 0, false, &stop);
-        assert!(!is_mate(without), "{without}");
+        let nodes = |params: Option<SearchParams>| {
+            let mut searcher = Searcher::new(4);
+            if let Some(params) = params {
+                searcher.set_params(params);
+            }
+            searcher
+                .search(&game, &Limits::depth(7), &stop, |_| {})
+                .nodes
+        };
+        let default = nodes(None);
+        assert_eq!(nodes(Some(SearchParams::default())), default);
+        // One read in the search, one through the reduction table.
+        for (name, value) in [("rfp_margin", 40), ("lmr_base", 175)] {
+            let mut params = SearchParams::default();
+            params.set(name, value).unwrap();
+            assert_ne!(nodes(Some(params)), default, "{name}");
+        }
     }
 
     #[test]

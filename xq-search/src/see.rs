@@ -575,7 +575,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config { cases: 64, ..Default::default() })]
+        #![proptest_config(xq_testkit::proptest_config(64))]
 
         /// The threshold form agrees with the exact value, for every legal move of random
         /// positions and thresholds around the value.

@@ -110,7 +110,8 @@ fn simple_repetition_is_a_draw() {
 
 #[test]
 fn perpetual_check_loses_for_the_checker() {
-    use xq_movegen::{Outcome, Reason};
+    use xq_core::Color;
+    use xq_movegen::{GameResult, Outcome, Reason};
     // Red checked with every move of the cycle (h8h9+, h9h8+) while Black only stepped
     // aside, twice round: checking again brings the third occurrence, which loses for
     // Red, so Red must not, lost as it is.
@@ -120,13 +121,15 @@ fn perpetual_check_loses_for_the_checker() {
     let r = search(&g, Limits::depth(3), SearchConfig::default());
     assert_ne!(r.best_move, Some("h8h9".parse().unwrap()));
     assert!(r.value < -500, "{:?}", r.score);
-    // The game record agrees: after h8h9 Black, to move, wins by rule.
+    // The referee agrees: after h8h9 Black, to move, wins by rule.
     let mut after = g.clone();
     after.play("h8h9".parse().unwrap()).unwrap();
-    let red = xq_core::Color::Red;
     assert_eq!(
         after.outcome(),
-        Some(Outcome::loss(red, Reason::PerpetualCheck { by: red }))
+        Some(Outcome {
+            result: GameResult::BlackWins,
+            reason: Reason::PerpetualCheck { by: Color::Red }
+        })
     );
     // Once round only, the second occurrence decides nothing yet: Red may check again.
     let once = game("4k4/7R1/9/9/r7r/9/9/9/9/3K5 w", &format!("{cycle} h8h9"));
