@@ -4,12 +4,12 @@ use crate::board::diagram;
 use crate::{hash_mib, PositionArgs, StdoutClosed};
 use anyhow::{Context, Result};
 use serde_json::json;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use xq_cli::engine::DEFAULT_HASH;
 use xq_core::{Move, Position};
 use xq_movegen::notation::{write_line, Notation};
-use xq_search::{Info, Limits, Score, Searcher};
+use xq_search::engine::DEFAULT_HASH_MIB;
+use xq_search::engine::{Engine, Options, MAX_THREADS};
+use xq_search::{Info, Limits, Score};
 
 /// Analyse a position.
 #[derive(clap::Args, Debug)]
@@ -27,11 +27,15 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     nodes: Option<u64>,
     /// Transposition table size in MiB (1 to 2048).
-    #[arg(long, default_value_t = DEFAULT_HASH, value_name = "MB", value_parser = hash_mib())]
+    #[arg(long, default_value_t = DEFAULT_HASH_MIB, value_name = "MB", value_parser = hash_mib())]
     hash: usize,
     /// Report the best N moves, each with its own line.
     #[arg(long, default_value_t = 1, value_name = "N")]
     multipv: usize,
+    /// Search threads (Lazy SMP, 1 to 16).
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
+    threads: usize,
     /// Draw the board with Chinese piece characters.
     #[arg(long)]
     unicode: bool,
@@ -82,15 +86,20 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "hash"
         )?;
     }
-    let mut searcher = Searcher::new(args.hash);
-    searcher.set_multipv(args.multipv);
-    let stop = AtomicBool::new(false);
+    let mut engine = Engine::new(Options {
+        hash_mib: args.hash,
+        threads: args.threads,
+        multipv: args.multipv,
+        move_overhead: Duration::ZERO,
+        ..Options::default()
+    });
+    engine.set_game(game);
     let json = args.json;
     // A failed write means nobody reads any more: stop the search, say nothing more.
     let mut closed = false;
     let report = |info: &Info| {
         if closed {
-            return;
+            return false;
         }
         let words = notation(&pos, &info.pv, style);
         let written = if json {
@@ -130,10 +139,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         };
         if written.is_err() {
             closed = true;
-            stop.store(true, Ordering::Relaxed);
         }
+        !closed
     };
-    let result = searcher.search(&game, &limits, &stop, report);
+    let result = engine.search(limits, report);
     if closed {
         return Err(StdoutClosed.into());
     }

@@ -28,12 +28,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
-use xq_cli::engine::MAX_THREADS;
 use xq_core::{Color, Move, Position};
 use xq_movegen::notation::{write_move, Notation};
 use xq_movegen::Game;
 use xq_records::pgn::{self, WriteOptions};
 use xq_records::Record;
+use xq_search::engine::MAX_THREADS;
 use xq_search::score::{MATE, MATE_BOUND};
 use xq_search::{Limits, Searcher};
 
@@ -423,7 +423,7 @@ fn annotate_record(record: &mut Record, report: &GameReport, notation: Notation,
         Some(theirs) => format!("{sum}\n{theirs}"),
         None => sum,
     });
-    record.set_tag("Annotator", xq_cli::engine::NAME);
+    record.set_tag("Annotator", xq_cli::NAME);
 }
 
 fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde_json::Value {

@@ -3,11 +3,11 @@
 //! Every protocol the engine speaks is one line of [`PROTOCOLS`]: the command that
 //! selects it and how to build its handler.
 
-use crate::engine::Caps;
 use crate::protocol::{printable, say, Flow, Protocol, Sink};
 use crate::ucci::Ucci;
 use crate::uci::Uci;
 use crate::xboard::XBoard;
+use xq_search::engine::Caps;
 
 /// Builds a protocol handler that writes to a sink, within resource caps.
 pub type NewProtocol = fn(Sink, Caps) -> Box<dyn Protocol>;
@@ -27,8 +27,8 @@ pub const PROTOCOLS: &[(&str, NewProtocol)] = &[
 ///
 /// ```
 /// use xq_cli::auto::Auto;
-/// use xq_cli::engine::Caps;
 /// use xq_cli::protocol::{Protocol, Sink};
+/// use xq_search::engine::Caps;
 /// let (sink, lines) = Sink::buffer();
 /// let mut engine = Auto::new(sink, Caps::default());
 /// engine.handle("go");

@@ -1,10 +1,11 @@
 //! The engine side of the `xq` binary as a library: the UCI, UCCI and XBoard command
-//! handlers and the protocol-independent engine behind them.
+//! handlers, thin adapters over the engine of `xq-search` ([`xq_search::engine`]).
 //!
 //! The layers, from the bottom: [`protocol`] (where output goes, the line loop, parsing
-//! what GUIs send) and [`time`] (clock to time budget); [`engine`] (the game, the options,
-//! the search threads); the protocols [`uci`], [`ucci`] and [`xboard`]; and [`auto`],
-//! which picks a protocol from the first command. Lower layers never name a higher one.
+//! what GUIs send, the typed [`protocol::CommandError`]); the core UCI and UCCI share
+//! (the engine, its answers, the commands both answer alike); the protocols [`uci`],
+//! [`ucci`] and [`xboard`]; and [`auto`], which picks a protocol from the first command.
+//! Lower layers never name a higher one.
 //!
 //! The handlers write to a [`protocol::Sink`] (standard output for the binary, a buffer
 //! for tests and fuzzing) and take one line at a time through
@@ -13,8 +14,8 @@
 //!
 //! ```
 //! use xq_cli::auto::Auto;
-//! use xq_cli::engine::Caps;
 //! use xq_cli::protocol::{Protocol, Sink};
+//! use xq_search::engine::Caps;
 //! let (sink, lines) = Sink::buffer();
 //! let mut engine = Auto::new(sink, Caps::default());
 //! engine.handle("uci");
@@ -29,9 +30,10 @@
 #![forbid(unsafe_code)]
 
 pub mod auto;
-pub mod engine;
 pub mod protocol;
-pub mod time;
+mod session;
 pub mod ucci;
 pub mod uci;
 pub mod xboard;
+
+pub use session::{AUTHOR, NAME};

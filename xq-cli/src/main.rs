@@ -20,9 +20,9 @@ mod perft;
 mod tune;
 
 use xq_cli::auto::Auto;
-use xq_cli::engine::{Caps, MAX_HASH};
 use xq_cli::protocol::{self, Protocol, Sink};
 use xq_cli::{ucci, uci, xboard};
+use xq_search::engine::{Caps, MAX_HASH_MIB};
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -66,7 +66,7 @@ impl PositionArgs {
 
 /// The parser of a `--hash` size in MiB: within what the engine's `Hash` option allows.
 fn hash_mib() -> clap::builder::RangedU64ValueParser<usize> {
-    clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH as u64)
+    clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH_MIB as u64)
 }
 
 #[derive(Subcommand, Debug)]

@@ -1,71 +1,116 @@
 //! The UCI protocol (as Pikafish speaks it for Xiangqi).
 
-use crate::engine::{
-    legal_ponder, Caps, Engine, GoRequest, Options, Output, AUTHOR, DEFAULT_ELO, DEFAULT_HASH,
-    DEFAULT_OVERHEAD, MAX_HASH, MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS, NAME,
-};
 use crate::protocol::{
-    parse_check, parse_legal_moves, parse_num, parse_position, parse_spin, report_error, say, Flow,
+    parse_check, parse_go, parse_legal_moves, parse_num, say, Arity, CommandError, Flow, GoArg,
     Protocol, Sink,
 };
-use crate::time::Clock;
+use crate::session::{Common, Dialect, EngineOption, Kind, Session};
 
-use std::sync::Arc;
 use std::time::Duration;
 use xq_core::Color;
-use xq_movegen::Game;
+use xq_search::engine::{
+    Caps, DEFAULT_ELO, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD,
+    MAX_THREADS,
+};
 use xq_search::skill::{Skill, MAX_ELO, MAX_LEVEL, MIN_ELO};
-use xq_search::{Info, Limits, Score, SearchResult};
+use xq_search::{Clock, Limits};
 
-/// UCI output formatting.
-#[derive(Debug)]
-struct UciOutput {
-    sink: Sink,
-}
+/// The options, as the handshake announces them.
+const HASH: EngineOption = EngineOption {
+    name: "Hash",
+    kind: Kind::Spin {
+        default: DEFAULT_HASH_MIB as u64,
+        min: 1,
+        max: MAX_HASH_MIB as u64,
+    },
+};
+const THREADS: EngineOption = EngineOption {
+    name: "Threads",
+    kind: Kind::Spin {
+        default: 1,
+        min: 1,
+        max: MAX_THREADS as u64,
+    },
+};
+const MULTIPV: EngineOption = EngineOption {
+    name: "MultiPV",
+    kind: Kind::Spin {
+        default: 1,
+        min: 1,
+        max: MAX_MULTIPV as u64,
+    },
+};
+const OVERHEAD: EngineOption = EngineOption {
+    name: "Move Overhead",
+    kind: Kind::Spin {
+        default: DEFAULT_OVERHEAD.as_millis() as u64,
+        min: 0,
+        max: MAX_OVERHEAD.as_millis() as u64,
+    },
+};
+const SKILL: EngineOption = EngineOption {
+    name: "Skill Level",
+    kind: Kind::Spin {
+        default: MAX_LEVEL as u64,
+        min: 0,
+        max: MAX_LEVEL as u64,
+    },
+};
+const ELO: EngineOption = EngineOption {
+    name: "UCI_Elo",
+    kind: Kind::Spin {
+        default: DEFAULT_ELO as u64,
+        min: MIN_ELO as u64,
+        max: MAX_ELO as u64,
+    },
+};
+const OPTIONS: [EngineOption; 9] = [
+    HASH,
+    THREADS,
+    MULTIPV,
+    EngineOption {
+        name: "Ponder",
+        kind: Kind::Check { default: false },
+    },
+    EngineOption {
+        name: "Clear Hash",
+        kind: Kind::Button,
+    },
+    OVERHEAD,
+    SKILL,
+    EngineOption {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+    },
+    ELO,
+];
 
-impl Output for UciOutput {
-    fn info(&self, info: &Info) {
-        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-        say!(
-            self.sink,
-            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
-            info.depth,
-            info.seldepth,
-            info.multipv,
-            info.score,
-            info.nodes,
-            info.nps(),
-            info.hashfull,
-            info.time.as_millis(),
-            pv.join(" ")
-        );
-    }
+/// UCI's `go` keywords.
+const GO: &[(&str, Arity)] = &[
+    ("searchmoves", Arity::Moves),
+    ("ponder", Arity::Flag),
+    ("infinite", Arity::Flag),
+    ("wtime", Arity::Value),
+    ("btime", Arity::Value),
+    ("winc", Arity::Value),
+    ("binc", Arity::Value),
+    ("movestogo", Arity::Value),
+    ("depth", Arity::Value),
+    ("nodes", Arity::Value),
+    ("mate", Arity::Value),
+    ("movetime", Arity::Value),
+];
 
-    fn bestmove(&self, result: &SearchResult, game: &Game) {
-        match result.best_move {
-            Some(m) => match legal_ponder(game.position(), m, result.ponder) {
-                Some(p) => say!(self.sink, "bestmove {m} ponder {p}"),
-                None => say!(self.sink, "bestmove {m}"),
-            },
-            None => {
-                if xq_movegen::count_legal(game.position()) == 0 {
-                    say!(self.sink, "info depth 0 score {}", Score::Mate(0));
-                }
-                say!(self.sink, "bestmove (none)");
-            }
-        }
-    }
-
-    fn closed(&self) -> bool {
-        self.sink.is_closed()
-    }
+/// A time in milliseconds; negative values (a GUI running late) count as zero.
+fn millis(name: &str, word: Option<&str>) -> Result<Duration, CommandError> {
+    let v: i64 = parse_num(name, word)?;
+    Ok(Duration::from_millis(v.max(0) as u64))
 }
 
 /// The UCI command handler.
 #[derive(Debug)]
 pub struct Uci {
-    engine: Engine,
-    sink: Sink,
+    session: Session,
 }
 
 impl Default for Uci {
@@ -74,29 +119,8 @@ impl Default for Uci {
     }
 }
 
-/// A time in milliseconds; negative values (a GUI running late) count as zero.
-fn millis(name: &str, word: Option<&str>) -> Result<Duration, String> {
-    let v: i64 = parse_num(name, word)?;
-    Ok(Duration::from_millis(v.max(0) as u64))
-}
-
-const GO_KEYWORDS: &[&str] = &[
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-];
-
 impl Uci {
-    /// A fresh engine.
+    /// A fresh engine on standard output.
     pub fn new() -> Uci {
         Uci::with_sink(Sink::stdout(), Caps::default())
     }
@@ -104,50 +128,19 @@ impl Uci {
     /// An engine writing to `sink`, within `caps`.
     pub fn with_sink(sink: Sink, caps: Caps) -> Uci {
         Uci {
-            engine: Engine::with_caps(Arc::new(UciOutput { sink: sink.clone() }), caps),
-            sink,
+            session: Session::new(sink, caps, Dialect::Uci),
         }
     }
 
     fn handshake(&self) {
-        say!(self.sink, "id name {NAME}");
-        say!(self.sink, "id author {AUTHOR}");
-        say!(
-            self.sink,
-            "option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}"
-        );
-        say!(
-            self.sink,
-            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-        );
-        say!(
-            self.sink,
-            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-        );
-        say!(self.sink, "option name Ponder type check default false");
-        say!(self.sink, "option name Clear Hash type button");
-        say!(
-            self.sink,
-            "option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max {MAX_OVERHEAD}"
-        );
-        say!(
-            self.sink,
-            "option name Skill Level type spin default {MAX_LEVEL} min 0 max {MAX_LEVEL}"
-        );
-        say!(
-            self.sink,
-            "option name UCI_LimitStrength type check default false"
-        );
-        say!(
-            self.sink,
-            "option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"
-        );
-        say!(self.sink, "uciok");
+        self.session.identify();
+        self.session.announce(&OPTIONS);
+        say!(self.session.sink, "uciok");
     }
 
-    fn setoption(&mut self, words: &[&str]) -> Result<(), String> {
+    fn setoption(&mut self, words: &[&str]) -> Result<(), CommandError> {
         if words.first() != Some(&"name") {
-            return Err("expected 'setoption name <name> [value <value>]'".into());
+            return Err(CommandError::Usage("setoption name <name> [value <value>]"));
         }
         let rest = &words[1..];
         let (name, value) = match rest.iter().position(|w| *w == "value") {
@@ -155,105 +148,78 @@ impl Uci {
             None => (rest.join(" "), None),
         };
         let value = value.as_deref().filter(|v| !v.is_empty());
-        let spin = |what: &str, min: u64, max: u64| parse_spin(what, value, min, max);
-        let mut o: Options = self.engine.options().clone();
+        let mut o = self.session.engine.options().clone();
         match name.to_ascii_lowercase().as_str() {
-            "hash" => o.hash_mib = spin("Hash", 1, MAX_HASH as u64)? as usize,
-            "threads" => o.threads = spin("Threads", 1, MAX_THREADS as u64)? as usize,
-            "multipv" => o.multipv = spin("MultiPV", 1, MAX_MULTIPV as u64)? as usize,
-            "move overhead" => o.move_overhead = spin("Move Overhead", 0, MAX_OVERHEAD)?,
-            "ponder" => o.ponder = parse_check("Ponder", value)?,
-            "skill level" => o.skill = Skill::new(spin("Skill Level", 0, MAX_LEVEL.into())? as u8),
+            "hash" => o.hash_mib = HASH.spin(value)? as usize,
+            "threads" => o.threads = THREADS.spin(value)? as usize,
+            "multipv" => o.multipv = MULTIPV.spin(value)? as usize,
+            "move overhead" => o.move_overhead = Duration::from_millis(OVERHEAD.spin(value)?),
+            // Only announced: pondering is driven by `go ponder`.
+            "ponder" => {
+                parse_check("Ponder", value)?;
+            }
+            "skill level" => o.skill = Skill::new(SKILL.spin(value)? as u8),
             "uci_limitstrength" => o.limit_strength = parse_check("UCI_LimitStrength", value)?,
-            "uci_elo" => o.elo = spin("UCI_Elo", MIN_ELO.into(), MAX_ELO.into())? as u32,
+            "uci_elo" => o.elo = ELO.spin(value)? as u32,
             "clear hash" => {
-                self.engine.new_game();
+                self.session.engine.new_game();
                 return Ok(());
             }
-            _ => return Err(format!("unknown option '{name}'")),
+            _ => return Err(CommandError::UnknownOption(name)),
         }
-        self.engine.set_options(o);
+        self.session.engine.set_options(o);
         Ok(())
     }
 
-    fn go(&mut self, words: &[&str]) -> Result<(), String> {
-        let mut req = GoRequest::default();
+    /// Reads `go`: the limits, and what was wrong with the command (the rest of it is
+    /// obeyed).
+    fn read_go(&self, words: &[&str]) -> (Limits, Result<(), CommandError>) {
         let mut limits = Limits::default();
-        let red = self.engine.game().position().side_to_move() == Color::Red;
+        let pos = self.session.engine.game().position().clone();
+        let red = pos.side_to_move() == Color::Red;
         let (mut time, mut inc, mut mtg) = (None, Duration::ZERO, None);
-        let mut problems = Vec::new();
-        let mut i = 0;
-        while i < words.len() {
-            let w = words[i];
-            let arg = words.get(i + 1).copied();
-            let r: Result<(), String> = match w {
-                "infinite" => {
-                    req.infinite = true;
-                    Ok(())
-                }
-                "ponder" => {
-                    req.ponder = true;
-                    Ok(())
-                }
-                "searchmoves" => {
-                    let end = words[i + 1..]
-                        .iter()
-                        .position(|w| GO_KEYWORDS.contains(w))
-                        .map_or(words.len(), |k| i + 1 + k);
-                    let (good, bad) =
-                        parse_legal_moves(self.engine.game().position(), &words[i + 1..end]);
+        let problems = parse_go(words, GO, |w, arg| {
+            let value = match arg {
+                GoArg::Value(v) => v,
+                _ => None,
+            };
+            match (w, arg) {
+                ("infinite", _) => limits.infinite = true,
+                ("ponder", _) => limits.ponder = true,
+                ("searchmoves", GoArg::Moves(moves)) => {
+                    let (good, bad) = parse_legal_moves(&pos, moves);
                     limits.root_moves = good;
-                    problems.extend(bad);
-                    i = end;
-                    continue;
+                    return CommandError::from_problems(bad);
                 }
-                "wtime" | "btime" => millis(w, arg).map(|t| {
+                ("wtime" | "btime", _) => {
+                    let t = millis(w, value)?;
                     if (w == "wtime") == red {
                         time = Some(t);
                     }
-                }),
-                "winc" | "binc" => millis(w, arg).map(|t| {
+                }
+                ("winc" | "binc", _) => {
+                    let t = millis(w, value)?;
                     if (w == "winc") == red {
                         inc = t;
                     }
-                }),
-                "movestogo" => parse_num::<u32>(w, arg).map(|n| mtg = Some(n)),
-                "depth" => parse_num::<u32>(w, arg).map(|d| limits.depth = Some(d.max(1))),
-                "nodes" => parse_num::<u64>(w, arg).map(|n| limits.nodes = Some(n.max(1))),
-                "mate" => parse_num::<u32>(w, arg).map(|n| limits.mate = Some(n.max(1))),
-                "movetime" => millis(w, arg).map(|t| req.movetime = Some(t)),
-                _ => Err(format!("unknown go parameter '{w}'")),
-            };
-            match r {
-                Ok(()) if matches!(w, "infinite" | "ponder") => i += 1,
-                Ok(()) => i += 2,
-                Err(e) => {
-                    problems.push(e);
-                    // Skip a bad value but not a following keyword.
-                    i += if arg.is_some_and(|a| !GO_KEYWORDS.contains(&a))
-                        && GO_KEYWORDS.contains(&w)
-                    {
-                        2
-                    } else {
-                        1
-                    };
                 }
+                ("movestogo", _) => mtg = Some(parse_num::<u32>(w, value)?),
+                ("depth", _) => limits.depth = Some(parse_num::<u32>(w, value)?.max(1)),
+                ("nodes", _) => limits.nodes = Some(parse_num::<u64>(w, value)?.max(1)),
+                ("mate", _) => limits.mate = Some(parse_num::<u32>(w, value)?.max(1)),
+                ("movetime", _) => limits.movetime = Some(millis(w, value)?),
+                _ => {}
             }
-        }
+            Ok(())
+        });
         if let Some(time) = time {
-            req.clock = Some(Clock {
+            limits.clock = Some(Clock {
                 time,
                 inc,
                 movestogo: mtg,
             });
         }
-        req.limits = limits;
-        self.engine.go(req);
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems.join("; "))
-        }
+        (limits, CommandError::from_problems(problems))
     }
 }
 
@@ -263,55 +229,39 @@ impl Protocol for Uci {
         let Some((&cmd, args)) = words.split_first() else {
             return Flow::Continue;
         };
-        let r: Result<(), String> = match cmd {
+        let result = match cmd {
             "uci" => {
                 self.handshake();
                 Ok(())
             }
-            "isready" => {
-                say!(self.sink, "readyok");
-                Ok(())
-            }
             "setoption" => self.setoption(args),
             "ucinewgame" => {
-                self.engine.new_game();
+                self.session.engine.new_game();
                 Ok(())
             }
-            "position" => parse_position(args).map(|g| self.engine.set_game(g)),
-            "go" => self.go(args),
-            "stop" => {
-                self.engine.stop();
+            "go" => {
+                let (limits, problems) = self.read_go(args);
+                // Said before the search can say anything.
+                self.session.report(cmd, problems, line);
+                self.session.go(limits);
                 Ok(())
-            }
-            "ponderhit" => {
-                if self.engine.ponderhit() {
-                    Ok(())
-                } else {
-                    Err("ponderhit while not pondering".into())
-                }
-            }
-            "quit" => {
-                self.engine.quit();
-                return Flow::Quit;
             }
             "debug" | "register" => Ok(()),
             "d" => {
-                say!(
-                    self.sink,
-                    "info string fen {}",
-                    self.engine.game().position().to_fen()
-                );
+                let fen = self.session.engine.game().position().to_fen();
+                say!(self.session.sink, "info string fen {fen}");
                 Ok(())
             }
-            _ => Err("unknown command".into()),
+            _ => match self.session.common(cmd, args) {
+                Some(Common::Done(r)) => r,
+                Some(Common::Quit) => return Flow::Quit,
+                None => Err(CommandError::UnknownCommand),
+            },
         };
-        if let Err(e) = r {
-            report_error(&self.sink, cmd, &e, line);
-        }
-        self.sink.flow()
+        self.session.finish(cmd, result, line)
     }
 
     fn eof(&mut self) {
-        self.engine.quit();
+        self.session.eof();
     }
 }

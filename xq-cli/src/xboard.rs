@@ -37,9 +37,9 @@
 //! `1-0 {checkmate}`, `1/2-1/2 {repetition}`.
 //!
 //! ```
-//! use xq_cli::engine::Caps;
 //! use xq_cli::protocol::{Protocol, Sink};
 //! use xq_cli::xboard::XBoard;
+//! use xq_search::engine::Caps;
 //! let (sink, lines) = Sink::buffer();
 //! let mut engine = XBoard::with_sink(sink, Caps::default());
 //! for line in ["xboard", "protover 2", "new", "variant xiangqi", "force", "usermove h2e2", "ping 1"] {
@@ -50,17 +50,17 @@
 //! assert_eq!(lines.last().unwrap(), "pong 1");
 //! ```
 
-use crate::engine::{Caps, Engine, GoRequest, Options, Output, NAME};
-use crate::protocol::{printable, say, Flow, Protocol, Sink};
-use crate::time::Clock;
+use crate::protocol::{printable, say, CommandError, Flow, Protocol, Sink};
+use crate::session::NAME;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use xq_core::{Color, Move, ParseMoveError};
 use xq_movegen::Game;
+use xq_search::engine::{Caps, Engine, Listener, Options};
 use xq_search::skill::{Skill, MAX_LEVEL};
-use xq_search::{Info, Limits, Score, SearchResult};
+use xq_search::{Clock, Info, Limits, Score, SearchResult};
 
 /// The time per move when the GUI has given no time control at all.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
@@ -117,6 +117,27 @@ fn result_line(game: &Game) -> Option<String> {
         .map(|o| format!("{} {{{}}}", o.result, o.reason))
 }
 
+/// A refused parameter: CECP's `bad <what>`.
+fn bad(what: &str, value: &str) -> CommandError {
+    CommandError::BadValue {
+        name: what.to_string(),
+        value: value.to_string(),
+    }
+}
+
+/// The short kind CECP's `Error (<kind>): <command>` names.
+fn cecp_kind(e: &CommandError) -> String {
+    match e {
+        CommandError::UnknownOption(_) => "unknown option".into(),
+        CommandError::BadValue { name, .. } => format!("bad {name}"),
+        CommandError::Usage(_) => "bad parameters".into(),
+        CommandError::UnsupportedVariant(_) => "unsupported variant".into(),
+        CommandError::NotLegalNow => "command not legal now".into(),
+        CommandError::UnknownCommand => "unknown command".into(),
+        other => other.to_string(),
+    }
+}
+
 /// What the handler and the search thread share.
 #[derive(Debug, Default)]
 struct Shared {
@@ -142,7 +163,7 @@ struct XBoardOutput {
     shared: Arc<Shared>,
 }
 
-impl Output for XBoardOutput {
+impl Listener for XBoardOutput {
     fn info(&self, info: &Info) {
         let analyzing = self.shared.analyzing.load(Ordering::SeqCst);
         if info.multipv != 1 || !(analyzing || self.shared.post.load(Ordering::SeqCst)) {
@@ -160,7 +181,7 @@ impl Output for XBoardOutput {
         );
     }
 
-    fn bestmove(&self, result: &SearchResult, game: &Game) {
+    fn best_move(&self, result: &SearchResult, game: &Game) {
         if self.shared.analyzing.load(Ordering::SeqCst) {
             return;
         }
@@ -178,7 +199,7 @@ impl Output for XBoardOutput {
         }
     }
 
-    fn closed(&self) -> bool {
+    fn is_closed(&self) -> bool {
         self.sink.is_closed()
     }
 }
@@ -204,6 +225,7 @@ enum TimeControl {
 pub struct XBoard {
     engine: Engine,
     sink: Sink,
+    output: Arc<XBoardOutput>,
     shared: Arc<Shared>,
     /// The game as the GUI sees it.
     game: Game,
@@ -261,13 +283,14 @@ impl XBoard {
     /// An engine writing to `sink`, within `caps`.
     pub fn with_sink(sink: Sink, caps: Caps) -> XBoard {
         let shared = Arc::new(Shared::default());
-        let output = XBoardOutput {
+        let output = Arc::new(XBoardOutput {
             sink: sink.clone(),
             shared: shared.clone(),
-        };
+        });
         XBoard {
-            engine: Engine::with_caps(Arc::new(output), caps),
+            engine: Engine::with_caps(Options::default(), caps),
             sink,
+            output,
             shared,
             game: Game::startpos(),
             engine_side: Some(Color::Black),
@@ -295,7 +318,7 @@ impl XBoard {
 
     /// Is the engine thinking about its own move?
     fn thinking(&mut self) -> bool {
-        !self.analyzing() && self.engine.searching()
+        !self.analyzing() && self.engine.is_searching()
     }
 
     /// Stops any search without an answer.
@@ -326,18 +349,15 @@ impl XBoard {
             say!(self.sink, "{line}");
             return;
         }
-        let mut req = GoRequest {
-            limits: Limits {
-                depth: self.depth,
-                ..Limits::default()
-            },
-            ..GoRequest::default()
+        let mut limits = Limits {
+            depth: self.depth,
+            ..Limits::default()
         };
         match self.control {
-            TimeControl::PerMove(t) => req.movetime = Some(t),
+            TimeControl::PerMove(t) => limits.movetime = Some(t),
             TimeControl::Level { moves, base, inc } => {
                 let made = (self.game.moves().len() / 2) as u32;
-                req.clock = Some(Clock {
+                limits.clock = Some(Clock {
                     time: self.engine_time.unwrap_or(base),
                     inc,
                     movestogo: (moves > 0).then(|| moves - made % moves),
@@ -345,16 +365,16 @@ impl XBoard {
             }
             TimeControl::None => match self.engine_time {
                 Some(time) => {
-                    req.clock = Some(Clock {
+                    limits.clock = Some(Clock {
                         time,
                         ..Clock::default()
                     })
                 }
-                None => req.movetime = Some(DEFAULT_MOVE_TIME),
+                None => limits.movetime = Some(DEFAULT_MOVE_TIME),
             },
         }
         self.engine.set_game(self.game.clone());
-        self.engine.go(req);
+        self.engine.go(limits, self.output.clone());
     }
 
     /// (Re)starts the analysis of the current position.
@@ -364,13 +384,10 @@ impl XBoard {
             return;
         }
         self.engine.set_game(self.game.clone());
-        self.engine.go(GoRequest {
-            infinite: true,
-            ..GoRequest::default()
-        });
+        self.engine.go(Limits::infinite(), self.output.clone());
     }
 
-    fn usermove(&mut self, text: &str) -> Result<(), String> {
+    fn usermove(&mut self, text: &str) -> Result<(), CommandError> {
         let shown = printable(text);
         if self.thinking() {
             say!(self.sink, "Illegal move (not your turn): {shown}");
@@ -403,11 +420,11 @@ impl XBoard {
     }
 
     /// Takes back `plies` plies.
-    fn take_back(&mut self, plies: usize) -> Result<(), String> {
+    fn take_back(&mut self, plies: usize) -> Result<(), CommandError> {
         self.halt();
         let n = self.game.moves().len();
         if plies > n {
-            return Err("command not legal now".into());
+            return Err(CommandError::NotLegalNow);
         }
         let mut game = Game::new(self.game.start().clone());
         for &m in &self.game.moves()[..n - plies] {
@@ -442,13 +459,14 @@ impl XBoard {
         }
     }
 
-    fn level(&mut self, args: &[&str]) -> Result<(), String> {
+    fn level(&mut self, args: &[&str]) -> Result<(), CommandError> {
+        const USAGE: CommandError = CommandError::Usage("level MPS BASE INC");
         let [moves, base, inc] = args else {
-            return Err("bad parameters".into());
+            return Err(USAGE);
         };
-        let moves: u32 = moves.parse().map_err(|_| "bad parameters")?;
-        let base = level_base(base).ok_or("bad parameters")?;
-        let inc = seconds(inc).ok_or("bad parameters")?;
+        let moves: u32 = moves.parse().map_err(|_| USAGE)?;
+        let base = level_base(base).ok_or(USAGE)?;
+        let inc = seconds(inc).ok_or(USAGE)?;
         self.control = TimeControl::Level { moves, base, inc };
         Ok(())
     }
@@ -460,7 +478,7 @@ impl XBoard {
     }
 
     /// `option NAME=VALUE`.
-    fn option(&mut self, text: &str) -> Result<(), String> {
+    fn option(&mut self, text: &str) -> Result<(), CommandError> {
         let (name, value) = text.split_once('=').unwrap_or((text, ""));
         match name.trim() {
             "Skill Level" => {
@@ -469,19 +487,19 @@ impl XBoard {
                     .parse()
                     .ok()
                     .filter(|&l| l <= MAX_LEVEL)
-                    .ok_or("bad option value")?;
+                    .ok_or_else(|| bad("option value", value.trim()))?;
                 self.set_options(|o| o.skill = Skill::new(level));
                 Ok(())
             }
-            _ => Err("unknown option".into()),
+            _ => Err(CommandError::UnknownOption(name.trim().to_string())),
         }
     }
 
-    fn dispatch(&mut self, cmd: &str, args: &[&str], rest: &str) -> Result<(), String> {
-        let number = |what: &str| -> Result<u64, String> {
+    fn dispatch(&mut self, cmd: &str, args: &[&str], rest: &str) -> Result<(), CommandError> {
+        let number = |what: &str| -> Result<u64, CommandError> {
             match args {
-                [n] => n.parse().map_err(|_| format!("bad {what}")),
-                _ => Err(format!("bad {what}")),
+                [n] => n.parse().map_err(|_| bad(what, n)),
+                _ => Err(bad(what, &args.join(" "))),
             }
         };
         match cmd {
@@ -502,7 +520,7 @@ impl XBoard {
             }
             "variant" => {
                 if args != ["xiangqi"] {
-                    return Err("unsupported variant".into());
+                    return Err(CommandError::UnsupportedVariant(args.join(" ")));
                 }
             }
             "force" => {
@@ -534,23 +552,25 @@ impl XBoard {
             }
             "usermove" => match args {
                 [m] => self.usermove(m)?,
-                _ => return Err("bad move".into()),
+                _ => return Err(bad("move", &args.join(" "))),
             },
             "undo" => self.take_back(1)?,
             "remove" => self.take_back(2)?,
             "setboard" => self.setboard(rest),
             "level" => self.level(args)?,
             "st" => match args {
-                [t] => self.control = TimeControl::PerMove(seconds(t).ok_or("bad time")?),
-                _ => return Err("bad time".into()),
+                [t] => {
+                    self.control = TimeControl::PerMove(seconds(t).ok_or_else(|| bad("time", t))?)
+                }
+                _ => return Err(bad("time", &args.join(" "))),
             },
             "sd" => self.depth = Some(number("depth")?.clamp(1, 100) as u32),
             "time" => match args {
                 [t] => {
-                    let cs: i64 = t.parse().map_err(|_| "bad time")?;
+                    let cs: i64 = t.parse().map_err(|_| bad("time", t))?;
                     self.engine_time = Some(Duration::from_millis(cs.max(0) as u64 * 10));
                 }
-                _ => return Err("bad time".into()),
+                _ => return Err(bad("time", &args.join(" "))),
             },
             "post" => self.shared.post.store(true, Ordering::SeqCst),
             "nopost" => self.shared.post.store(false, Ordering::SeqCst),
@@ -576,7 +596,7 @@ impl XBoard {
             }
             "option" => self.option(rest)?,
             _ if args.is_empty() && from_xboard(cmd).is_ok() => self.usermove(cmd)?,
-            _ => return Err("unknown command".into()),
+            _ => return Err(CommandError::UnknownCommand),
         }
         Ok(())
     }
@@ -590,17 +610,17 @@ impl Protocol for XBoard {
             return Flow::Continue;
         };
         if cmd == "quit" {
-            self.engine.quit();
+            self.engine.abandon();
             return Flow::Quit;
         }
         let rest = line.trim_start()[cmd.len()..].trim();
         if let Err(e) = self.dispatch(cmd, args, rest) {
-            say!(self.sink, "Error ({e}): {}", printable(line));
+            say!(self.sink, "Error ({}): {}", cecp_kind(&e), printable(line));
         }
         self.sink.flow()
     }
 
     fn eof(&mut self) {
-        self.engine.quit();
+        self.engine.abandon();
     }
 }

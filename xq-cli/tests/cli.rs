@@ -182,6 +182,29 @@ fn analyze_json_lines() {
 }
 
 #[test]
+fn analyze_searches_on_several_threads() {
+    let o = xq(&[
+        "analyze", "--depth", "7", "--threads", "2", "--json", "--hash", "4",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 8, "seven iterations and the result");
+    let last = &lines[7];
+    assert_eq!(last["type"], "bestmove");
+    assert_eq!(last["depth"], 7);
+    assert_eq!(last["bestmove"], last["pv"][0]);
+    // Threads within 1 to 16.
+    for bad in ["0", "17", "x"] {
+        let o = xq(&["analyze", "--threads", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("--threads"), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn analyze_reports_mate_and_no_move() {
     let o = xq(&[
         "analyze",

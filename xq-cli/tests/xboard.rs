@@ -6,11 +6,11 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xq_cli::auto::Auto;
-use xq_cli::engine::Caps;
 use xq_cli::protocol::{Flow, Protocol, Sink};
 use xq_cli::xboard::XBoard;
 use xq_core::{Color, Move, Position};
 use xq_movegen::Game;
+use xq_search::engine::Caps;
 
 const T: Duration = Duration::from_secs(30);
 

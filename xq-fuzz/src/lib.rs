@@ -5,11 +5,11 @@
 
 use std::collections::BTreeSet;
 use xq_cli::auto::Auto;
-use xq_cli::engine::Caps;
 use xq_cli::protocol::{read_line, run, Flow, Protocol, Sink};
 use xq_core::{Color, Fen, Move, Piece, PieceKind, Position, Square};
 use xq_eval::Eval;
 use xq_movegen::Gen;
+use xq_search::engine::Caps;
 
 /// A fuzz target: panics on a violated invariant.
 pub type Target = fn(&[u8]);

@@ -36,8 +36,8 @@ impl Info {
     }
 }
 
-/// The search's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The search's answer (the default: no move, nothing searched).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchResult {
     /// The move to play; `None` only when the side to move has no legal move (or every
     /// legal move is banned).

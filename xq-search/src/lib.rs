@@ -5,6 +5,7 @@
 #![deny(unsafe_code)]
 
 mod correction;
+pub mod engine;
 mod history;
 mod info;
 mod limits;
@@ -18,11 +19,13 @@ mod search;
 mod see;
 pub mod skill;
 mod stack;
-mod time;
+pub mod time;
 pub mod tt;
 
+pub use engine::Engine;
 pub use info::{Info, SearchResult};
 pub use limits::{Limits, SearchConfig};
 pub use params::{SearchParams, UnknownParam};
 pub use score::Score;
 pub use search::Searcher;
+pub use time::Clock;

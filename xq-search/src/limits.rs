@@ -1,41 +1,53 @@
 //! What a search is asked: its limits, and which selective parts it uses.
 
+use crate::time::Clock;
 use std::time::Duration;
 use xq_core::Move;
 
-/// When to stop searching. Every limit that is set applies; with none the search runs
-/// until stopped (or to [`MAX_PLY`](crate::score::MAX_PLY)).
+/// What a search is asked to do, as a GUI's `go` says it: when to stop (every limit that
+/// is set applies), how the clock stands, and which root moves to consider. With no
+/// limit the search runs until stopped (or to [`MAX_PLY`](crate::score::MAX_PLY)).
+///
+/// With a [`clock`](Limits::clock) the search plans its time as the
+/// [`time`](crate::time) module says; [`movetime`](Limits::movetime) is a fixed time for
+/// this move; with both the tighter applies. [`infinite`](Limits::infinite) and
+/// [`ponder`](Limits::ponder) searches ignore the clock (the [engine](crate::engine)
+/// holds their answer until it is stopped, or until `ponderhit` starts the clock).
 ///
 /// ```
 /// use std::time::Duration;
-/// use xq_search::Limits;
+/// use xq_search::{Clock, Limits};
 /// let quick = Limits::depth(6);
 /// // Limits combine: at most 8 plies, 100,000 nodes or half a second, whichever first.
 /// let mixed = Limits {
+///     depth: Some(8),
 ///     nodes: Some(100_000),
-///     ..Limits { depth: Some(8), ..Limits::movetime(Duration::from_millis(500)) }
+///     ..Limits::movetime(Duration::from_millis(500))
 /// };
 /// assert_eq!(mixed.depth, Some(8));
 /// assert_eq!(quick.nodes, None);
+/// // A minute left and a second a move, as `go wtime 60000 winc 1000` says.
+/// let clock = Limits::clock(Clock { time: Duration::from_secs(60), inc: Duration::from_secs(1), movestogo: None });
+/// assert!(clock.clock.is_some());
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Deepest iteration to complete.
     pub depth: Option<u32>,
     /// Stop after about this many nodes.
     pub nodes: Option<u64>,
-    /// The time this move should normally take (time management's soft limit). When it
-    /// is less than [`Limits::hard_time`], the search treats it as a plan: it stretches it
-    /// (up to the hard limit) while the best move keeps changing or the score falls,
-    /// shrinks it once the best move has held for several iterations, starts no
-    /// iteration past about half of it (one would not finish in time), and with a single
-    /// legal move answers after the first iteration. Equal to the hard limit (a fixed
-    /// time per move), it is used as it is.
-    pub soft_time: Option<Duration>,
-    /// Stop as soon as this much time has passed.
-    pub hard_time: Option<Duration>,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<u32>,
+    /// A fixed time for this move.
+    pub movetime: Option<Duration>,
+    /// The side to move's clock: the search plans its time from it.
+    pub clock: Option<Clock>,
+    /// Search until stopped, whatever the clock says; the engine answers only when
+    /// stopped.
+    pub infinite: bool,
+    /// Search on the opponent's time, expecting the move before this position: no clock
+    /// until the engine's `ponderhit`.
+    pub ponder: bool,
     /// Search only these root moves (UCI `searchmoves`); empty means all.
     pub root_moves: Vec<Move>,
     /// Never play these root moves (UCCI `banmoves`).
@@ -57,11 +69,24 @@ impl Limits {
             ..Limits::default()
         }
     }
-    /// A fixed time per move.
+    /// A fixed time for this move.
     pub fn movetime(t: Duration) -> Limits {
         Limits {
-            soft_time: Some(t),
-            hard_time: Some(t),
+            movetime: Some(t),
+            ..Limits::default()
+        }
+    }
+    /// Time planned from the side to move's clock.
+    pub fn clock(clock: Clock) -> Limits {
+        Limits {
+            clock: Some(clock),
+            ..Limits::default()
+        }
+    }
+    /// No limit: until stopped.
+    pub fn infinite() -> Limits {
+        Limits {
+            infinite: true,
             ..Limits::default()
         }
     }

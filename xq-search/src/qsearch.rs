@@ -166,7 +166,11 @@ impl Searcher {
         }
         if checks && !in_check && best < beta {
             let mut quiet_checks = xq_movegen::MoveList::new();
-            xq_movegen::pseudo_legal_into(&self.pos, xq_movegen::Gen::QuietChecks, &mut quiet_checks);
+            xq_movegen::pseudo_legal_into(
+                &self.pos,
+                xq_movegen::Gen::QuietChecks,
+                &mut quiet_checks,
+            );
             let filter = xq_movegen::LegalityFilter::without_pins(&self.pos);
             for m in quiet_checks {
                 if !filter.is_legal(&self.pos, m) || !see_ge(&self.pos, m, 0) {

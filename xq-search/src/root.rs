@@ -9,22 +9,24 @@ use crate::limits::Limits;
 use crate::score::{self, is_mate, mated_in, Score, INFINITE, MAX_PLY};
 use crate::search::Searcher;
 use crate::stack::Pv;
-use crate::time::TimeUse;
+use crate::time::{time_budget, Budget, TimeUse};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use xq_core::Move;
 use xq_eval::Eval;
-use xq_movegen::Game;
 use xq_movegen::legal_moves;
+use xq_movegen::Game;
 
 impl Searcher {
-    /// Searches the current position of `game` within `limits` until done or `stop`
-    /// becomes true, calling `report` after every completed iteration (once per line
-    /// with MultiPV).
+    /// Searches the current position of `game` within `limits` on this thread until done
+    /// or `stop` becomes true, calling `report` after every completed iteration (once per
+    /// line with MultiPV).
     ///
     /// `stop` may be set from another thread or from `report` itself (see the
     /// `custom_stop` example for a watcher thread). A stopped search still returns the
-    /// best move and line it has; `result.pv` starts with `result.best_move`.
+    /// best move and line it has; `result.pv` starts with `result.best_move`. The clock
+    /// and move time of `limits` are used in full (the [engine](crate::engine) keeps a
+    /// move overhead back); an infinite or ponder search ignores them.
     ///
     /// ```
     /// use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,21 +51,26 @@ impl Searcher {
         stop: &AtomicBool,
         mut report: impl FnMut(&Info),
     ) -> SearchResult {
-        self.search_with(game, limits, stop, 0, &mut report)
+        let budget = time_budget(limits.clock.as_ref(), limits.movetime, Duration::ZERO)
+            .filter(|_| !limits.infinite && !limits.ponder);
+        self.search_within(game, limits, budget, stop, 0, &mut report)
     }
 
-    /// As [`Searcher::search`], for a helper thread of a parallel search: `thread`
-    /// (0 for the main thread) staggers the iteration depths.
-    pub fn search_with(
+    /// As [`Searcher::search`], with the time `budget` given (the engine's, which keeps
+    /// its overhead back and holds none while pondering), for the main thread (`thread`
+    /// 0) or a helper of a parallel search, whose iteration depths are staggered.
+    pub(crate) fn search_within(
         &mut self,
         game: &Game,
         limits: &Limits,
+        budget: Option<Budget>,
         stop: &AtomicBool,
         thread: usize,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.start = Instant::now();
         self.limits = limits.clone();
+        self.budget = budget;
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
@@ -196,9 +203,9 @@ impl Searcher {
             {
                 break;
             }
-            if let Some(soft) = limits.soft_time {
+            if let Some(Budget { soft, hard }) = budget {
                 let elapsed = self.start.elapsed();
-                if limits.hard_time == Some(soft) {
+                if hard == soft {
                     // A fixed time per move: use it.
                     if elapsed >= soft {
                         break;
@@ -209,7 +216,7 @@ impl Searcher {
                         break;
                     }
                     clock.record(result.best_move, result.value, depth);
-                    let target = clock.target(soft, limits.hard_time.unwrap_or(soft));
+                    let target = clock.target(soft, hard);
                     // The next iteration takes about as long as all before it together:
                     // past half the target it would not finish in time.
                     if elapsed.as_secs_f64() >= target.as_secs_f64() * 0.55 {

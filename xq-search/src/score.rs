@@ -80,6 +80,13 @@ pub enum Score {
     Mate(i32),
 }
 
+impl Default for Score {
+    /// Level: `Cp(0)`.
+    fn default() -> Score {
+        Score::Cp(0)
+    }
+}
+
 impl Score {
     /// The reported form of a root-relative search value.
     pub fn from_value(v: i32) -> Score {

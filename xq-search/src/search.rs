@@ -11,14 +11,15 @@ use crate::repetition::PositionHistory;
 use crate::score::{self, is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use crate::see::see_ge;
 use crate::stack::{StackEntry, STACK_SIZE};
+use crate::time::Budget;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
-use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
 use xq_movegen::legal_moves;
+use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
@@ -77,6 +78,8 @@ pub struct Searcher {
     pub(crate) start: Instant,
     /// The search's limits.
     pub(crate) limits: Limits,
+    /// The time this search may take (none: no time limit).
+    pub(crate) budget: Option<Budget>,
     /// The root moves of the lines already found in this iteration (MultiPV): the next
     /// line's search leaves them out.
     pub(crate) root_excluded: Vec<Move>,
@@ -117,6 +120,7 @@ impl Searcher {
             stopped: false,
             start: Instant::now(),
             limits: Limits::default(),
+            budget: None,
             root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
         }
@@ -167,8 +171,8 @@ impl Searcher {
             if stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
-            if let Some(hard) = self.limits.hard_time {
-                if self.start.elapsed() >= hard {
+            if let Some(budget) = self.budget {
+                if self.start.elapsed() >= budget.hard {
                     self.stopped = true;
                 }
             }

@@ -8,10 +8,10 @@
 //!    ([`Skill::depth`], [`Skill::nodes`]), whichever comes first. A low level misses
 //!    threats a few moves deep but never a capture it can see.
 //! 2. **It chooses among the best moves with noise.** It searches the best
-//!    [`SKILL_LINES`] moves (MultiPV) and picks one of them ([`Skill::pick`]): each
+//!    [`SKILL_LINES`] moves (MultiPV) and picks one of them: each
 //!    line's score is lowered by a share of its gap to the best line and raised by a
 //!    random amount bounded by the spread of the scores (at most a soldier, 100 cp).
-//!    The weakness `w` ([`Skill::weakness`], 96 at level 0, 27 at level 19) sets both:
+//!    The weakness `w` (96 at level 0, 27 at level 19) sets both:
 //!
 //!    `choice value = best - gap * (128 - w) / 128 + spread * (r mod w) / 128`
 //!
@@ -30,34 +30,33 @@
 //! 3,000 Elo weaker than full strength, with rungs of 300 to 550 Elo at the bottom.
 //!
 //! The choice is a pure function of the lines and the seed, so a seeded game is
-//! reproducible ([`Skill::search`] with the same seed and a node or depth limit gives
-//! the same move). Level 20 changes nothing: the search is the engine's own.
+//! reproducible ([`Engine::set_seed`](crate::engine::Engine::set_seed): the same seed
+//! and a node or depth limit give the same move). Level 20 changes nothing: the search
+//! is the engine's own. The [engine](crate::engine) plays at a level through
+//! [`Options::skill`](crate::engine::Options::skill) or
+//! [`Options::limit_strength`](crate::engine::Options::limit_strength).
 //!
 //! Levels can also be given as an Elo ([`Skill::from_elo`], for UCI's `UCI_Elo`), through
 //! the table [`ELO_OF_LEVEL`]: level 0 is 1000 by convention, and each level above
 //! stands for the Elo the measured ladder puts it above level 0 (see that table).
 //!
 //! ```
-//! use std::sync::atomic::AtomicBool;
 //! use xq_movegen::Game;
+//! use xq_search::engine::{Engine, Options};
 //! use xq_search::skill::Skill;
-//! use xq_search::{Limits, Searcher};
+//! use xq_search::Limits;
 //!
-//! let game = Game::startpos();
-//! let mut searcher = Searcher::new(16);
-//! let skill = Skill::new(3);
-//! let stop = AtomicBool::new(false);
-//! let result = skill.search(&mut searcher, &game, &Limits::default(), &stop, 42);
-//! let m = result.best_move.unwrap();
-//! assert!(xq_movegen::is_legal(game.position(), m));
-//! // The same seed, a fresh searcher: the same move.
-//! let again = skill.search(&mut Searcher::new(16), &game, &Limits::default(), &stop, 42);
-//! assert_eq!(again.best_move, Some(m));
+//! let mut engine = Engine::new(Options { skill: Skill::new(3), hash_mib: 16, ..Options::default() });
+//! engine.set_seed(42);
+//! let m = engine.search(Limits::default(), |_| true).best_move.unwrap();
+//! assert!(xq_movegen::is_legal(engine.game().position(), m));
+//! // The same seed in a fresh engine: the same move.
+//! let mut again = Engine::new(Options { skill: Skill::new(3), hash_mib: 16, ..Options::default() });
+//! again.set_seed(42);
+//! assert_eq!(again.search(Limits::default(), |_| true).best_move, Some(m));
 //! ```
 
-use crate::{Info, Limits, SearchResult, Searcher};
-use std::sync::atomic::AtomicBool;
-use xq_movegen::Game;
+use crate::{Info, Limits, SearchResult};
 
 /// The strongest level: full strength, nothing changed.
 pub const MAX_LEVEL: u8 = 20;
@@ -214,7 +213,7 @@ impl Skill {
 
     /// How many best moves the level searches and chooses from: [`SKILL_LINES`], or 1 at
     /// full strength.
-    pub const fn lines(self) -> usize {
+    pub(crate) const fn lines(self) -> usize {
         if self.is_full_strength() {
             1
         } else {
@@ -224,7 +223,7 @@ impl Skill {
 
     /// The weakness `w` of the choice among lines: `120 - strength / 2` (96 at level 0,
     /// 27 at level 19), 0 at full strength.
-    pub const fn weakness(self) -> u32 {
+    pub(crate) const fn weakness(self) -> u32 {
         if self.is_full_strength() {
             0
         } else {
@@ -234,15 +233,7 @@ impl Skill {
 
     /// Caps `limits` by the level's depth and nodes (a tighter limit already there is
     /// kept). Full strength leaves them alone.
-    ///
-    /// ```
-    /// use xq_search::skill::Skill;
-    /// use xq_search::Limits;
-    /// let mut limits = Limits::depth(3);
-    /// Skill::new(6).restrict(&mut limits);
-    /// assert_eq!((limits.depth, limits.nodes), (Some(3), Some(16_560)));
-    /// ```
-    pub fn restrict(self, limits: &mut Limits) {
+    pub(crate) fn restrict(self, limits: &mut Limits) {
         if let Some(d) = self.depth() {
             limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
         }
@@ -255,25 +246,7 @@ impl Skill {
     /// first in `pv`) by the level's rule (see the [module documentation](self)), with
     /// the random numbers drawn from `seed`. `None` when there is no line with a move.
     /// Full strength, or a single line, takes the best line.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    /// use xq_search::skill::Skill;
-    /// use xq_search::{Info, Score};
-    /// let line = |m: &str, value: i32| Info {
-    ///     depth: 3, seldepth: 3, multipv: 1, score: Score::Cp(value), value, nodes: 0,
-    ///     time: Duration::ZERO, hashfull: 0, pv: vec![m.parse().unwrap()],
-    /// };
-    /// // A chariot left hanging (-900) next to three sound moves.
-    /// let lines = [line("h2e2", 40), line("b0c2", 30), line("h0g2", 25), line("i0i1", -900)];
-    /// assert_eq!(Skill::FULL.pick(&lines, 1).unwrap().pv, lines[0].pv);
-    /// for seed in 0..200 {
-    ///     let chosen = Skill::new(19).pick(&lines, seed).unwrap();
-    ///     assert_ne!(chosen.pv, lines[3].pv, "level 19 never drops the chariot");
-    ///     assert_eq!(Skill::new(5).pick(&lines, seed), Skill::new(5).pick(&lines, seed));
-    /// }
-    /// ```
-    pub fn pick(self, lines: &[Info], seed: u64) -> Option<&Info> {
+    pub(crate) fn pick(self, lines: &[Info], seed: u64) -> Option<&Info> {
         let lines: Vec<&Info> = lines.iter().filter(|l| !l.pv.is_empty()).collect();
         let best = lines.iter().copied().max_by_key(|l| l.value)?;
         let w = i64::from(self.weakness());
@@ -305,7 +278,7 @@ impl Skill {
     /// Plays the line [`pick`](Skill::pick) chooses from `lines` into `result`: its
     /// move, line, expected reply, score and value. Does nothing when there is no line
     /// (the search's own answer stands).
-    pub fn choose(self, lines: &[Info], seed: u64, result: &mut SearchResult) {
+    pub(crate) fn choose(self, lines: &[Info], seed: u64, result: &mut SearchResult) {
         if let Some(line) = self.pick(lines, seed) {
             result.best_move = line.pv.first().copied();
             result.ponder = line.pv.get(1).copied();
@@ -314,61 +287,18 @@ impl Skill {
             result.value = line.value;
         }
     }
-
-    /// Searches `game` at this level and returns the move it plays: `limits` capped by
-    /// [`restrict`](Skill::restrict), the best [`lines`](Skill::lines) searched, and the
-    /// last completed iteration's lines handed to [`choose`](Skill::choose) with `seed`.
-    /// At full strength this is exactly `searcher.search(game, limits, stop, ...)`.
-    ///
-    /// The searcher's MultiPV is set to the level's lines for the search and back to 1
-    /// after it.
-    pub fn search(
-        self,
-        searcher: &mut Searcher,
-        game: &Game,
-        limits: &Limits,
-        stop: &AtomicBool,
-        seed: u64,
-    ) -> SearchResult {
-        let mut limits = limits.clone();
-        self.restrict(&mut limits);
-        searcher.set_multipv(self.lines());
-        let mut lines = LastIteration::default();
-        let mut result = searcher.search(game, &limits, stop, |info| lines.add(info));
-        searcher.set_multipv(1);
-        if !self.is_full_strength() {
-            self.choose(lines.lines(), seed, &mut result);
-        }
-        result
-    }
 }
 
 /// Collects the lines of the last iteration a MultiPV search reported: feed it every
 /// [`Info`] in the order the search reports them (line 1 starts a new iteration).
-///
-/// ```
-/// use std::time::Duration;
-/// use xq_search::skill::LastIteration;
-/// use xq_search::{Info, Score};
-/// let info = |depth, multipv| Info {
-///     depth, seldepth: depth, multipv, score: Score::Cp(0), value: 0, nodes: 0,
-///     time: Duration::ZERO, hashfull: 0, pv: vec![],
-/// };
-/// let mut last = LastIteration::default();
-/// for i in [info(1, 1), info(1, 2), info(2, 1), info(2, 2), info(2, 3)] {
-///     last.add(&i);
-/// }
-/// assert_eq!(last.lines().len(), 3);
-/// assert!(last.lines().iter().all(|l| l.depth == 2));
-/// ```
 #[derive(Clone, Debug, Default)]
-pub struct LastIteration {
+pub(crate) struct LastIteration {
     lines: Vec<Info>,
 }
 
 impl LastIteration {
     /// Takes one reported line.
-    pub fn add(&mut self, info: &Info) {
+    pub(crate) fn add(&mut self, info: &Info) {
         if info.multipv <= 1 {
             self.lines.clear();
         }
@@ -376,7 +306,7 @@ impl LastIteration {
     }
 
     /// The lines of the last iteration, best first.
-    pub fn lines(&self) -> &[Info] {
+    pub(crate) fn lines(&self) -> &[Info] {
         &self.lines
     }
 }

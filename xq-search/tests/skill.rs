@@ -1,10 +1,11 @@
-//! Playing levels: every level plays a legal move everywhere, a seed fixes the move,
-//! and full strength is the plain search.
+//! Playing levels through the engine: every level plays a legal move everywhere, a seed
+//! fixes the move, a level searches within its limits, and full strength is the plain
+//! search.
 
-use std::sync::atomic::AtomicBool;
 use xq_movegen::{count_legal, is_legal, Game};
+use xq_search::engine::{Engine, Options};
 use xq_search::skill::{Skill, MAX_LEVEL};
-use xq_search::{Limits, Searcher};
+use xq_search::{Limits, SearchResult, Searcher};
 
 /// (name, FEN, moves, legal moves at the end).
 const POSITIONS: &[(&str, &str, &str, usize)] = &[
@@ -26,18 +27,36 @@ fn game(fen: &str, moves: &str) -> Game {
     g
 }
 
+/// An engine at `level` with a small table, on `g`, seeded with `seed`.
+fn engine(level: u8, g: &Game, seed: u64) -> Engine {
+    let mut e = Engine::new(Options {
+        hash_mib: 4,
+        skill: Skill::new(level),
+        ..Options::default()
+    });
+    e.set_game(g.clone());
+    e.set_seed(seed);
+    e
+}
+
+fn play(e: &mut Engine, limits: Limits) -> SearchResult {
+    e.search(limits, |_| true)
+}
+
 #[test]
 fn every_level_plays_a_legal_move_everywhere() {
-    let stop = AtomicBool::new(false);
     for &(name, fen, moves, legal) in POSITIONS {
         let g = game(fen, moves);
         assert_eq!(count_legal(g.position()), legal, "{name}");
-        // One searcher through all levels, as an engine keeps its own.
-        let mut searcher = Searcher::new(4);
+        // One engine through all levels, as a GUI changes its level.
+        let mut e = engine(0, &g, 1);
         for level in 0..=MAX_LEVEL {
+            e.set_options(Options {
+                skill: Skill::new(level),
+                ..e.options().clone()
+            });
             // Full strength has no limit of its own: give it one.
-            let limits = Limits::nodes(20_000);
-            let r = Skill::new(level).search(&mut searcher, &g, &limits, &stop, level as u64);
+            let r = play(&mut e, Limits::nodes(20_000));
             let m = r
                 .best_move
                 .unwrap_or_else(|| panic!("{name} level {level}: no move"));
@@ -54,29 +73,21 @@ fn every_level_plays_a_legal_move_everywhere() {
 
 #[test]
 fn the_same_seed_plays_the_same_move() {
-    let stop = AtomicBool::new(false);
     for &(name, fen, moves, _) in POSITIONS {
         let g = game(fen, moves);
         for level in [0, 4, 8, 12] {
-            let play = |seed| {
-                let mut s = Searcher::new(4);
-                Skill::new(level)
-                    .search(&mut s, &g, &Limits::default(), &stop, seed)
-                    .best_move
-            };
-            assert_eq!(play(7), play(7), "{name} level {level}");
+            let best = |seed| play(&mut engine(level, &g, seed), Limits::default()).best_move;
+            assert_eq!(best(7), best(7), "{name} level {level}");
         }
     }
 }
 
 #[test]
 fn low_levels_vary_with_the_seed_in_the_opening() {
-    let stop = AtomicBool::new(false);
     let g = Game::startpos();
     let mut moves = std::collections::BTreeSet::new();
     for seed in 0..12 {
-        let mut s = Searcher::new(4);
-        let r = Skill::new(0).search(&mut s, &g, &Limits::default(), &stop, seed);
+        let r = play(&mut engine(0, &g, seed), Limits::default());
         moves.insert(r.best_move.unwrap());
     }
     assert!(moves.len() > 1, "level 0 always plays {moves:?}");
@@ -84,12 +95,12 @@ fn low_levels_vary_with_the_seed_in_the_opening() {
 
 #[test]
 fn full_strength_is_the_plain_search() {
-    let stop = AtomicBool::new(false);
+    let stop = std::sync::atomic::AtomicBool::new(false);
     for &(name, fen, moves, _) in POSITIONS {
         let g = game(fen, moves);
         let limits = Limits::depth(5);
         let plain = Searcher::new(4).search(&g, &limits, &stop, |_| {});
-        let full = Skill::FULL.search(&mut Searcher::new(4), &g, &limits, &stop, 99);
+        let full = play(&mut engine(MAX_LEVEL, &g, 99), limits);
         assert_eq!(full.best_move, plain.best_move, "{name}");
         assert_eq!(full.pv, plain.pv, "{name}");
         assert_eq!(full.nodes, plain.nodes, "{name}");
@@ -99,11 +110,10 @@ fn full_strength_is_the_plain_search() {
 
 #[test]
 fn a_level_searches_within_its_limits() {
-    let stop = AtomicBool::new(false);
     let g = Game::startpos();
     for level in [0u8, 3, 9] {
         let skill = Skill::new(level);
-        let r = skill.search(&mut Searcher::new(4), &g, &Limits::default(), &stop, 1);
+        let r = play(&mut engine(level, &g, 1), Limits::default());
         assert!(
             r.depth <= skill.depth().unwrap(),
             "level {level}: depth {}",
@@ -116,4 +126,25 @@ fn a_level_searches_within_its_limits() {
             r.nodes
         );
     }
+}
+
+#[test]
+fn an_elo_plays_its_level() {
+    let g = Game::startpos();
+    let at_elo = |elo| {
+        let mut e = engine(MAX_LEVEL, &g, 5);
+        e.set_options(Options {
+            limit_strength: true,
+            elo,
+            ..e.options().clone()
+        });
+        play(&mut e, Limits::default())
+    };
+    let level = Skill::new(6);
+    let r = at_elo(level.elo());
+    assert_eq!(
+        r.best_move,
+        play(&mut engine(6, &g, 5), Limits::default()).best_move
+    );
+    assert!(r.depth <= level.depth().unwrap());
 }

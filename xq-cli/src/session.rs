@@ -1,0 +1,231 @@
+//! What UCI and UCCI share: the engine and where its answers go, the commands both
+//! answer alike (`isready`, `position`, `stop`, `ponderhit`, `quit`), the line's
+//! dispatch and its error report, the thinking lines and the best move. Each protocol
+//! adds its handshake, its options and its `go`.
+
+use crate::protocol::{parse_position, parse_spin, report_error, say, CommandError, Flow, Sink};
+use std::sync::Arc;
+use xq_movegen::Game;
+use xq_search::engine::{Caps, Engine, Listener, Options};
+use xq_search::{Info, Limits, Score, SearchResult};
+
+/// The engine's name and version, as protocols announce it.
+pub const NAME: &str = concat!("xq ", env!("CARGO_PKG_VERSION"));
+/// The engine's authors, as protocols announce them.
+pub const AUTHOR: &str = "The xq developers";
+
+/// Which of the two protocols a session speaks: how it writes thinking lines and a
+/// search without a move, and how it says goodbye.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Uci,
+    Ucci,
+}
+
+/// Writes a search's reports in the session's dialect.
+#[derive(Debug)]
+pub(crate) struct Output {
+    sink: Sink,
+    dialect: Dialect,
+}
+
+impl Listener for Output {
+    fn info(&self, info: &Info) {
+        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+        match self.dialect {
+            Dialect::Uci => say!(
+                self.sink,
+                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+                info.depth,
+                info.seldepth,
+                info.multipv,
+                info.score,
+                info.nodes,
+                info.nps(),
+                info.hashfull,
+                info.time.as_millis(),
+                pv.join(" ")
+            ),
+            // UCCI has no MultiPV: the best line only, score in centipawns.
+            Dialect::Ucci if info.multipv == 1 => {
+                say!(
+                    self.sink,
+                    "info depth {} score {} pv {}",
+                    info.depth,
+                    info.value,
+                    pv.join(" ")
+                );
+                say!(
+                    self.sink,
+                    "info time {} nodes {}",
+                    info.time.as_millis(),
+                    info.nodes
+                );
+            }
+            Dialect::Ucci => {}
+        }
+    }
+
+    fn best_move(&self, result: &SearchResult, game: &Game) {
+        match (result.best_move, result.ponder) {
+            (Some(m), Some(p)) => say!(self.sink, "bestmove {m} ponder {p}"),
+            (Some(m), None) => say!(self.sink, "bestmove {m}"),
+            (None, _) => match self.dialect {
+                Dialect::Uci => {
+                    if xq_movegen::count_legal(game.position()) == 0 {
+                        say!(self.sink, "info depth 0 score {}", Score::Mate(0));
+                    }
+                    say!(self.sink, "bestmove (none)");
+                }
+                Dialect::Ucci => say!(self.sink, "nobestmove"),
+            },
+        }
+    }
+
+    fn is_closed(&self) -> bool {
+        self.sink.is_closed()
+    }
+}
+
+/// An option as the handshake announces it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct EngineOption {
+    pub(crate) name: &'static str,
+    pub(crate) kind: Kind,
+}
+
+/// An option's type, as both protocols name them.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Kind {
+    Spin { default: u64, min: u64, max: u64 },
+    Check { default: bool },
+    Button,
+}
+
+impl EngineOption {
+    /// The value of this spin option, within its range.
+    pub(crate) fn spin(&self, value: Option<&str>) -> Result<u64, CommandError> {
+        match self.kind {
+            Kind::Spin { min, max, .. } => parse_spin(self.name, value, min, max),
+            _ => unreachable!("{} is not a spin option", self.name),
+        }
+    }
+}
+
+/// What a shared command asks of the line loop.
+pub(crate) enum Common {
+    /// Answered (or refused).
+    Done(Result<(), CommandError>),
+    /// `quit`: the session ends.
+    Quit,
+}
+
+/// The engine of a UCI or UCCI session, with the sink its answers go to.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) engine: Engine,
+    pub(crate) sink: Sink,
+    output: Arc<Output>,
+    dialect: Dialect,
+}
+
+impl Session {
+    pub(crate) fn new(sink: Sink, caps: Caps, dialect: Dialect) -> Session {
+        Session {
+            engine: Engine::with_caps(Options::default(), caps),
+            output: Arc::new(Output {
+                sink: sink.clone(),
+                dialect,
+            }),
+            sink,
+            dialect,
+        }
+    }
+
+    /// Starts a search that answers on the sink.
+    pub(crate) fn go(&mut self, limits: Limits) {
+        self.engine.go(limits, self.output.clone());
+    }
+
+    /// Announces the engine: its name and authors (and, in UCCI, its copyright).
+    pub(crate) fn identify(&self) {
+        say!(self.sink, "id name {NAME}");
+        if self.dialect == Dialect::Ucci {
+            say!(self.sink, "id copyright 2024 {AUTHOR}, MIT OR Apache-2.0");
+        }
+        say!(self.sink, "id author {AUTHOR}");
+    }
+
+    /// Announces the options, each as the dialect writes it.
+    pub(crate) fn announce(&self, options: &[EngineOption]) {
+        for o in options {
+            let name = o.name;
+            match (self.dialect, o.kind) {
+                (Dialect::Uci, Kind::Spin { default, min, max }) => say!(
+                    self.sink,
+                    "option name {name} type spin default {default} min {min} max {max}"
+                ),
+                (Dialect::Ucci, Kind::Spin { default, min, max }) => say!(
+                    self.sink,
+                    "option {name} type spin min {min} max {max} default {default}"
+                ),
+                (Dialect::Uci, Kind::Check { default }) => {
+                    say!(self.sink, "option name {name} type check default {default}")
+                }
+                (Dialect::Ucci, Kind::Check { default }) => {
+                    say!(self.sink, "option {name} type check default {default}")
+                }
+                (Dialect::Uci, Kind::Button) => say!(self.sink, "option name {name} type button"),
+                (Dialect::Ucci, Kind::Button) => say!(self.sink, "option {name} type button"),
+            }
+        }
+    }
+
+    /// Answers the commands both protocols share; `None` for any other command.
+    pub(crate) fn common(&mut self, cmd: &str, args: &[&str]) -> Option<Common> {
+        Some(Common::Done(match cmd {
+            "isready" => {
+                say!(self.sink, "readyok");
+                Ok(())
+            }
+            "position" => parse_position(args).map(|g| self.engine.set_game(g)),
+            "stop" => {
+                self.engine.stop();
+                Ok(())
+            }
+            "ponderhit" => {
+                if self.engine.ponderhit() {
+                    Ok(())
+                } else {
+                    Err(CommandError::NotPondering)
+                }
+            }
+            "quit" => {
+                self.engine.abandon();
+                if self.dialect == Dialect::Ucci {
+                    say!(self.sink, "bye");
+                }
+                return Some(Common::Quit);
+            }
+            _ => return None,
+        }))
+    }
+
+    /// Reports a refused command (or the refused part of one) as an `info string`.
+    pub(crate) fn report(&self, cmd: &str, result: Result<(), CommandError>, line: &str) {
+        if let Err(e) = result {
+            report_error(&self.sink, cmd, &e, line);
+        }
+    }
+
+    /// Ends a line: reports a refused command and says whether to read on.
+    pub(crate) fn finish(&self, cmd: &str, result: Result<(), CommandError>, line: &str) -> Flow {
+        self.report(cmd, result, line);
+        self.sink.flow()
+    }
+
+    /// Standard input ended: stop quietly.
+    pub(crate) fn eof(&mut self) {
+        self.engine.abandon();
+    }
+}

@@ -1,0 +1,776 @@
+//! The engine: the search on a pool of threads (Lazy SMP) over one shared table, run in
+//! the background so that it can be stopped, pondered and held, at a playing level, with
+//! a clock turned into a time budget. GUIs play with it through the `xq` binary's
+//! protocols, and a program takes it from here.
+//!
+//! [`Engine::go`] starts a search of the current game on its own thread (and helper
+//! threads for Lazy SMP) and returns at once; the engine reports each completed
+//! iteration and the final answer to a [`Listener`]. [`Engine::stop`] stops it and
+//! returns the answer; [`Engine::wait`] waits for the search to end by its limits.
+//!
+//! Infinite and ponder searches are *held*: when such a search ends by itself, its
+//! thread waits for [`Engine::stop`] (or [`Engine::ponderhit`]) before it answers, as
+//! the protocols ask.
+//!
+//! Pondering: a ponder search is started without any time limit (depth and node limits
+//! still apply), and the time budget the clock would give is remembered. On
+//! [`Engine::ponderhit`] the clock starts: the soft limit becomes a deadline checked after
+//! every completed iteration (no new iteration after it), and a timer thread sets the
+//! stop flag at the hard deadline. The search itself is not restarted, so nothing it
+//! learnt is lost.
+//!
+//! Playing levels ([`Options::strength`]): below full strength the search is capped by
+//! the level's depth and nodes and searches the level's number of lines (not reported
+//! beyond the [`Options::multipv`] asked for); the move answered is the one the level
+//! picks from the last completed iteration, with a seed drawn from the engine's own
+//! generator ([`Engine::set_seed`]).
+//!
+//! ```
+//! use std::sync::mpsc;
+//! use xq_movegen::Game;
+//! use xq_search::engine::{Engine, Options};
+//! use xq_search::{Info, Limits};
+//!
+//! // Two threads and a 16 MiB table.
+//! let mut engine = Engine::new(Options { threads: 2, hash_mib: 16, ..Options::default() });
+//! engine.set_game(Game::startpos());
+//!
+//! // Search without a limit of its own; the infos arrive on a channel while it thinks.
+//! let (tx, infos) = mpsc::channel::<Info>();
+//! engine.go(Limits::infinite(), move |info: &Info| {
+//!     let _ = tx.send(info.clone());
+//! });
+//! let first_five: Vec<Info> = infos.iter().take(5).collect();
+//! assert_eq!(first_five[0].depth, 1);
+//!
+//! // Stop it and read the answer.
+//! let result = engine.stop().expect("a search was running");
+//! assert!(result.depth >= 5);
+//! assert_eq!(result.pv.first(), result.best_move.as_ref());
+//! ```
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use xq_core::{Move, Position, SplitMix64};
+use xq_movegen::Game;
+
+use crate::skill::{LastIteration, Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
+use crate::time::{time_budget, Budget};
+use crate::tt::TranspositionTable;
+use crate::{Info, Limits, SearchResult, Searcher};
+
+/// Default transposition table size, MiB.
+pub const DEFAULT_HASH_MIB: usize = 64;
+/// Largest transposition table, MiB.
+pub const MAX_HASH_MIB: usize = 2048;
+/// Most search threads.
+pub const MAX_THREADS: usize = 16;
+/// Most MultiPV lines.
+pub const MAX_MULTIPV: usize = 16;
+/// Default time kept back from every move for communication delays.
+pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(30);
+/// Largest move overhead.
+pub const MAX_OVERHEAD: Duration = Duration::from_millis(5000);
+/// Default Elo for [`Options::limit_strength`]: level 10's.
+pub const DEFAULT_ELO: u32 = ELO_OF_LEVEL[10];
+
+/// The engine's settings (the protocols' options).
+///
+/// ```
+/// use xq_search::engine::Options;
+/// use xq_search::skill::Skill;
+/// let mut o = Options { skill: Skill::new(5), ..Options::default() };
+/// assert_eq!(o.strength(), Skill::new(5));
+/// o.limit_strength = true;
+/// o.elo = Skill::new(12).elo();
+/// assert_eq!(o.strength(), Skill::new(12));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size, MiB (UCI `Hash`).
+    pub hash_mib: usize,
+    /// Search threads, Lazy SMP (UCI `Threads`).
+    pub threads: usize,
+    /// Lines to report (UCI `MultiPV`).
+    pub multipv: usize,
+    /// Time kept back from every move for communication delays (UCI `Move Overhead`).
+    pub move_overhead: Duration,
+    /// The playing level (UCI `Skill Level`, UCCI `skill`); level 20 is full strength.
+    pub skill: Skill,
+    /// Play at the level of [`elo`](Options::elo) instead of [`skill`](Options::skill)
+    /// (UCI `UCI_LimitStrength`).
+    pub limit_strength: bool,
+    /// The Elo to play at with [`limit_strength`](Options::limit_strength) (UCI
+    /// `UCI_Elo`), mapped onto a level by [`Skill::from_elo`].
+    pub elo: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
+            multipv: 1,
+            move_overhead: DEFAULT_OVERHEAD,
+            skill: Skill::FULL,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+        }
+    }
+}
+
+impl Options {
+    /// The level the engine plays at: the level of [`elo`](Options::elo) when
+    /// [`limit_strength`](Options::limit_strength) is on, else [`skill`](Options::skill).
+    pub fn strength(&self) -> Skill {
+        if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            self.skill
+        }
+    }
+
+    /// These options brought within their ranges and `caps`.
+    fn clamped(&self, caps: &Caps) -> Options {
+        Options {
+            hash_mib: self.hash_mib.clamp(1, caps.max_hash_mib),
+            threads: self.threads.clamp(1, caps.max_threads),
+            multipv: self.multipv.clamp(1, MAX_MULTIPV),
+            move_overhead: self.move_overhead.min(MAX_OVERHEAD),
+            skill: self.skill,
+            limit_strength: self.limit_strength,
+            elo: self.elo.clamp(MIN_ELO, MAX_ELO),
+        }
+    }
+}
+
+/// Resource caps for an embedded engine: the most a user of it may set, and an optional
+/// node cap on every search (fuzzing and tests use small ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// Largest transposition table, MiB (the default table is never larger).
+    pub max_hash_mib: usize,
+    /// Most search threads.
+    pub max_threads: usize,
+    /// Every search stops after this many nodes, whatever its limits say.
+    pub max_nodes: Option<u64>,
+}
+
+impl Default for Caps {
+    fn default() -> Caps {
+        Caps {
+            max_hash_mib: MAX_HASH_MIB,
+            max_threads: MAX_THREADS,
+            max_nodes: None,
+        }
+    }
+}
+
+/// Where a search's reports go. Both methods are called on the search thread. A closure
+/// `Fn(&Info)` is a listener that takes the infos and ignores the answer (read it from
+/// [`Engine::stop`] or [`Engine::wait`]).
+pub trait Listener: Send + Sync {
+    /// A completed iteration (one line of MultiPV).
+    fn info(&self, info: &Info);
+
+    /// The final answer for `game`'s current position (`best_move` is `None` when there
+    /// is no legal, unbanned move; `ponder`, when set, is legal after `best_move`).
+    fn best_move(&self, result: &SearchResult, game: &Game) {
+        let _ = (result, game);
+    }
+
+    /// Nobody reads the reports any more (a closed pipe): a running search stops.
+    fn is_closed(&self) -> bool {
+        false
+    }
+}
+
+impl<F: Fn(&Info) + Send + Sync> Listener for F {
+    fn info(&self, info: &Info) {
+        self(info)
+    }
+}
+
+impl<L: Listener + ?Sized> Listener for Arc<L> {
+    fn info(&self, info: &Info) {
+        (**self).info(info)
+    }
+    fn best_move(&self, result: &SearchResult, game: &Game) {
+        (**self).best_move(result, game)
+    }
+    fn is_closed(&self) -> bool {
+        (**self).is_closed()
+    }
+}
+
+#[derive(Debug, Default)]
+struct ControlState {
+    /// An infinite or ponder search must not answer yet.
+    hold: bool,
+    /// After `ponderhit`: no new iteration after this.
+    soft_deadline: Option<Instant>,
+    /// The search thread has answered.
+    done: bool,
+}
+
+/// What the engine and a running search share.
+#[derive(Debug, Default)]
+struct Control {
+    stop: AtomicBool,
+    /// Answer nothing (after `abandon`).
+    quiet: AtomicBool,
+    state: Mutex<ControlState>,
+    cv: Condvar,
+}
+
+impl Control {
+    fn lock(&self) -> MutexGuard<'_, ControlState> {
+        // A poisoned lock only means a panicking thread; the state is still usable.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What the search thread hands back: its searchers and its answer.
+type Finished = (Vec<Searcher>, SearchResult);
+
+struct Running {
+    ctl: Arc<Control>,
+    handle: JoinHandle<Finished>,
+    ponder: bool,
+    /// `go ponder infinite`: still held after `ponderhit`.
+    infinite: bool,
+    /// The clock's budget, to start at `ponderhit`.
+    budget: Option<Budget>,
+}
+
+impl Running {
+    /// Has the search answered (its thread is then about to end)?
+    fn answered(&self) -> bool {
+        self.handle.is_finished() || self.ctl.lock().done
+    }
+}
+
+/// The engine: the game, the options, the searchers and the running search.
+///
+/// See the [module docs](self) for an example.
+pub struct Engine {
+    game: Game,
+    banned: Vec<Move>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    tt_mib: usize,
+    searchers: Vec<Searcher>,
+    pending_new_game: bool,
+    running: Option<Running>,
+    caps: Caps,
+    /// A minimal table the searchers hold while the real one is replaced or cleared.
+    spare: Arc<TranspositionTable>,
+    /// The generator of the seeds of the level's choices.
+    seeds: SplitMix64,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("fen", &self.game.position().to_fen())
+            .field("options", &self.options)
+            .field("searching", &self.running.is_some())
+            .finish()
+    }
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new(Options::default())
+    }
+}
+
+impl Engine {
+    /// An engine at the start position with `options`.
+    pub fn new(options: Options) -> Engine {
+        Engine::with_caps(options, Caps::default())
+    }
+
+    /// An engine at the start position with `options`, within `caps`.
+    pub fn with_caps(options: Options, caps: Caps) -> Engine {
+        let caps = Caps {
+            max_hash_mib: caps.max_hash_mib.clamp(1, MAX_HASH_MIB),
+            max_threads: caps.max_threads.clamp(1, MAX_THREADS),
+            max_nodes: caps.max_nodes.map(|n| n.max(1)),
+        };
+        let options = options.clamped(&caps);
+        let mut engine = Engine {
+            game: Game::startpos(),
+            banned: Vec::new(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            tt_mib: options.hash_mib,
+            options,
+            searchers: Vec::new(),
+            pending_new_game: false,
+            running: None,
+            caps,
+            spare: Arc::new(TranspositionTable::new(1)),
+            seeds: SplitMix64::new(clock_seed()),
+        };
+        engine.sync();
+        engine
+    }
+
+    /// The current game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The resource caps.
+    pub fn caps(&self) -> &Caps {
+        &self.caps
+    }
+
+    /// Changes the options, brought within their ranges and the caps; they take effect
+    /// now if the engine is idle, else when the running search has ended.
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options.clamped(&self.caps);
+        self.sync();
+    }
+
+    /// Seeds the generator of the level's choices: after the same seed, the same
+    /// searches choose the same moves (a reproducible game). The engine starts from a
+    /// seed taken from the clock.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seeds = SplitMix64::new(seed);
+    }
+
+    /// The shared transposition table (to probe it).
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Sets the game to search from (a GUI's `position`); clears the banned moves.
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+        self.banned.clear();
+    }
+
+    /// Forbids these moves in the current position (UCCI `banmoves`), until the next
+    /// [`Engine::set_game`].
+    pub fn set_banned(&mut self, moves: Vec<Move>) {
+        self.banned = moves;
+    }
+
+    /// Forgets everything learnt (a new game): clears the table and the searchers'
+    /// histories, now or when the running search has ended.
+    pub fn new_game(&mut self) {
+        self.pending_new_game = true;
+        self.sync();
+    }
+
+    /// Starts a search of the current game within `limits`, reporting to `listener`, and
+    /// returns at once. A search already running is stopped first (and answers).
+    pub fn go(&mut self, limits: Limits, listener: impl Listener + 'static) {
+        self.stop();
+        let budget = time_budget(
+            limits.clock.as_ref(),
+            limits.movetime,
+            self.options.move_overhead,
+        );
+        let mut limits = limits;
+        limits.banned_moves.extend(self.banned.iter().copied());
+        let skill = self.options.strength();
+        skill.restrict(&mut limits);
+        if let Some(cap) = self.caps.max_nodes {
+            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
+        }
+        // The searchers read the time from the budget given here, and none when
+        // pondering or searching forever.
+        let held = limits.infinite || limits.ponder;
+        let search_budget = budget.filter(|_| !held);
+        let ctl = Arc::new(Control::default());
+        ctl.lock().hold = held;
+        let mut searchers = std::mem::take(&mut self.searchers);
+        if searchers.is_empty() {
+            searchers.push(Searcher::with_table(self.tt.clone()));
+        }
+        let level = Level {
+            skill,
+            seed: self.seeds.next_u64(),
+            shown: self.options.multipv,
+        };
+        searchers[0].set_multipv(self.options.multipv.max(skill.lines()));
+        let (ponder, infinite) = (limits.ponder, limits.infinite);
+        let job = Job {
+            game: self.game.clone(),
+            limits,
+            budget: search_budget,
+            level,
+        };
+        let thread_ctl = ctl.clone();
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || search_thread(searchers, job, thread_ctl, listener));
+        match handle {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    ctl,
+                    handle,
+                    ponder,
+                    infinite,
+                    budget,
+                });
+            }
+            Err(_) => {
+                // The searchers went with the failed closure; rebuild them.
+                self.pending_new_game = true;
+                self.sync();
+            }
+        }
+    }
+
+    /// Searches the current game within `limits` on the engine's threads and returns the
+    /// answer, calling `report` on this thread for each completed iteration (which may
+    /// stop it by returning `false`).
+    ///
+    /// ```
+    /// use xq_search::engine::{Engine, Options};
+    /// use xq_search::Limits;
+    /// let mut engine = Engine::new(Options { threads: 2, hash_mib: 16, ..Options::default() });
+    /// let mut depths = Vec::new();
+    /// let result = engine.search(Limits::depth(6), |info| {
+    ///     depths.push(info.depth);
+    ///     true
+    /// });
+    /// assert_eq!(result.depth, 6);
+    /// assert_eq!(depths.last(), Some(&6));
+    /// ```
+    pub fn search(
+        &mut self,
+        limits: Limits,
+        mut report: impl FnMut(&Info) -> bool,
+    ) -> SearchResult {
+        let (tx, rx) = std::sync::mpsc::channel::<Info>();
+        self.go(limits, move |info: &Info| {
+            let _ = tx.send(info.clone());
+        });
+        // The channel closes when the search thread ends (its listener is dropped).
+        for info in rx {
+            if !report(&info) {
+                return self.stop().unwrap_or_default();
+            }
+        }
+        self.wait().unwrap_or_default()
+    }
+
+    /// Stops the search (if any) and waits for its answer, which its listener has been
+    /// given too; `None` when no search was running.
+    pub fn stop(&mut self) -> Option<SearchResult> {
+        if let Some(r) = &self.running {
+            r.ctl.stop.store(true, Ordering::SeqCst);
+            r.ctl.lock().hold = false;
+            r.ctl.cv.notify_all();
+        }
+        self.join()
+    }
+
+    /// The opponent played the expected move: the ponder search becomes a normal one
+    /// with the clock's budget from now. Returns `false` when not pondering.
+    pub fn ponderhit(&mut self) -> bool {
+        self.reap();
+        let Some(r) = self.running.as_mut().filter(|r| r.ponder) else {
+            return false;
+        };
+        r.ponder = false;
+        let now = Instant::now();
+        let budget = r.budget;
+        {
+            let mut st = r.ctl.lock();
+            st.hold = r.infinite;
+            st.soft_deadline = budget.map(|b| now + b.soft);
+        }
+        r.ctl.cv.notify_all();
+        // Without a clock (e.g. `go ponder depth 8`) the search ends by its own limits.
+        if let Some(Budget { hard, .. }) = budget {
+            let ctl = r.ctl.clone();
+            let deadline = now + hard;
+            let timer = std::thread::Builder::new()
+                .name("timer".into())
+                .spawn(move || timer_thread(ctl, deadline));
+            if timer.is_err() {
+                // No timer: stop at once rather than risk the clock.
+                r.ctl.stop.store(true, Ordering::SeqCst);
+            }
+        }
+        true
+    }
+
+    /// Is a search running (it has not answered yet)?
+    pub fn is_searching(&mut self) -> bool {
+        self.reap();
+        self.running.is_some()
+    }
+
+    /// Waits until a running search has answered by its own limits and returns the
+    /// answer. A held search (infinite, or pondering) would never answer by itself: it
+    /// is stopped instead.
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        if self.running.as_ref().is_some_and(|r| r.ctl.lock().hold) {
+            self.stop()
+        } else {
+            self.join()
+        }
+    }
+
+    /// Stops the search (if any) without an answer: its listener is given nothing more.
+    pub fn abandon(&mut self) {
+        if let Some(r) = &self.running {
+            r.ctl.quiet.store(true, Ordering::SeqCst);
+        }
+        self.stop();
+    }
+
+    /// Joins a search thread that has answered by itself.
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(Running::answered) {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) -> Option<SearchResult> {
+        let result = self.take_back();
+        self.sync();
+        result
+    }
+
+    /// Waits for the search thread, takes its searchers back and returns its answer.
+    fn take_back(&mut self) -> Option<SearchResult> {
+        let r = self.running.take()?;
+        match r.handle.join() {
+            Ok((searchers, result)) => {
+                self.searchers = searchers;
+                Some(result)
+            }
+            // Cannot happen unless the search has a bug; start afresh.
+            Err(_) => {
+                self.searchers.clear();
+                self.pending_new_game = true;
+                None
+            }
+        }
+    }
+
+    /// Applies the options and a pending new game, unless a search is running.
+    fn sync(&mut self) {
+        if self.running.as_ref().is_some_and(Running::answered) {
+            self.take_back();
+        }
+        if self.running.is_some() {
+            return;
+        }
+        if self.pending_new_game || self.tt_mib != self.options.hash_mib {
+            // Detach the searchers, so that the engine holds the only reference.
+            for s in &mut self.searchers {
+                s.set_table(self.spare.clone());
+            }
+            let same_size = self.tt_mib == self.options.hash_mib;
+            match Arc::get_mut(&mut self.tt) {
+                // A new game: clear the table in place. Freeing it and allocating
+                // another left freed tables resident in the allocator's heap, so that
+                // memory grew past the hash size over many games.
+                Some(tt) if same_size => tt.clear(),
+                _ => {
+                    // Release the old table before allocating the new one.
+                    self.tt = self.spare.clone();
+                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
+                    self.tt_mib = self.options.hash_mib;
+                }
+            }
+            for s in &mut self.searchers {
+                s.set_table(self.tt.clone());
+            }
+        }
+        if self.pending_new_game {
+            for s in &mut self.searchers {
+                s.new_game();
+            }
+            self.pending_new_game = false;
+        }
+        self.searchers.truncate(self.options.threads);
+        while self.searchers.len() < self.options.threads {
+            self.searchers.push(Searcher::with_table(self.tt.clone()));
+        }
+        for (i, s) in self.searchers.iter_mut().enumerate() {
+            s.set_multipv(if i == 0 { self.options.multipv } else { 1 });
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.abandon();
+    }
+}
+
+fn timer_thread(ctl: Arc<Control>, deadline: Instant) {
+    let mut st = ctl.lock();
+    loop {
+        if st.done {
+            return;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            ctl.stop.store(true, Ordering::SeqCst);
+            return;
+        }
+        st = match ctl.cv.wait_timeout(st, deadline - now) {
+            Ok((g, _)) => g,
+            Err(e) => e.into_inner().0,
+        };
+    }
+}
+
+/// A seed from the clock, for an engine nobody seeded.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0x5EED, |d| d.as_nanos() as u64)
+}
+
+/// How a search plays at a level.
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    skill: Skill,
+    /// The seed of this search's choice.
+    seed: u64,
+    /// The lines asked to be reported (the level may search more).
+    shown: usize,
+}
+
+/// What one search is asked to do.
+struct Job {
+    game: Game,
+    limits: Limits,
+    budget: Option<Budget>,
+    level: Level,
+}
+
+fn search_thread(
+    mut searchers: Vec<Searcher>,
+    job: Job,
+    ctl: Arc<Control>,
+    listener: impl Listener,
+) -> Finished {
+    let Job {
+        game,
+        limits,
+        budget,
+        level,
+    } = job;
+    let mut last = LastIteration::default();
+    let mut result = {
+        let (main, helpers) = match searchers.split_first_mut() {
+            Some(x) => x,
+            None => unreachable!("go always passes a searcher"),
+        };
+        let stop = &ctl.stop;
+        let (game, limits) = (&game, &limits);
+        std::thread::scope(|s| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                s.spawn(move || {
+                    h.search_within(game, limits, budget, stop, i + 1, &mut |_| {});
+                });
+            }
+            let mut report = |info: &Info| {
+                if !ctl.quiet.load(Ordering::Relaxed) && info.multipv <= level.shown {
+                    listener.info(info);
+                }
+                last.add(info);
+                let deadline = ctl.lock().soft_deadline;
+                if listener.is_closed() || deadline.is_some_and(|d| Instant::now() >= d) {
+                    stop.store(true, Ordering::SeqCst);
+                }
+            };
+            let result = main.search_within(game, limits, budget, stop, 0, &mut report);
+            stop.store(true, Ordering::SeqCst);
+            result
+        })
+    };
+    if !level.skill.is_full_strength() {
+        level.skill.choose(last.lines(), level.seed, &mut result);
+    }
+    if let Some(best) = result.best_move {
+        result.ponder = legal_ponder(game.position(), best, result.ponder);
+    }
+    let mut st = ctl.lock();
+    while st.hold {
+        st = match ctl.cv.wait(st) {
+            Ok(g) => g,
+            Err(e) => e.into_inner(),
+        };
+    }
+    if !ctl.quiet.load(Ordering::SeqCst) {
+        listener.best_move(&result, &game);
+    }
+    st.done = true;
+    drop(st);
+    ctl.cv.notify_all();
+    (searchers, result)
+}
+
+/// The expected reply to `best` if it is legal after it.
+fn legal_ponder(pos: &Position, best: Move, ponder: Option<Move>) -> Option<Move> {
+    let p = ponder?;
+    let mut after = pos.clone();
+    xq_movegen::try_play(&mut after, best).ok()?;
+    xq_movegen::is_legal(&after, p).then_some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::{channel, Sender};
+
+    /// Reports nothing; closed after the first iteration; sends the best move.
+    struct ClosedAfterOne {
+        infos: Mutex<usize>,
+        done: Mutex<Sender<Option<Move>>>,
+    }
+
+    impl Listener for ClosedAfterOne {
+        fn info(&self, _: &Info) {
+            *self.infos.lock().unwrap() += 1;
+        }
+        fn best_move(&self, result: &SearchResult, _: &Game) {
+            self.done.lock().unwrap().send(result.best_move).unwrap();
+        }
+        fn is_closed(&self) -> bool {
+            *self.infos.lock().unwrap() > 0
+        }
+    }
+
+    #[test]
+    fn a_search_stops_when_nobody_reads_its_reports() {
+        let (tx, rx) = channel();
+        let listener = Arc::new(ClosedAfterOne {
+            infos: Mutex::new(0),
+            done: Mutex::new(tx),
+        });
+        let caps = Caps {
+            max_hash_mib: 1,
+            max_threads: 1,
+            max_nodes: None,
+        };
+        let mut engine = Engine::with_caps(Options::default(), caps);
+        // Far more than a test could finish: only the closed listener can end it.
+        engine.go(Limits::depth(60), listener.clone());
+        let best = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the search ended by itself");
+        assert!(best.is_some());
+        assert_eq!(*listener.infos.lock().unwrap(), 1);
+    }
+}

@@ -1,0 +1,247 @@
+//! The engine driven as a program drives it, without the binary's protocols: a search on
+//! several threads streams its iterations and stops when asked, infinite and ponder
+//! searches hold their answer until stopped or `ponderhit`, the clock starts at
+//! `ponderhit`, banned and chosen root moves are kept to, a new game forgets, and bad
+//! options are brought within their ranges.
+
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use xq_core::Move;
+use xq_movegen::Game;
+use xq_search::engine::{Engine, Listener, Options, MAX_MULTIPV, MAX_THREADS};
+use xq_search::{Clock, Info, Limits, SearchResult};
+
+const T: Duration = Duration::from_secs(30);
+
+/// A listener that forwards infos and answers to channels.
+struct Channels {
+    infos: Mutex<std::sync::mpsc::Sender<Info>>,
+    answers: Mutex<std::sync::mpsc::Sender<SearchResult>>,
+}
+
+impl Listener for Channels {
+    fn info(&self, info: &Info) {
+        let _ = self.infos.lock().unwrap().send(info.clone());
+    }
+    fn best_move(&self, result: &SearchResult, _: &Game) {
+        let _ = self.answers.lock().unwrap().send(result.clone());
+    }
+}
+
+fn channels() -> (Arc<Channels>, Receiver<Info>, Receiver<SearchResult>) {
+    let (ti, ri) = channel();
+    let (ta, ra) = channel();
+    let l = Arc::new(Channels {
+        infos: Mutex::new(ti),
+        answers: Mutex::new(ta),
+    });
+    (l, ri, ra)
+}
+
+fn engine(threads: usize) -> Engine {
+    Engine::new(Options {
+        threads,
+        hash_mib: 8,
+        ..Options::default()
+    })
+}
+
+fn mv(s: &str) -> Move {
+    s.parse().unwrap()
+}
+
+#[test]
+fn two_threads_stream_iterations_and_stop_when_asked() {
+    let mut e = engine(2);
+    let (l, infos, answers) = channels();
+    e.go(Limits::infinite(), l);
+    // Iterations arrive while it thinks, depth after depth.
+    let got: Vec<Info> = infos.iter().take(6).collect();
+    let depths: Vec<u32> = got.iter().map(|i| i.depth).collect();
+    assert_eq!(depths, [1, 2, 3, 4, 5, 6]);
+    assert!(e.is_searching());
+    // An infinite search holds its answer: nothing until it is stopped.
+    assert!(answers.recv_timeout(Duration::from_millis(200)).is_err());
+    let result = e.stop().expect("a search was running");
+    assert!(!e.is_searching());
+    // The listener got the same answer.
+    assert_eq!(answers.recv_timeout(T).unwrap(), result);
+    assert!(result.depth >= 6, "{}", result.depth);
+    assert_eq!(result.pv.first(), result.best_move.as_ref());
+    assert!(xq_movegen::is_legal(
+        &xq_core::Position::startpos(),
+        result.best_move.unwrap()
+    ));
+    // Nothing more to stop.
+    assert_eq!(e.stop(), None);
+}
+
+#[test]
+fn a_search_ends_by_its_limits_and_wait_returns_the_answer() {
+    let mut e = engine(2);
+    let (l, _infos, answers) = channels();
+    e.go(Limits::depth(5), l);
+    let result = e.wait().expect("an answer");
+    assert_eq!(result.depth, 5);
+    assert_eq!(answers.recv_timeout(T).unwrap(), result);
+}
+
+#[test]
+fn a_ponder_search_holds_until_ponderhit_then_keeps_to_the_clock() {
+    let mut e = engine(1);
+    // Red has played h2e2 and the engine ponders Black's reply while Red thinks.
+    let mut game = Game::startpos();
+    game.play_text("h2e2").unwrap();
+    e.set_game(game);
+    let (l, infos, answers) = channels();
+    let clock = Clock {
+        time: Duration::from_millis(400),
+        inc: Duration::ZERO,
+        movestogo: Some(1),
+    };
+    e.go(
+        Limits {
+            ponder: true,
+            ..Limits::clock(clock)
+        },
+        l,
+    );
+    // Pondering ignores the clock: still thinking well past it, no answer.
+    let first = infos.recv_timeout(T).unwrap();
+    assert_eq!(first.depth, 1);
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(e.is_searching());
+    assert!(answers.try_recv().is_err());
+    // The opponent played the expected move: now the clock runs and the engine answers
+    // within it (the hard limit is 80% of the 400 ms left, less the overhead).
+    let hit = Instant::now();
+    assert!(e.ponderhit());
+    let answer = answers.recv_timeout(T).expect("an answer after ponderhit");
+    assert!(
+        hit.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        hit.elapsed()
+    );
+    assert!(answer.best_move.is_some());
+    e.wait();
+    // Not pondering any more.
+    assert!(!e.ponderhit());
+}
+
+#[test]
+fn stop_during_a_ponder_search_answers_at_once() {
+    let mut e = engine(1);
+    let (l, _infos, answers) = channels();
+    e.go(
+        Limits {
+            ponder: true,
+            ..Limits::default()
+        },
+        l,
+    );
+    std::thread::sleep(Duration::from_millis(100));
+    let result = e.stop().unwrap();
+    assert_eq!(answers.recv_timeout(T).unwrap(), result);
+    assert!(result.best_move.is_some());
+}
+
+#[test]
+fn abandon_answers_nothing() {
+    let mut e = engine(1);
+    let (l, _infos, answers) = channels();
+    e.go(Limits::infinite(), l);
+    std::thread::sleep(Duration::from_millis(50));
+    e.abandon();
+    assert!(!e.is_searching());
+    assert!(answers.recv_timeout(Duration::from_millis(200)).is_err());
+}
+
+#[test]
+fn banned_and_chosen_root_moves_are_kept_to() {
+    let mut e = engine(1);
+    // Black is mated in one by e1e9 unless that move is banned.
+    e.set_game(Game::from_fen_moves("3k5/R8/9/9/9/9/9/9/4R4/4K4 w", &[] as &[&str]).unwrap());
+    let best = e.search(Limits::depth(3), |_| true).best_move;
+    assert_eq!(best, Some(mv("e1e9")));
+    e.set_banned(vec![mv("e1e9")]);
+    let best = e.search(Limits::depth(3), |_| true).best_move;
+    assert_ne!(best, Some(mv("e1e9")));
+    // A new position clears the ban; searchmoves chooses among the root moves.
+    e.set_game(Game::startpos());
+    let only = vec![mv("b0c2"), mv("h0g2")];
+    let r = e.search(
+        Limits {
+            depth: Some(4),
+            root_moves: only.clone(),
+            ..Limits::default()
+        },
+        |_| true,
+    );
+    assert!(only.contains(&r.best_move.unwrap()));
+}
+
+#[test]
+fn a_report_that_returns_false_stops_the_search() {
+    let mut e = engine(2);
+    let mut seen = 0;
+    let r = e.search(Limits::infinite(), |info| {
+        seen += 1;
+        info.depth < 4
+    });
+    assert_eq!(seen, 4);
+    assert!(r.depth >= 4);
+}
+
+#[test]
+fn multipv_reports_several_lines_best_first() {
+    let mut e = Engine::new(Options {
+        multipv: 3,
+        hash_mib: 8,
+        ..Options::default()
+    });
+    let mut last = Vec::new();
+    e.search(Limits::depth(4), |info| {
+        if info.multipv == 1 {
+            last.clear();
+        }
+        last.push(info.clone());
+        true
+    });
+    assert_eq!(last.len(), 3);
+    assert!(last.windows(2).all(|w| w[0].value >= w[1].value));
+    let firsts: std::collections::BTreeSet<Move> = last.iter().map(|i| i.pv[0]).collect();
+    assert_eq!(firsts.len(), 3, "three different moves");
+}
+
+#[test]
+fn options_are_brought_within_their_ranges_and_a_new_game_forgets() {
+    let mut e = Engine::new(Options {
+        threads: 10_000,
+        multipv: 0,
+        hash_mib: 1,
+        ..Options::default()
+    });
+    assert_eq!(e.options().threads, MAX_THREADS);
+    assert_eq!(e.options().multipv, 1);
+    e.set_options(Options {
+        multipv: 999,
+        ..e.options().clone()
+    });
+    assert_eq!(e.options().multipv, MAX_MULTIPV);
+    e.set_options(Options {
+        threads: 1,
+        multipv: 1,
+        ..e.options().clone()
+    });
+    let first = e.search(Limits::depth(6), |_| true);
+    // Searching again finds the table full of the first search: fewer nodes.
+    let again = e.search(Limits::depth(6), |_| true);
+    assert!(again.nodes < first.nodes, "{} {}", again.nodes, first.nodes);
+    // A new game clears the table and the histories: the first search again, node for
+    // node.
+    e.new_game();
+    let fresh = e.search(Limits::depth(6), |_| true);
+    assert_eq!(fresh.nodes, first.nodes);
+    assert_eq!(fresh.pv, first.pv);
+}
