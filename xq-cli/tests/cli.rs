@@ -184,7 +184,14 @@ fn analyze_json_lines() {
 #[test]
 fn analyze_searches_on_several_threads() {
     let o = xq(&[
-        "analyze", "--depth", "7", "--threads", "2", "--json", "--hash", "4",
+        "analyze",
+        "--depth",
+        "7",
+        "--threads",
+        "2",
+        "--json",
+        "--hash",
+        "4",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = stdout(&o)

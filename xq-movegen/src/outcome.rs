@@ -5,7 +5,10 @@ use std::fmt;
 use std::str::FromStr;
 use xq_core::{Color, Piece, Square};
 
-use crate::rules::NO_CAPTURE_DRAW_PLIES;
+/// Plies without a capture after which the game is drawn: the 60-move rule
+/// ([`Reason::MoveRule`]; [`rules::move_rule_plies`](crate::rules::move_rule_plies)
+/// counts them).
+pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
 
 /// The result of a finished game, as PGN writes it: `1-0`, `0-1` or `1/2-1/2`. (An
 /// unfinished game has no result: `Option<GameResult>`, written `*`.)

@@ -65,7 +65,7 @@ fn placement(pos: &Position) -> String {
 
 /// The games whose `.moves` line stops early: the independent reader stopped at an
 /// advisor move written without 前/后 although two advisors of the mover share the file
-/// (the xqbase convention, which `xq_core::notation` also follows: only one of the two
+/// (the xqbase convention, which `xq_movegen::notation` also follows: only one of the two
 /// can go in the direction written). Name, ply of that move, the move, its text.
 const STOPPED_EARLY: [(&str, usize, &str, &str); 4] = [
     ("ccgc2006-05", 55, "d2e1", "仕六退五"),

@@ -80,14 +80,12 @@ mod chase;
 
 pub use chase::{chase_targets, chases};
 
+pub use crate::outcome::NO_CAPTURE_DRAW_PLIES;
 use crate::outcome::{Outcome, Reason};
 use crate::{try_play, IllegalMoveError};
 use std::fmt;
 use xq_core::attacks::SquareSet;
 use xq_core::{ByColor, Color, Move, Piece, PieceKind, Position};
-
-/// Plies without a capture after which the game is drawn (the 60-move rule).
-pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
 
 /// Checks beyond its tenth (since the last capture) that a side gives do not count
 /// toward the 60-move rule, nor do the replies to them (see [`move_rule_plies`]).
