@@ -8,9 +8,15 @@
 use crate::history::{Continuation, Heuristics};
 use crate::see::{see_ge, SEE_VALUE};
 use xq_core::{Move, Piece, PieceKind, Position};
-use xq_movegen::{
-    legal_into, pseudo_legal_into, CheckTest, Gen, LegalityFilter, MoveList, MAX_MOVES,
-};
+use xq_movegen::{pseudo_legal_into, CheckTest, Gen, LegalityFilter, MoveList, MAX_MOVES};
+
+/// Appends the legal moves of the side to move, which is in check: the filter is built
+/// knowing it (no attack test), and the generator is one copy for both pickers that
+/// need it.
+#[inline(never)]
+fn evasions_into(pos: &Position, list: &mut MoveList) {
+    LegalityFilter::with_check(pos, true).legal_into(pos, Gen::Evasions, list);
+}
 
 /// Ordering scores, one per move of a list.
 type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
@@ -203,7 +209,7 @@ impl MovePicker {
         heuristics: &Heuristics,
     ) -> MovePicker {
         let mut moves = MoveList::new();
-        legal_into(pos, Gen::Evasions, &mut moves);
+        evasions_into(pos, &mut moves);
         MovePicker::legal(pos, moves, tt_move, ply, cont, heuristics)
     }
 
@@ -254,7 +260,7 @@ impl MovePicker {
         self.quiets_sifted = false;
         if in_check {
             self.filter = None;
-            legal_into(pos, Gen::Evasions, &mut self.moves);
+            evasions_into(pos, &mut self.moves);
         } else {
             self.filter = Some(LegalityFilter::without_pins(pos));
             pseudo_legal_into(pos, Gen::Captures, &mut self.moves);

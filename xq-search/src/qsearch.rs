@@ -108,18 +108,8 @@ impl Searcher {
         checks: bool,
         stop: &AtomicBool,
     ) -> i32 {
-        self.stack[ply].pv.clear();
-        // The rules first: check evasions can repeat a position.
-        if ply > 0 {
-            if let Some(v) = self.positions.rule_value(&self.pos, ply) {
-                return v;
-            }
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        self.check_stop(stop);
-        if self.stopped {
-            return 0;
+        if let Some(v) = self.enter(ply, stop) {
+            return v;
         }
         if !self.config.quiescence || ply >= MAX_PLY - 2 {
             return self.evaluate(ply);

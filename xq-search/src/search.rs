@@ -272,6 +272,24 @@ impl Searcher {
         pv.try_extend_from_slice(&child[0].pv).ok();
     }
 
+    /// What every node, of the main search or of quiescence, does first: its line is
+    /// cleared, the rules are asked (check evasions can repeat a position too), the node
+    /// is counted and the stop is checked. `Some(value)` when that decides the node (a
+    /// rule, or the search stopped: then 0, which nothing reads).
+    #[inline(always)]
+    pub(crate) fn enter(&mut self, ply: usize, stop: &AtomicBool) -> Option<i32> {
+        self.stack[ply].pv.clear();
+        if ply > 0 {
+            if let Some(v) = self.positions.rule_value(&self.pos, ply) {
+                return Some(v);
+            }
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.check_stop(stop);
+        self.stopped.then_some(0)
+    }
+
     /// The value of the node at `ply` searched to `depth` within (`alpha`, `beta`): the
     /// value itself inside the window, a bound at or outside it (fail-soft). Below depth
     /// 1 it is quiescence's.
@@ -286,18 +304,8 @@ impl Searcher {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, true, stop);
         }
-        self.stack[ply].pv.clear();
-        // The rules come first.
-        if ply > 0 {
-            if let Some(v) = self.positions.rule_value(&self.pos, ply) {
-                return v;
-            }
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        self.check_stop(stop);
-        if self.stopped {
-            return 0;
+        if let Some(v) = self.enter(ply, stop) {
+            return v;
         }
         let root = ply == 0;
         let pv_node = beta - alpha > 1;

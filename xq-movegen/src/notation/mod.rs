@@ -108,7 +108,40 @@ mod write;
 use crate::{is_legal, try_play, IllegalMoveError};
 use std::fmt;
 use std::str::FromStr;
-use xq_core::{Move, Position};
+use xq_core::{Color, File, Move, Position, Square};
+
+/// Which way a piece goes, from the mover's point of view: the third part of a move in
+/// the descriptive notations (进 / `+`, 退 / `-`, 平 / `=`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    Backward,
+    Sideways,
+}
+
+/// The number of `file` counted from `color`'s right, 1..=9.
+fn file_number(color: Color, file: File) -> usize {
+    match color {
+        Color::Red => 9 - file.index(),
+        Color::Black => file.index() + 1,
+    }
+}
+
+/// The file numbered `n` (1..=9) from `color`'s right.
+fn file_of_number(color: Color, n: usize) -> Option<File> {
+    match color {
+        Color::Red => File::from_index(9usize.checked_sub(n)?),
+        Color::Black => File::from_index(n.checked_sub(1)?),
+    }
+}
+
+/// How far `sq` is from `color`'s back rank, 0..=9.
+fn advance(color: Color, sq: Square) -> usize {
+    match color {
+        Color::Red => sq.rank().index(),
+        Color::Black => 9 - sq.rank().index(),
+    }
+}
 
 /// The notations moves are written in.
 ///

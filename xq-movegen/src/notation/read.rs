@@ -1,7 +1,7 @@
 //! Reading moves in any notation (see the [module docs](super)): ICCS, WXF or Chinese,
 //! recognised by itself, resolved against the legal moves of the position.
 
-use super::NotationError;
+use super::{advance, file_of_number, Direction, NotationError};
 use crate::{try_play, IllegalMoveError};
 use xq_core::{Color, File, Move, PieceKind, Position, Rank, Square};
 
@@ -47,13 +47,6 @@ fn parse_iccs(text: &str) -> Option<Move> {
         Some(Square::new(file, rank))
     };
     Some(Move::new(square(from)?, square(to)?))
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Direction {
-    Forward,
-    Backward,
-    Sideways,
 }
 
 /// Which piece of a kind the text names.
@@ -258,22 +251,6 @@ fn parse_chinese(text: &str) -> Option<Description> {
         number,
         wxf: false,
     })
-}
-
-/// The file a mover of `color` calls `n` (1..=9, from its own right).
-fn file_of_number(color: Color, n: usize) -> Option<File> {
-    match color {
-        Color::Red => File::from_index(9usize.checked_sub(n)?),
-        Color::Black => File::from_index(n.checked_sub(1)?),
-    }
-}
-
-/// How far `sq` is from `color`'s back rank, 0..=9.
-fn advance(color: Color, sq: Square) -> usize {
-    match color {
-        Color::Red => sq.rank().index(),
-        Color::Black => 9 - sq.rank().index(),
-    }
 }
 
 /// The rank `a` ranks from `color`'s back rank.

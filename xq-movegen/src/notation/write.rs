@@ -2,7 +2,7 @@
 //! conventions): a legal move taken apart into its piece, file, direction and number,
 //! then rendered in Chinese or WXF.
 
-use super::Notation;
+use super::{advance, file_number, Direction, Notation};
 use xq_core::{Color, File, Move, Piece, PieceKind, Position, Square};
 
 /// Writes the legal move `m` of `pos` in `notation`.
@@ -20,14 +20,6 @@ pub(super) fn write(pos: &Position, m: Move, notation: Notation) -> String {
 }
 
 // ---------------------------------------------------------------------- internals
-
-/// Which way the piece goes, from the mover's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Direction {
-    Forward,
-    Backward,
-    Sideways,
-}
 
 /// How the moving piece is identified.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -52,22 +44,6 @@ struct Parts {
     direction: Direction,
     /// 1..=9: ranks travelled or destination file number.
     number: usize,
-}
-
-/// The number of `file` counted from `color`'s right, 1..=9.
-fn file_number(color: Color, file: File) -> usize {
-    match color {
-        Color::Red => 9 - file.index(),
-        Color::Black => file.index() + 1,
-    }
-}
-
-/// How far `sq` is from `color`'s back rank, 0..=9.
-fn advance(color: Color, sq: Square) -> usize {
-    match color {
-        Color::Red => sq.rank().index(),
-        Color::Black => 9 - sq.rank().index(),
-    }
 }
 
 /// `m` taken apart, or `None` for a move the notations cannot express (no piece of the
