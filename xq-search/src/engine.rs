@@ -49,10 +49,11 @@
 //! assert_eq!(result.pv.first(), result.best_move.as_ref());
 //! ```
 
+use crate::time::Instant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xq_core::{Move, Position, SplitMix64};
 use xq_movegen::Game;
 

@@ -24,7 +24,7 @@ pub mod tt;
 
 pub use engine::Engine;
 pub use info::{Info, SearchResult};
-pub use limits::{Limits, SearchConfig};
+pub use limits::{Limits, SearchConfig, StopSignal};
 pub use params::{SearchParams, UnknownParam};
 pub use score::Score;
 pub use search::Searcher;

@@ -1,8 +1,48 @@
 //! What a search is asked: its limits, and which selective parts it uses.
 
 use crate::time::Clock;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use xq_core::Move;
+
+/// What a running search polls (every 1,024 nodes) to know whether it must stop: an
+/// [`AtomicBool`] set from another thread, or any `Fn() -> bool` (a flag a web page shares
+/// with its worker, say).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use xq_movegen::Game;
+/// use xq_search::{Limits, Searcher, StopSignal};
+/// let flag = AtomicBool::new(false);
+/// assert!(!flag.is_set());
+/// // A search that stops after 5,000 nodes by its own signal.
+/// let mut searcher = Searcher::new(1);
+/// let nodes = std::cell::Cell::new(0u32);
+/// let signal = || {
+///     nodes.set(nodes.get() + 1024);
+///     nodes.get() >= 5000
+/// };
+/// let result = searcher.search(&Game::startpos(), &Limits::default(), &signal, |_| {});
+/// assert!(result.best_move.is_some());
+/// ```
+pub trait StopSignal {
+    /// Must the search stop now?
+    fn is_set(&self) -> bool;
+}
+
+impl StopSignal for AtomicBool {
+    #[inline]
+    fn is_set(&self) -> bool {
+        self.load(Ordering::Relaxed)
+    }
+}
+
+impl<F: Fn() -> bool> StopSignal for F {
+    #[inline]
+    fn is_set(&self) -> bool {
+        self()
+    }
+}
 
 /// What a search is asked to do, as a GUI's `go` says it: when to stop (every limit that
 /// is set applies), how the clock stands, and which root moves to consider. With no

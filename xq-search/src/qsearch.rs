@@ -1,11 +1,11 @@
 //! Quiescence search: captures (every evasion in check) until the position is quiet,
 //! so that the static evaluation is asked only where nothing hangs.
 
+use crate::limits::StopSignal;
 use crate::picker::{ordering_value, wins_or_holds, MovePicker};
 use crate::score::{is_mate, mated_in, INFINITE, MAX_PLY};
 use crate::search::Searcher;
 use crate::see::see_ge;
-use std::sync::atomic::AtomicBool;
 use xq_core::{Move, PieceKind};
 
 /// Quiescence's delta pruning: the least a capture's victim must be worth
@@ -33,7 +33,7 @@ impl Searcher {
         best: &mut i32,
         alpha: &mut i32,
         beta: i32,
-        stop: &AtomicBool,
+        stop: &dyn StopSignal,
     ) -> bool {
         let undo = self.push(m, ply);
         let v = -self.qsearch(-beta, -*alpha, ply + 1, false, stop);
@@ -64,7 +64,7 @@ impl Searcher {
         stand: i32,
         in_check: bool,
         ply: usize,
-        stop: &AtomicBool,
+        stop: &dyn StopSignal,
     ) {
         let cont = self.continuation(ply);
         // The ply's picker from the pool, reset in place (the borrows of the pool and of
@@ -106,7 +106,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         checks: bool,
-        stop: &AtomicBool,
+        stop: &dyn StopSignal,
     ) -> i32 {
         if let Some(v) = self.enter(ply, stop) {
             return v;
@@ -194,7 +194,7 @@ mod tests {
         // No capture anywhere; the red chariot mates from the d file (the black general
         // may not step to e9, facing the red one).
         let game = Game::from_fen_moves("3k5/9/9/9/9/9/9/9/R8/4K4 w", &[] as &[&str]).unwrap();
-        let stop = AtomicBool::new(false);
+        let stop = std::sync::atomic::AtomicBool::new(false);
         let mut searcher = Searcher::new(1);
         // A search sets the searcher up on the position (and leaves it there).
         searcher.search(&game, &Limits::depth(1), &stop, |_| {});

@@ -5,13 +5,13 @@
 
 use crate::correction::CorrectionKeys;
 use crate::info::{Info, SearchResult};
-use crate::limits::Limits;
+use crate::limits::{Limits, StopSignal};
 use crate::score::{self, is_mate, mated_in, Score, INFINITE, MAX_PLY};
 use crate::search::Searcher;
 use crate::stack::Pv;
+use crate::time::Instant;
 use crate::time::{time_budget, Budget, TimeUse};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use xq_core::Move;
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
@@ -48,7 +48,7 @@ impl Searcher {
         &mut self,
         game: &Game,
         limits: &Limits,
-        stop: &AtomicBool,
+        stop: &dyn StopSignal,
         mut report: impl FnMut(&Info),
     ) -> SearchResult {
         let budget = time_budget(limits.clock.as_ref(), limits.movetime, Duration::ZERO)
@@ -64,7 +64,7 @@ impl Searcher {
         game: &Game,
         limits: &Limits,
         budget: Option<Budget>,
-        stop: &AtomicBool,
+        stop: &dyn StopSignal,
         thread: usize,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
@@ -187,7 +187,7 @@ impl Searcher {
                     report(info);
                 }
             }
-            if self.stopped || stop.load(Ordering::Relaxed) {
+            if self.stopped || stop.is_set() {
                 break;
             }
             if let (Some(n), Score::Mate(m)) = (limits.mate, result.score) {
@@ -241,7 +241,7 @@ impl Searcher {
     /// with a wider window, that move and its line (in the root's stack entry) and the
     /// bound it proved are what this returns: the fail high was real, the re-search just
     /// did not finish.
-    pub(crate) fn aspiration(&mut self, depth: i32, prev: i32, stop: &AtomicBool) -> i32 {
+    pub(crate) fn aspiration(&mut self, depth: i32, prev: i32, stop: &dyn StopSignal) -> i32 {
         let mut delta = self.params.aspiration_window;
         let (mut alpha, mut beta) =
             if self.config.aspiration && depth >= self.params.aspiration_depth && !is_mate(prev) {

@@ -4,7 +4,7 @@
 
 use crate::correction::CorrectionHistory;
 use crate::history::{Continuation, Heuristics};
-use crate::limits::{Limits, SearchConfig};
+use crate::limits::{Limits, SearchConfig, StopSignal};
 use crate::params::SearchParams;
 use crate::picker::{MovePicker, Stage};
 use crate::repetition::PositionHistory;
@@ -12,10 +12,9 @@ use crate::score::{self, is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use crate::see::see_ge;
 use crate::stack::{StackEntry, STACK_SIZE};
 use crate::time::Budget;
+use crate::time::Instant;
 use crate::tt::{Bound, TranspositionTable};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
@@ -166,9 +165,9 @@ impl Searcher {
     /// Stops the search when a limit is reached or `stop` is set (the flag and the clock
     /// are read every 1,024 nodes: reading them costs more than a node's other work).
     #[inline]
-    pub(crate) fn check_stop(&mut self, stop: &AtomicBool) {
+    pub(crate) fn check_stop(&mut self, stop: &dyn StopSignal) {
         if self.nodes & 1023 == 0 {
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_set() {
                 self.stopped = true;
             }
             if let Some(budget) = self.budget {
@@ -277,7 +276,7 @@ impl Searcher {
     /// is counted and the stop is checked. `Some(value)` when that decides the node (a
     /// rule, or the search stopped: then 0, which nothing reads).
     #[inline(always)]
-    pub(crate) fn enter(&mut self, ply: usize, stop: &AtomicBool) -> Option<i32> {
+    pub(crate) fn enter(&mut self, ply: usize, stop: &dyn StopSignal) -> Option<i32> {
         self.stack[ply].pv.clear();
         if ply > 0 {
             if let Some(v) = self.positions.rule_value(&self.pos, ply) {
@@ -299,7 +298,7 @@ impl Searcher {
         mut beta: i32,
         depth: i32,
         ply: usize,
-        stop: &AtomicBool,
+        stop: &dyn StopSignal,
     ) -> i32 {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply, true, stop);
@@ -818,7 +817,7 @@ mod tests {
                     .map(|p| p.to_string()),
             );
         }
-        let stop = AtomicBool::new(false);
+        let stop = std::sync::atomic::AtomicBool::new(false);
         for fen in &fens {
             let game = Game::from_fen_moves(fen, &[] as &[&str]).unwrap();
             let mut results = Vec::new();
@@ -838,7 +837,7 @@ mod tests {
     #[test]
     fn the_parameters_reach_the_search() {
         let game = Game::startpos();
-        let stop = AtomicBool::new(false);
+        let stop = std::sync::atomic::AtomicBool::new(false);
         let nodes = |params: Option<SearchParams>| {
             let mut searcher = Searcher::new(4);
             if let Some(params) = params {
@@ -865,7 +864,7 @@ mod tests {
             &[] as &[&str],
         )
         .unwrap();
-        let stop = AtomicBool::new(false);
+        let stop = std::sync::atomic::AtomicBool::new(false);
         let mut searcher = Searcher::new(4);
         assert_eq!(searcher.correction.learnt(), 0);
         searcher.search(&game, &Limits::depth(6), &stop, |_| {});

@@ -20,6 +20,13 @@
 use std::time::Duration;
 use xq_core::Move;
 
+// The monotonic clock: the standard library's, or in a browser (WebAssembly without an
+// operating system, where `std::time::Instant` panics) the page's `performance.now()`.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub(crate) use std::time::Instant;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub(crate) use web_time::Instant;
+
 /// The side to move's clock, as a GUI sends it.
 ///
 /// ```
