@@ -4,8 +4,10 @@
 
 pub mod collect;
 pub mod endgame;
+pub mod nnue;
 pub mod params;
 pub mod pst;
+pub mod selfplay;
 pub mod terms;
 pub mod tune;
 

@@ -13,6 +13,7 @@ use crate::time::Instant;
 use crate::time::{time_budget, Budget, TimeUse};
 use std::time::Duration;
 use xq_core::Move;
+use xq_eval::nnue::Accumulator;
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
 use xq_movegen::Game;
@@ -78,6 +79,9 @@ impl Searcher {
         self.pos = game.position().clone();
         self.positions.start(game);
         self.stack[0].eval = Eval::new(&self.pos);
+        if let Some(net) = &self.net {
+            self.stack[0].acc = Accumulator::new(net, &self.pos);
+        }
         self.stack[0].corr_keys = CorrectionKeys::new(&self.pos);
         if thread == 0 {
             self.tt.new_search();

@@ -16,6 +16,7 @@ use crate::time::Instant;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::Arc;
 use xq_core::{Color, Move, Piece, PieceKind, Position};
+use xq_eval::nnue::Network;
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
@@ -86,6 +87,8 @@ pub struct Searcher {
     pub(crate) lmr: Box<[[u8; 64]; 64]>,
     /// Static evaluations by key, see [`Searcher::evaluate`].
     pub(crate) eval_cache: Box<[(u64, i32)]>,
+    /// The network the search evaluates with (`None`: the classical evaluation).
+    pub(crate) net: Option<Arc<Network>>,
 }
 
 /// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
@@ -122,6 +125,7 @@ impl Searcher {
             budget: None,
             root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
+            net: None,
         }
     }
 
@@ -133,6 +137,14 @@ impl Searcher {
     /// Replaces the transposition table (a new size).
     pub fn set_table(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt;
+    }
+
+    /// Evaluates with `net` (a neural network), or with the classical evaluation
+    /// (`None`, the default). The transposition table keeps static evaluations: clear it
+    /// (a new game) when the evaluation changes.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
     }
 
     /// Sets the selective-search switches.
@@ -201,7 +213,10 @@ impl Searcher {
         if slot.0 == key {
             return slot.1;
         }
-        let value = xq_eval::evaluate_full(&self.pos, &self.stack[ply].eval);
+        let value = match &self.net {
+            Some(net) => net.evaluate(&self.pos, &self.stack[ply].acc),
+            None => xq_eval::evaluate_full(&self.pos, &self.stack[ply].eval),
+        };
         *slot = (key, value);
         value
     }
@@ -242,6 +257,9 @@ impl Searcher {
         let (node, child) = (&mut node[0], &mut child[0]);
         node.current_move = Some((moved, m));
         child.eval = node.eval.after(&self.pos, m);
+        if let Some(net) = &self.net {
+            child.acc.set_after(&node.acc, net, &self.pos, m);
+        }
         child.corr_keys = node.corr_keys.after(moved, victim, m);
         let undo = self.pos.make_move(m);
         debug_assert_eq!(
@@ -249,6 +267,12 @@ impl Searcher {
             Eval::new(&self.pos),
             "incremental eval after {m}"
         );
+        if let Some(net) = &self.net {
+            debug_assert!(
+                self.stack[ply + 1].acc == xq_eval::nnue::Accumulator::new(net, &self.pos),
+                "incremental accumulators after {m}"
+            );
+        }
         let check = xq_movegen::in_check_after(&self.pos, m);
         debug_assert_eq!(check, self.pos.is_check());
         self.positions.push(self.pos.key(), check, m);
@@ -431,6 +455,10 @@ impl Searcher {
                 let r = self.params.nmp_reduction(depth, static_eval - beta);
                 self.stack[ply + 1].eval = self.stack[ply].eval;
                 self.stack[ply + 1].corr_keys = self.stack[ply].corr_keys;
+                if let Some(net) = &self.net {
+                    let (node, child) = self.stack[ply..].split_at_mut(1);
+                    child[0].acc.copy_from(&node[0].acc, net);
+                }
                 let undo = self.pos.make_null();
                 let null_before = self.positions.push_null(self.pos.key());
                 self.stack[ply].current_move = None;
@@ -877,5 +905,32 @@ mod tests {
         });
         searcher.search(&game, &Limits::depth(6), &stop, |_| {});
         assert_eq!(searcher.correction.learnt(), 0);
+    }
+
+    #[test]
+    fn a_search_with_a_network_keeps_its_accumulators_and_plays_legal_moves() {
+        // A small network with seeded weights: the search's incremental accumulators are
+        // checked against recomputed ones at every move (a debug assertion in push), null
+        // moves and captures included.
+        let net = Arc::new(Network::seeded(32, 9));
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        for fen in xq_testkit::start_fens().into_iter().take(6) {
+            let game = Game::from_fen_moves(fen, &[] as &[&str]).unwrap();
+            let mut searcher = Searcher::new(1);
+            searcher.set_network(Some(net.clone()));
+            let r = searcher.search(&game, &Limits::depth(5), &stop, |_| {});
+            if let Some(m) = r.best_move {
+                assert!(xq_movegen::is_legal(game.position(), m), "{fen}: {m}");
+            }
+            // The network's evaluation, not the classical one.
+            searcher.pos = game.position().clone();
+            searcher.stack[0].acc = xq_eval::nnue::Accumulator::new(&net, &searcher.pos);
+            searcher.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
+            assert_eq!(
+                searcher.evaluate(0),
+                net.evaluate(&searcher.pos, &searcher.stack[0].acc),
+                "{fen}"
+            );
+        }
     }
 }

@@ -7,6 +7,7 @@ use crate::correction::CorrectionKeys;
 use crate::picker::MovePicker;
 use crate::score::MAX_PLY;
 use xq_core::{Move, Piece};
+use xq_eval::nnue::Accumulator;
 use xq_eval::Eval;
 
 /// A principal variation: the line the search expects from a node.
@@ -21,6 +22,9 @@ pub(crate) const STACK_SIZE: usize = MAX_PLY + 2;
 pub(crate) struct StackEntry {
     /// The incremental part of the node's evaluation, updated with each move.
     pub(crate) eval: Eval,
+    /// The network's accumulators of the node's position, updated with each move (when
+    /// the search evaluates with a network).
+    pub(crate) acc: Accumulator,
     /// The correction history's keys of the node's position, updated with each move.
     pub(crate) corr_keys: CorrectionKeys,
     /// The node's corrected static evaluation (`None` in check), for the "improving"
@@ -44,6 +48,7 @@ impl StackEntry {
     pub(crate) fn new() -> StackEntry {
         StackEntry {
             eval: Eval::default(),
+            acc: Accumulator::default(),
             corr_keys: CorrectionKeys::default(),
             static_eval: None,
             current_move: None,

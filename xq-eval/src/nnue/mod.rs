@@ -1,0 +1,605 @@
+//! A neural evaluation (NNUE): a network whose first layer is a learned piece-square
+//! table per perspective, kept up to date move by move, as Stockfish's and Pikafish's.
+//!
+//! # The network
+//!
+//! - **Inputs**, per perspective (Red's and Black's): one for each (piece kind, colour
+//!   relative to the perspective, square seen from the perspective's side of the board),
+//!   7 x 2 x 90 = [`INPUTS`] = 1,260. A perspective sees its own pieces as "ours" and its
+//!   own back rank as rank 0 (Black's view is the board flipped across the river).
+//! - **The feature transformer**: [`INPUTS`] x `hidden` weights and `hidden` biases,
+//!   shared by both perspectives; a perspective's *accumulator* is the biases plus the
+//!   weight rows of the pieces on the board. Moving a piece changes two rows per
+//!   perspective (three with a capture), so the accumulators are updated, not
+//!   recomputed ([`Accumulator::after`]).
+//! - **The output**: the side to move's accumulator then the other's, each value clipped
+//!   to `[0, 1]` and squared (SCReLU), times `2 x hidden` weights, plus a bias: one number,
+//!   scaled to centipawns by [`SCALE`], then by the same endgame scale and 60-move fade as
+//!   the classical evaluation ([`crate::endgame::scale`]).
+//!
+//! # Quantisation
+//!
+//! The feature transformer is stored as `i16` in units of `1 / QA` ([`QA`] = 255), the
+//! output weights as `i16` in units of `1 / QB` ([`QB`] = 64) and the output bias as `i32`
+//! in units of `1 / (QA x QB)`; the accumulators are `i16` and exact. The output is
+//! computed in `i32`: `sum(clip(a)^2 x w) / QA + bias`, then `x SCALE / (QA x QB)`. The
+//! trainer keeps floats and quantises when it writes the file; a test checks that the
+//! quantised output stays within a few centipawns of the float network's.
+//!
+//! # The file
+//!
+//! Little-endian throughout:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 4 | magic `XQNN` |
+//! | 2 | format version, 1 |
+//! | 2 | `hidden`, the accumulator's width (a multiple of 16, at most [`MAX_HIDDEN`]) |
+//! | 4 | `INPUTS` (1,260: a check that the features are the ones this code computes) |
+//! | 2 `x INPUTS x hidden` | the feature transformer's weights, `i16`, row by input |
+//! | 2 `x hidden` | its biases, `i16` |
+//! | 2 `x 2 x hidden` | the output weights, `i16`: the side to move's half, then the other |
+//! | 4 | the output bias, `i32` |
+//! | 8 | FNV-1a 64 hash of every byte before it |
+//!
+//! ```
+//! use xq_core::{Move, Position};
+//! use xq_eval::nnue::{Accumulator, Network};
+//! // A small network with seeded weights (a trained one comes from `xq train`).
+//! let net = Network::seeded(32, 7);
+//! let mut pos = Position::startpos();
+//! let acc = Accumulator::new(&net, &pos);
+//! let m: Move = "h2e2".parse().unwrap();
+//! let child = acc.after(&net, &pos, m);
+//! pos.make_move(m);
+//! // Kept move by move, it equals the accumulator computed from scratch.
+//! assert_eq!(child, Accumulator::new(&net, &pos));
+//! // Written and read back, the network is the same.
+//! let bytes = net.to_bytes();
+//! assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+//! let _ = net.evaluate(&pos, &child);
+//! ```
+
+pub mod train;
+
+use crate::endgame::{self, SCALE_MAX};
+use std::fmt;
+use xq_core::{Color, Move, Piece, PieceKind, Position, SplitMix64, Square};
+
+/// Inputs per perspective: 7 kinds x 2 colours (ours, theirs) x 90 squares.
+pub const INPUTS: usize = PieceKind::COUNT * 2 * Square::COUNT;
+/// The widest accumulator this build evaluates.
+pub const MAX_HIDDEN: usize = 512;
+/// The feature transformer's quantisation: a weight of 1.0 is stored as `QA`.
+pub const QA: i32 = 255;
+/// The output weights' quantisation: a weight of 1.0 is stored as `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output.
+pub const SCALE: i32 = 400;
+/// The file format's version.
+pub const VERSION: u16 = 1;
+
+const MAGIC: &[u8; 4] = b"XQNN";
+
+/// The input index of `piece` on `sq` seen from `perspective`.
+///
+/// ```
+/// use xq_core::{Color, Piece, Square};
+/// use xq_eval::nnue::feature;
+/// let red_general = Piece::from_char('K').unwrap();
+/// let black_general = Piece::from_char('k').unwrap();
+/// // Each side sees its own general on its own back rank, as "ours": the same input.
+/// assert_eq!(
+///     feature(Color::Red, red_general, Square::E0),
+///     feature(Color::Black, black_general, Square::E9)
+/// );
+/// ```
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let theirs = usize::from(piece.color != perspective);
+    let sq = match perspective {
+        Color::Red => sq,
+        Color::Black => sq.flip_vertical(),
+    };
+    (theirs * PieceKind::COUNT + piece.kind.index()) * Square::COUNT + sq.index()
+}
+
+/// Why a network file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// The file does not start with `XQNN`.
+    BadMagic,
+    /// A version this build does not read.
+    UnsupportedVersion(u16),
+    /// A width that is not a multiple of 16, is 0, or exceeds [`MAX_HIDDEN`].
+    BadWidth(u16),
+    /// The inputs are not this build's ([`INPUTS`]).
+    WrongInputs(u32),
+    /// The file is shorter or longer than its header says.
+    WrongSize {
+        /// The bytes the header implies.
+        expected: usize,
+        /// The bytes there are.
+        found: usize,
+    },
+    /// The checksum does not match: the file is damaged.
+    BadChecksum,
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::BadMagic => f.write_str("not an xq network file (no XQNN magic)"),
+            NetError::UnsupportedVersion(v) => {
+                write!(f, "network format version {v}, this build reads {VERSION}")
+            }
+            NetError::BadWidth(h) => write!(
+                f,
+                "network width {h}: it must be a multiple of 16 from 16 to {MAX_HIDDEN}"
+            ),
+            NetError::WrongInputs(n) => {
+                write!(f, "network with {n} inputs, this build computes {INPUTS}")
+            }
+            NetError::WrongSize { expected, found } => write!(
+                f,
+                "network file of {found} bytes, its header says {expected}"
+            ),
+            NetError::BadChecksum => f.write_str("network file damaged (checksum mismatch)"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// A quantised network (see the [module docs](self)).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS x hidden`, row by input.
+    ft_weights: Vec<i16>,
+    ft_biases: Vec<i16>,
+    /// `2 x hidden`: the side to move's half, then the other's.
+    out_weights: Vec<i16>,
+    out_bias: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network {{ inputs: {INPUTS}, hidden: {}, hash: {:016x} }}",
+            self.hidden,
+            fnv1a(&self.to_bytes())
+        )
+    }
+}
+
+/// FNV-1a, 64 bits: the file's checksum.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+impl Network {
+    /// A network from its quantised parts.
+    ///
+    /// # Panics
+    /// If the parts' sizes do not fit `hidden`, or `hidden` is not a multiple of 16 from
+    /// 16 to [`MAX_HIDDEN`].
+    pub fn from_parts(
+        hidden: usize,
+        ft_weights: Vec<i16>,
+        ft_biases: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: i32,
+    ) -> Network {
+        assert!(hidden > 0 && hidden % 16 == 0 && hidden <= MAX_HIDDEN);
+        assert_eq!(ft_weights.len(), INPUTS * hidden);
+        assert_eq!(ft_biases.len(), hidden);
+        assert_eq!(out_weights.len(), 2 * hidden);
+        Network {
+            hidden,
+            ft_weights,
+            ft_biases,
+            out_weights,
+            out_bias,
+        }
+    }
+
+    /// A network of width `hidden` with small pseudo-random weights from `seed` (for tests
+    /// and for a trainer's first step).
+    ///
+    /// # Panics
+    /// As [`Network::from_parts`].
+    pub fn seeded(hidden: usize, seed: u64) -> Network {
+        let mut rng = SplitMix64::new(seed);
+        let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
+        let ft_weights = (0..INPUTS * hidden).map(|_| small(40)).collect();
+        let ft_biases = (0..hidden).map(|_| small(40)).collect();
+        let out_weights = (0..2 * hidden).map(|_| small(30)).collect();
+        Network::from_parts(hidden, ft_weights, ft_biases, out_weights, 0)
+    }
+
+    /// The accumulator's width.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The network as a file (see the [module docs](self)).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let h = self.hidden;
+        let mut out = Vec::with_capacity(Network::file_size(h));
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(h as u16).to_le_bytes());
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        for w in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_biases)
+            .chain(&self.out_weights)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        let hash = fnv1a(&out);
+        out.extend_from_slice(&hash.to_le_bytes());
+        out
+    }
+
+    /// The size of a file of width `hidden`.
+    fn file_size(hidden: usize) -> usize {
+        12 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+    }
+
+    /// Reads a network file.
+    ///
+    /// # Errors
+    /// A [`NetError`] saying what is wrong with it.
+    ///
+    /// ```
+    /// use xq_eval::nnue::{NetError, Network};
+    /// assert_eq!(Network::from_bytes(b"PK\x03\x04"), Err(NetError::BadMagic));
+    /// let mut bytes = Network::seeded(16, 1).to_bytes();
+    /// bytes[100] ^= 1;
+    /// assert_eq!(Network::from_bytes(&bytes), Err(NetError::BadChecksum));
+    /// ```
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < 12 || &bytes[..4] != MAGIC {
+            return Err(NetError::BadMagic);
+        }
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let version = u16_at(4);
+        if version != VERSION {
+            return Err(NetError::UnsupportedVersion(version));
+        }
+        let h16 = u16_at(6);
+        let h = usize::from(h16);
+        if h == 0 || h % 16 != 0 || h > MAX_HIDDEN {
+            return Err(NetError::BadWidth(h16));
+        }
+        let inputs = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+        if inputs as usize != INPUTS {
+            return Err(NetError::WrongInputs(inputs));
+        }
+        let expected = Network::file_size(h);
+        if bytes.len() != expected {
+            return Err(NetError::WrongSize {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let (body, tail) = bytes.split_at(expected - 8);
+        let mut hash = [0u8; 8];
+        hash.copy_from_slice(tail);
+        if u64::from_le_bytes(hash) != fnv1a(body) {
+            return Err(NetError::BadChecksum);
+        }
+        let mut at = 12;
+        let mut take = |n: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let ft_weights = take(INPUTS * h);
+        let ft_biases = take(h);
+        let out_weights = take(2 * h);
+        let b = &bytes[at..at + 4];
+        let out_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        Ok(Network::from_parts(
+            h,
+            ft_weights,
+            ft_biases,
+            out_weights,
+            out_bias,
+        ))
+    }
+
+    /// The weight row of input `i`.
+    #[inline(always)]
+    fn row(&self, i: usize) -> &[i16] {
+        &self.ft_weights[i * self.hidden..(i + 1) * self.hidden]
+    }
+
+    /// The network's output for the accumulators of the side to move (`us`) and the
+    /// other side, in units of `1 / (QA x QB)`.
+    #[inline]
+    fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let h = self.hidden;
+        let (w_us, w_them) = self.out_weights.split_at(h);
+        let half = |acc: &[i16], w: &[i16]| -> i64 {
+            acc.iter()
+                .zip(w)
+                .map(|(&a, &w)| {
+                    let c = i32::from(a).clamp(0, QA);
+                    // At most 255 x 255 x 32767 < 2^31: each term fits an i32; the sum of
+                    // up to 1,024 of them needs more.
+                    i64::from(c * c * i32::from(w))
+                })
+                .sum()
+        };
+        ((half(&us[..h], w_us) + half(&them[..h], w_them)) / i64::from(QA)) as i32 + self.out_bias
+    }
+
+    /// The evaluation of `pos` from the side to move's point of view, in centipawns,
+    /// given its accumulator (which must be `Accumulator::new(self, pos)` or kept equal to
+    /// it with [`Accumulator::after`]), scaled by the endgame rules as the classical
+    /// evaluation is.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position, acc: &Accumulator) -> i32 {
+        let us = pos.side_to_move();
+        let raw = self.output(acc.side(us), acc.side(!us));
+        let cp = raw * SCALE / (QA * QB);
+        let red = cp * us.sign();
+        red * endgame::scale(pos, red) / SCALE_MAX * us.sign()
+    }
+}
+
+/// The two perspectives' accumulators of a position (see the [module docs](self)).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Accumulator {
+    /// Red's, then Black's.
+    values: [[i16; MAX_HIDDEN]; 2],
+}
+
+impl fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Accumulator { .. }")
+    }
+}
+
+impl Default for Accumulator {
+    /// All zeros: a slot to be filled with [`Accumulator::new`] or
+    /// [`Accumulator::set_after`].
+    fn default() -> Accumulator {
+        Accumulator {
+            values: [[0; MAX_HIDDEN]; 2],
+        }
+    }
+}
+
+impl Accumulator {
+    /// Sets these accumulators to `other`'s (the part `net` uses): a null move's child.
+    #[inline]
+    pub fn copy_from(&mut self, other: &Accumulator, net: &Network) {
+        let h = net.hidden;
+        for p in 0..2 {
+            self.values[p][..h].copy_from_slice(&other.values[p][..h]);
+        }
+    }
+
+    /// The accumulators of `pos` computed from scratch.
+    pub fn new(net: &Network, pos: &Position) -> Accumulator {
+        let h = net.hidden;
+        let mut acc = Accumulator {
+            values: [[0; MAX_HIDDEN]; 2],
+        };
+        for p in Color::ALL {
+            acc.values[p.index()][..h].copy_from_slice(&net.ft_biases);
+        }
+        for color in Color::ALL {
+            for (piece, sq) in pos.pieces(color) {
+                for p in Color::ALL {
+                    add(
+                        &mut acc.values[p.index()][..h],
+                        net.row(feature(p, piece, sq)),
+                    );
+                }
+            }
+        }
+        acc
+    }
+
+    /// The accumulators after the side to move plays `m` in `pos` (call before making
+    /// it): the moved piece's row taken away and added back on its new square, and a
+    /// captured piece's taken away, for both perspectives.
+    ///
+    /// # Panics
+    /// If the origin square of `m` is empty.
+    #[inline]
+    pub fn after(&self, net: &Network, pos: &Position, m: Move) -> Accumulator {
+        let mut next = self.clone();
+        next.update(net, pos, m);
+        next
+    }
+
+    /// Sets these accumulators to `parent`'s after the side to move plays `m` in `pos`
+    /// (before it is made), reading the parent's values once: what a search does at every
+    /// node, into the child's slot of its stack.
+    ///
+    /// # Panics
+    /// If the origin square of `m` is empty.
+    #[inline]
+    pub fn set_after(&mut self, parent: &Accumulator, net: &Network, pos: &Position, m: Move) {
+        let h = net.hidden;
+        let (from, to) = (m.from(), m.to());
+        let moved = pos
+            .piece_on(from)
+            .expect("Accumulator::set_after: no piece on the move's origin");
+        let captured = pos.piece_on(to);
+        for p in Color::ALL {
+            let src = &parent.values[p.index()][..h];
+            let dst = &mut self.values[p.index()][..h];
+            let sub_row = net.row(feature(p, moved, from));
+            let add_row = net.row(feature(p, moved, to));
+            match captured {
+                Some(c) => {
+                    let cap_row = net.row(feature(p, c, to));
+                    for i in 0..h {
+                        dst[i] = src[i]
+                            .wrapping_add(add_row[i])
+                            .wrapping_sub(sub_row[i])
+                            .wrapping_sub(cap_row[i]);
+                    }
+                }
+                None => {
+                    for i in 0..h {
+                        dst[i] = src[i].wrapping_add(add_row[i]).wrapping_sub(sub_row[i]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Updates these accumulators of `pos` in place for the move `m` (before it is made).
+    ///
+    /// # Panics
+    /// If the origin square of `m` is empty.
+    #[inline]
+    pub fn update(&mut self, net: &Network, pos: &Position, m: Move) {
+        let h = net.hidden;
+        let (from, to) = (m.from(), m.to());
+        let moved = pos
+            .piece_on(from)
+            .expect("Accumulator::update: no piece on the move's origin");
+        let captured = pos.piece_on(to);
+        for p in Color::ALL {
+            let acc = &mut self.values[p.index()][..h];
+            let sub_row = net.row(feature(p, moved, from));
+            let add_row = net.row(feature(p, moved, to));
+            match captured {
+                Some(c) => {
+                    let cap_row = net.row(feature(p, c, to));
+                    for i in 0..h {
+                        acc[i] = acc[i]
+                            .wrapping_add(add_row[i])
+                            .wrapping_sub(sub_row[i])
+                            .wrapping_sub(cap_row[i]);
+                    }
+                }
+                None => {
+                    for i in 0..h {
+                        acc[i] = acc[i].wrapping_add(add_row[i]).wrapping_sub(sub_row[i]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The accumulator of `perspective`.
+    #[inline(always)]
+    fn side(&self, perspective: Color) -> &[i16] {
+        &self.values[perspective.index()]
+    }
+}
+
+#[inline(always)]
+fn add(acc: &mut [i16], row: &[i16]) {
+    for (a, &w) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(w);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_accumulator_follows_every_move_of_random_games() {
+        let net = Network::seeded(48, 3);
+        let mut moves = 0;
+        for fen in xq_testkit::start_fens().into_iter().take(12) {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let mut acc = Accumulator::new(&net, &pos);
+            let mut rng = SplitMix64::new(moves as u64);
+            for _ in 0..60 {
+                let list = xq_movegen::legal_moves(&pos);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list[rng.below(list.len() as u64) as usize];
+                // In place, by copy, and into another slot.
+                let child = acc.after(&net, &pos, m);
+                let mut slot = Accumulator::new(&net, &Position::startpos());
+                slot.set_after(&acc, &net, &pos, m);
+                acc.update(&net, &pos, m);
+                assert_eq!(acc, child);
+                assert_eq!(acc.values[0][..48], slot.values[0][..48]);
+                assert_eq!(acc.values[1][..48], slot.values[1][..48]);
+                let undo = pos.make_move(m);
+                assert_eq!(acc, Accumulator::new(&net, &pos), "{m} to {pos}");
+                // Taking the move back and forth again leaves it exact.
+                pos.unmake_move(m, undo);
+                pos.make_move(m);
+                moves += 1;
+            }
+        }
+        assert!(moves > 400, "{moves}");
+    }
+
+    #[test]
+    fn the_evaluation_is_the_same_for_the_colour_flipped_position() {
+        let net = Network::seeded(32, 11);
+        for fen in xq_testkit::start_fens() {
+            let choices: Vec<u16> = (0..30u16).map(|i| i.wrapping_mul(40503)).collect();
+            for pos in xq_testkit::play(fen, &choices) {
+                let flipped = pos.color_flipped();
+                let a = net.evaluate(&pos, &Accumulator::new(&net, &pos));
+                let b = net.evaluate(&flipped, &Accumulator::new(&net, &flipped));
+                assert_eq!(a, b, "{pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_file_round_trips_and_bad_files_say_why() {
+        let net = Network::seeded(16, 5);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), Network::file_size(16));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        let mut v = bytes.clone();
+        v[4] = 9;
+        assert_eq!(
+            Network::from_bytes(&v),
+            Err(NetError::UnsupportedVersion(9))
+        );
+        let mut v = bytes.clone();
+        v[6] = 17;
+        assert_eq!(Network::from_bytes(&v), Err(NetError::BadWidth(17)));
+        let mut v = bytes.clone();
+        v[8] = 0;
+        assert!(matches!(
+            Network::from_bytes(&v),
+            Err(NetError::WrongInputs(_))
+        ));
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetError::WrongSize {
+                expected: bytes.len(),
+                found: bytes.len() - 1
+            })
+        );
+        assert_eq!(Network::from_bytes(b"XQ"), Err(NetError::BadMagic));
+        assert_eq!(
+            NetError::BadChecksum.to_string(),
+            "network file damaged (checksum mismatch)"
+        );
+    }
+}

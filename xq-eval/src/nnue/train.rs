@@ -1,0 +1,647 @@
+//! Training a [`Network`] on the CPU from self-play positions.
+//!
+//! # What is fitted
+//!
+//! Each position is a [`TrainSample`]: the inputs of both perspectives, who is to move,
+//! the endgame scale of the classical evaluation (the network's output is scaled by it,
+//! as in play), the search's score and the game's result. The network's score `e` (in
+//! centipawns, side to move's view) becomes a win probability `sigmoid(K x e)`; the
+//! target is the blend `wdl x result + (1 - wdl) x sigmoid(K x score)` of the game's
+//! result and the search's score. `K` is fitted first, so that `sigmoid(K x score)`
+//! predicts the results as well as it can (the search's scores have the scale of the
+//! classical evaluation, whose centipawns are not chess's). The loss is the mean squared
+//! error between the two probabilities.
+//!
+//! # How
+//!
+//! Mini-batches, AdamW (decoupled weight decay), a cosine learning-rate schedule from
+//! `lr` down to `lr / 10` over the epochs, weights clipped to `±1.98` so that the
+//! quantised network's arithmetic cannot overflow. Each batch is cut into a fixed number
+//! of chunks whose gradients are summed in a fixed order, whatever the thread count: the
+//! same data, options and seed give the same network, bit for bit. A part of the data is
+//! held out (chosen by the seed) and its loss reported after each epoch.
+//!
+//! ```
+//! use xq_core::Position;
+//! use xq_eval::nnue::train::{TrainOptions, TrainSample, Trainer};
+//! let samples: Vec<TrainSample> = ["rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w"]
+//!     .iter()
+//!     .enumerate()
+//!     .map(|(i, fen)| TrainSample::new(&Position::from_fen(fen).unwrap(), if i == 0 { 0 } else { -1500 }, if i == 0 { 0.5 } else { 0.0 }))
+//!     .collect();
+//! let options = TrainOptions { hidden: 16, batch: 2, threads: 1, holdout: 0.0, ..TrainOptions::default() };
+//! let mut trainer = Trainer::new(&samples, options, None);
+//! let before = trainer.loss(&samples);
+//! for _ in 0..20 {
+//!     trainer.epoch(|_, _| {});
+//! }
+//! assert!(trainer.loss(&samples) < before);
+//! let net = trainer.network(); // quantised, ready to write
+//! assert_eq!(net.hidden(), 16);
+//! ```
+
+use super::{feature, Network, INPUTS, QA, QB, SCALE};
+use crate::endgame::{self, SCALE_MAX};
+use xq_core::{Color, Position, SplitMix64};
+
+/// The most pieces a side can have: the width of a sample's input lists.
+const MAX_PIECES: usize = 32;
+/// The weights' bound, so that the quantised arithmetic cannot overflow.
+const CLIP: f32 = 1.98;
+/// Chunks per batch: gradients are summed chunk by chunk, in order.
+const CHUNKS: usize = 16;
+
+/// One training position, reduced to what the network sees.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainSample {
+    /// The inputs of Red's perspective, then Black's: `count` each.
+    inputs: [[u16; MAX_PIECES]; 2],
+    count: u8,
+    /// Red to move?
+    red_to_move: bool,
+    /// The endgame scale (`0..=1`) the output is multiplied by.
+    scale: f32,
+    /// The search's score, side to move's view, centipawns.
+    score: f32,
+    /// The result for the side to move: 1 won, 0.5 drawn, 0 lost.
+    result: f32,
+}
+
+impl TrainSample {
+    /// The sample of `pos` with the search's `score` (side to move's view, centipawns)
+    /// and the game's `result` for the side to move (1, 0.5 or 0).
+    pub fn new(pos: &Position, score: i32, result: f32) -> TrainSample {
+        let mut inputs = [[0u16; MAX_PIECES]; 2];
+        let mut count = 0;
+        for color in Color::ALL {
+            for (piece, sq) in pos.pieces(color) {
+                for p in Color::ALL {
+                    inputs[p.index()][count] = feature(p, piece, sq) as u16;
+                }
+                count += 1;
+            }
+        }
+        let us = pos.side_to_move();
+        // The scale of the score's sign, as the evaluation applies it.
+        let red = score * us.sign();
+        let scale = endgame::scale(pos, red) as f32 / SCALE_MAX as f32;
+        TrainSample {
+            inputs,
+            count: count as u8,
+            red_to_move: us == Color::Red,
+            scale,
+            score: score as f32,
+            result,
+        }
+    }
+
+    /// The inputs of the side to move's perspective, then the other's.
+    fn sides(&self) -> (&[u16], &[u16]) {
+        let n = usize::from(self.count);
+        let (red, black) = (&self.inputs[0][..n], &self.inputs[1][..n]);
+        if self.red_to_move {
+            (red, black)
+        } else {
+            (black, red)
+        }
+    }
+}
+
+/// How the trainer works (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainOptions {
+    /// The accumulator's width (a multiple of 16).
+    pub hidden: usize,
+    /// The learning rate at the start.
+    pub lr: f32,
+    /// The weight of the game's result in the target (the rest is the search's score).
+    pub wdl: f32,
+    /// Positions per step.
+    pub batch: usize,
+    /// Threads.
+    pub threads: usize,
+    /// The share of the data held out.
+    pub holdout: f64,
+    /// The epochs the schedule spans (the learning rate falls over them).
+    pub epochs: usize,
+    /// AdamW's weight decay.
+    pub weight_decay: f32,
+    /// The seed of the weights, the shuffles and the held-out part.
+    pub seed: u64,
+}
+
+impl Default for TrainOptions {
+    fn default() -> TrainOptions {
+        TrainOptions {
+            hidden: 128,
+            lr: 0.001,
+            wdl: 0.5,
+            batch: 16_384,
+            threads: 1,
+            holdout: 0.05,
+            epochs: 20,
+            weight_decay: 0.01,
+            seed: 1,
+        }
+    }
+}
+
+/// The float network with AdamW's moments.
+#[derive(Clone, Debug)]
+struct Params {
+    hidden: usize,
+    /// `INPUTS x hidden`, then `hidden` biases, then `2 x hidden` output weights, then
+    /// the output bias: one vector, so that the optimiser and the chunks' sums are one
+    /// loop.
+    w: Vec<f32>,
+}
+
+impl Params {
+    fn len(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+    fn ft(&self) -> usize {
+        0
+    }
+    fn ft_bias(&self) -> usize {
+        INPUTS * self.hidden
+    }
+    fn out(&self) -> usize {
+        INPUTS * self.hidden + self.hidden
+    }
+    fn out_bias(&self) -> usize {
+        INPUTS * self.hidden + 3 * self.hidden
+    }
+}
+
+/// Trains a network (see the [module docs](self)).
+#[derive(Debug)]
+pub struct Trainer<'a> {
+    train: Vec<&'a TrainSample>,
+    held: Vec<&'a TrainSample>,
+    options: TrainOptions,
+    params: Params,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    step: u64,
+    epoch: usize,
+    k: f32,
+    rng: SplitMix64,
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The `K` for which `sigmoid(K x score)` predicts the results best (golden-section
+/// search on the squared error).
+pub fn fit_k(samples: &[TrainSample]) -> f32 {
+    let error = |k: f64| -> f64 {
+        samples
+            .iter()
+            .map(|s| {
+                let p = 1.0 / (1.0 + (-k * f64::from(s.score)).exp());
+                (p - f64::from(s.result)).powi(2)
+            })
+            .sum()
+    };
+    let (mut a, mut b) = (1e-4f64, 0.02f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if error(c) < error(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    ((a + b) / 2.0) as f32
+}
+
+impl<'a> Trainer<'a> {
+    /// A trainer on `samples` (a share held out, by the seed), starting from `init` or
+    /// from seeded weights.
+    ///
+    /// # Panics
+    /// If `init`'s width is not `options.hidden`, or the width is not a multiple of 16.
+    pub fn new(
+        samples: &'a [TrainSample],
+        options: TrainOptions,
+        init: Option<&Network>,
+    ) -> Trainer<'a> {
+        let h = options.hidden;
+        assert!(h > 0 && h % 16 == 0, "the width must be a multiple of 16");
+        let mut rng = SplitMix64::new(options.seed);
+        let mut train = Vec::with_capacity(samples.len());
+        let mut held = Vec::new();
+        for s in samples {
+            if rng.unit() < options.holdout {
+                held.push(s);
+            } else {
+                train.push(s);
+            }
+        }
+        let params = match init {
+            Some(net) => {
+                assert_eq!(net.hidden(), h, "the initial network's width");
+                dequantise(net)
+            }
+            None => {
+                let mut w = vec![0f32; Params::len(h)];
+                let p = Params {
+                    hidden: h,
+                    w: Vec::new(),
+                };
+                let ft_scale = 1.0 / (MAX_PIECES as f32).sqrt();
+                for x in &mut w[p.ft()..p.ft_bias()] {
+                    *x = (rng.unit() as f32 * 2.0 - 1.0) * ft_scale;
+                }
+                let out_scale = 1.0 / (2.0 * h as f32).sqrt();
+                for x in &mut w[p.out()..p.out_bias()] {
+                    *x = (rng.unit() as f32 * 2.0 - 1.0) * out_scale;
+                }
+                Params { hidden: h, w }
+            }
+        };
+        let k = fit_k(samples);
+        let n = params.w.len();
+        Trainer {
+            train,
+            held,
+            options,
+            params,
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            step: 0,
+            epoch: 0,
+            k,
+            rng,
+        }
+    }
+
+    /// The fitted `K` (see the [module docs](self)).
+    pub fn k(&self) -> f32 {
+        self.k
+    }
+
+    /// How many positions are trained on, and how many held out.
+    pub fn sizes(&self) -> (usize, usize) {
+        (self.train.len(), self.held.len())
+    }
+
+    /// The target of a sample.
+    fn target(&self, s: &TrainSample) -> f32 {
+        let w = self.options.wdl;
+        w * s.result + (1.0 - w) * sigmoid(self.k * s.score)
+    }
+
+    /// The float network's score of a sample in centipawns (after the endgame scale),
+    /// and its two accumulators.
+    fn forward(&self, s: &TrainSample, acc: &mut [Vec<f32>; 2]) -> f32 {
+        let p = &self.params;
+        let h = p.hidden;
+        let (us, them) = s.sides();
+        for (side, inputs) in [us, them].into_iter().enumerate() {
+            let a = &mut acc[side];
+            a.copy_from_slice(&p.w[p.ft_bias()..p.ft_bias() + h]);
+            for &f in inputs {
+                let row = &p.w[usize::from(f) * h..(usize::from(f) + 1) * h];
+                for (x, &w) in a.iter_mut().zip(row) {
+                    *x += w;
+                }
+            }
+        }
+        let out = &p.w[p.out()..p.out_bias()];
+        let mut y = p.w[p.out_bias()];
+        for side in 0..2 {
+            for (i, &x) in acc[side].iter().enumerate() {
+                let c = x.clamp(0.0, 1.0);
+                y += c * c * out[side * h + i];
+            }
+        }
+        y * SCALE as f32 * s.scale
+    }
+
+    /// The mean loss over `samples` with the current weights.
+    pub fn loss(&self, samples: &[TrainSample]) -> f64 {
+        let refs: Vec<&TrainSample> = samples.iter().collect();
+        self.loss_of(&refs)
+    }
+
+    fn loss_of(&self, samples: &[&TrainSample]) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let h = self.params.hidden;
+        let threads = self.options.threads.max(1);
+        let per = samples.len().div_ceil(threads);
+        let sums: Vec<f64> = std::thread::scope(|scope| {
+            let handles: Vec<_> = samples
+                .chunks(per)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut acc = [vec![0f32; h], vec![0f32; h]];
+                        part.iter()
+                            .map(|s| {
+                                let p = sigmoid(self.k * self.forward(s, &mut acc));
+                                f64::from((p - self.target(s)).powi(2))
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or(0.0))
+                .collect()
+        });
+        sums.iter().sum::<f64>() / samples.len() as f64
+    }
+
+    /// The loss on the held-out part (0 when nothing is held out).
+    pub fn held_out_loss(&self) -> f64 {
+        self.loss_of(&self.held)
+    }
+
+    /// The loss on the trained part.
+    pub fn train_loss(&self) -> f64 {
+        self.loss_of(&self.train)
+    }
+
+    /// The gradient of a chunk's loss, added into `grad`.
+    fn gradient(&self, chunk: &[&TrainSample], grad: &mut [f32]) {
+        let p = &self.params;
+        let h = p.hidden;
+        let mut acc = [vec![0f32; h], vec![0f32; h]];
+        let mut dacc = [vec![0f32; h], vec![0f32; h]];
+        let out = p.out();
+        for s in chunk {
+            let e = self.forward(s, &mut acc);
+            let pr = sigmoid(self.k * e);
+            // d loss / d y, with e = y x SCALE x scale.
+            let d = 2.0 * (pr - self.target(s)) * pr * (1.0 - pr) * self.k * SCALE as f32 * s.scale;
+            grad[p.out_bias()] += d;
+            for side in 0..2 {
+                for i in 0..h {
+                    let x = acc[side][i];
+                    let c = x.clamp(0.0, 1.0);
+                    let w = p.w[out + side * h + i];
+                    grad[out + side * h + i] += d * c * c;
+                    dacc[side][i] = if x > 0.0 && x < 1.0 {
+                        d * w * 2.0 * c
+                    } else {
+                        0.0
+                    };
+                }
+            }
+            let (us, them) = s.sides();
+            for (side, inputs) in [us, them].into_iter().enumerate() {
+                let da = &dacc[side];
+                for (g, &x) in grad[p.ft_bias()..p.ft_bias() + h].iter_mut().zip(da) {
+                    *g += x;
+                }
+                for &f in inputs {
+                    let row = &mut grad[usize::from(f) * h..(usize::from(f) + 1) * h];
+                    for (g, &x) in row.iter_mut().zip(da) {
+                        *g += x;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The learning rate at the current epoch (cosine from `lr` to `lr / 10`).
+    fn rate(&self) -> f32 {
+        let total = self.options.epochs.max(1) as f32;
+        let t = (self.epoch as f32 / total).min(1.0);
+        let lo = self.options.lr / 10.0;
+        lo + (self.options.lr - lo) * 0.5 * (1.0 + (std::f32::consts::PI * t).cos())
+    }
+
+    /// One pass over the trained part in a shuffled order, calling `progress(done,
+    /// total)` after each batch.
+    pub fn epoch(&mut self, mut progress: impl FnMut(usize, usize)) {
+        // Shuffle (Fisher-Yates, seeded).
+        let n = self.train.len();
+        for i in (1..n).rev() {
+            let j = self.rng.below(i as u64 + 1) as usize;
+            self.train.swap(i, j);
+        }
+        let batch = self.options.batch.max(1);
+        let lr = self.rate();
+        let len = self.params.w.len();
+        let threads = self.options.threads.max(1);
+        let mut grads: Vec<Vec<f32>> = (0..CHUNKS).map(|_| vec![0f32; len]).collect();
+        let mut done = 0;
+        while done < n {
+            let end = (done + batch).min(n);
+            let part = &self.train[done..end];
+            let per = part.len().div_ceil(CHUNKS);
+            for g in &mut grads {
+                g.iter_mut().for_each(|x| *x = 0.0);
+            }
+            // Chunk c is worked by thread c % threads; the sums are taken in chunk order.
+            {
+                let this = &*self;
+                let mut slots: Vec<(usize, &mut Vec<f32>)> = grads.iter_mut().enumerate().collect();
+                std::thread::scope(|scope| {
+                    let mut by_thread: Vec<Vec<(usize, &mut Vec<f32>)>> =
+                        (0..threads).map(|_| Vec::new()).collect();
+                    for (c, g) in slots.drain(..) {
+                        by_thread[c % threads].push((c, g));
+                    }
+                    for work in by_thread {
+                        scope.spawn(move || {
+                            for (c, g) in work {
+                                let lo = (c * per).min(part.len());
+                                let hi = ((c + 1) * per).min(part.len());
+                                this.gradient(&part[lo..hi], g);
+                            }
+                        });
+                    }
+                });
+            }
+            let scale = 1.0 / part.len() as f32;
+            let (first, rest) = grads.split_at_mut(1);
+            for g in rest.iter() {
+                for (a, &b) in first[0].iter_mut().zip(g) {
+                    *a += b;
+                }
+            }
+            self.apply(&first[0], scale, lr);
+            done = end;
+            progress(done, n);
+        }
+        self.epoch += 1;
+    }
+
+    /// An AdamW step with the summed gradient `g` (times `scale`).
+    fn apply(&mut self, g: &[f32], scale: f32, lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.step += 1;
+        let t = self.step as i32;
+        let c1 = 1.0 - B1.powi(t);
+        let c2 = 1.0 - B2.powi(t);
+        let decay = self.options.weight_decay;
+        for (((w, m), v), &g) in self
+            .params
+            .w
+            .iter_mut()
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+            .zip(g)
+        {
+            let g = g * scale;
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            let update = (*m / c1) / ((*v / c2).sqrt() + EPS);
+            *w -= lr * (update + decay * *w);
+            *w = w.clamp(-CLIP, CLIP);
+        }
+    }
+
+    /// The network quantised (see the [module docs](super)).
+    pub fn network(&self) -> Network {
+        let p = &self.params;
+        let h = p.hidden;
+        let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let ft_weights = p.w[p.ft()..p.ft_bias()].iter().map(|&x| q(x, QA)).collect();
+        let ft_biases = p.w[p.ft_bias()..p.out()]
+            .iter()
+            .map(|&x| q(x, QA))
+            .collect();
+        let out_weights = p.w[p.out()..p.out_bias()]
+            .iter()
+            .map(|&x| q(x, QB))
+            .collect();
+        let out_bias = (p.w[p.out_bias()] * (QA * QB) as f32).round() as i32;
+        Network::from_parts(h, ft_weights, ft_biases, out_weights, out_bias)
+    }
+
+    /// The float network's score of `pos`, side to move's view, centipawns (to compare
+    /// with the quantised network's).
+    pub fn float_eval(&self, pos: &Position) -> f32 {
+        let mut s = TrainSample::new(pos, 0, 0.5);
+        s.scale = 1.0;
+        let h = self.params.hidden;
+        let mut acc = [vec![0f32; h], vec![0f32; h]];
+        let us = pos.side_to_move();
+        // The endgame scale of the score's own sign, as the evaluation applies it.
+        let red = self.forward(&s, &mut acc) * us.sign() as f32;
+        let scale = endgame::scale(pos, red as i32) as f32 / SCALE_MAX as f32;
+        red * scale * us.sign() as f32
+    }
+}
+
+/// The float weights of a quantised network.
+fn dequantise(net: &Network) -> Params {
+    let h = net.hidden;
+    let mut w = Vec::with_capacity(Params::len(h));
+    w.extend(net.ft_weights.iter().map(|&x| f32::from(x) / QA as f32));
+    w.extend(net.ft_biases.iter().map(|&x| f32::from(x) / QA as f32));
+    w.extend(net.out_weights.iter().map(|&x| f32::from(x) / QB as f32));
+    w.push(net.out_bias as f32 / (QA * QB) as f32);
+    Params { hidden: h, w }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::Accumulator;
+
+    fn samples() -> Vec<TrainSample> {
+        let mut out = Vec::new();
+        for (n, fen) in xq_testkit::start_fens().into_iter().enumerate() {
+            let choices: Vec<u16> = (0..40u16)
+                .map(|i| i.wrapping_mul(7919).wrapping_add(n as u16))
+                .collect();
+            for pos in xq_testkit::play(fen, &choices) {
+                // A score and a result that follow the classical evaluation, as a
+                // stand-in for self-play.
+                let e = crate::evaluate(&pos);
+                let result = if e > 200 {
+                    1.0
+                } else if e < -200 {
+                    0.0
+                } else {
+                    0.5
+                };
+                out.push(TrainSample::new(&pos, e, result));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn training_lowers_the_held_out_loss_and_the_same_seed_gives_the_same_net() {
+        let data = samples();
+        assert!(data.len() > 1000, "{}", data.len());
+        let options = TrainOptions {
+            hidden: 16,
+            batch: 256,
+            holdout: 0.2,
+            epochs: 8,
+            lr: 0.01,
+            ..TrainOptions::default()
+        };
+        let run = |threads| {
+            let mut t = Trainer::new(
+                &data,
+                TrainOptions {
+                    threads,
+                    ..options.clone()
+                },
+                None,
+            );
+            let before = t.held_out_loss();
+            for _ in 0..8 {
+                t.epoch(|_, _| {});
+            }
+            (before, t.held_out_loss(), t.network())
+        };
+        let (before, after, net1) = run(1);
+        assert!(after < before * 0.8, "{before} -> {after}");
+        // Another thread count: the same network.
+        let (_, _, net2) = run(2);
+        assert_eq!(net1, net2);
+    }
+
+    #[test]
+    fn the_quantised_network_agrees_with_the_float_one() {
+        let data = samples();
+        let options = TrainOptions {
+            hidden: 32,
+            batch: 256,
+            epochs: 4,
+            lr: 0.01,
+            ..TrainOptions::default()
+        };
+        let mut t = Trainer::new(&data, options, None);
+        for _ in 0..4 {
+            t.epoch(|_, _| {});
+        }
+        let net = t.network();
+        let mut worst = 0f32;
+        for fen in xq_testkit::start_fens() {
+            let pos = Position::from_fen(fen).unwrap();
+            let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
+            let f = t.float_eval(&pos);
+            worst = worst.max((q - f).abs());
+        }
+        // Rounding the weights moves the score by a few centipawns at most.
+        assert!(worst < 15.0, "{worst}");
+        // Starting from the quantised network gives the same network back.
+        let again = Trainer::new(
+            &data,
+            TrainOptions {
+                hidden: 32,
+                ..TrainOptions::default()
+            },
+            Some(&net),
+        );
+        assert_eq!(again.network(), net);
+    }
+}
