@@ -265,9 +265,9 @@ impl Board {
     }
 
     /// The squares of the pieces of `piece_type` and `color`, in square order.
-    fn pieces(&self, piece_type: i64, color: bool) -> PyResult<Vec<u8>> {
+    fn pieces(&self, piece_type: i64, color: bool) -> PyResult<Vec<usize>> {
         let piece = xq_core::Piece::new(types::color_of(color), types::kind_of(piece_type)?);
-        let mut squares: Vec<u8> = self.pos().squares_of(piece).map(types::index).collect();
+        let mut squares: Vec<usize> = self.pos().squares_of(piece).map(|sq| sq.index()).collect();
         squares.sort_unstable();
         Ok(squares)
     }
@@ -278,15 +278,14 @@ impl Board {
     }
 
     /// The squares of `color`'s pieces that attack `square`, in square order.
-    fn attackers(&self, color: bool, square: i64) -> PyResult<Vec<u8>> {
+    fn attackers(&self, color: bool, square: i64) -> PyResult<Vec<usize>> {
         let set = xq_movegen::attackers(self.pos(), types::square(square)?, types::color_of(color));
-        let mut squares: Vec<u8> = Square::ALL
+        // Square::ALL is in index order.
+        Ok(Square::ALL
             .iter()
             .filter(|&&sq| set.contains(sq))
-            .map(|&sq| types::index(sq))
-            .collect();
-        squares.sort_unstable();
-        Ok(squares)
+            .map(|&sq| sq.index())
+            .collect())
     }
 
     /// Is the side to move in check?

@@ -34,7 +34,7 @@ pub struct Node {
     /// The comment after the move, or None.
     comment: Option<String>,
     /// Numeric annotation glyphs (`$1`, or `!` as read).
-    nags: Vec<u8>,
+    nags: Vec<u16>,
     /// Alternatives to this move, each a list of Nodes.
     variations: Vec<Vec<Node>>,
 }
@@ -56,7 +56,7 @@ fn nodes(line: &Line) -> Vec<Node> {
         .map(|n| Node {
             r#move: Move::of(n.mv),
             comment: n.comment.clone(),
-            nags: n.nags.clone(),
+            nags: n.nags.iter().map(|&g| u16::from(g)).collect(),
             variations: n.variations.iter().map(nodes).collect(),
         })
         .collect()
