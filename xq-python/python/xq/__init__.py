@@ -64,6 +64,8 @@ from ._xq import (
     write_pgn,
 )
 
+from . import svg
+
 __version__: str = _xq.__version__
 
 Color = bool
@@ -136,7 +138,7 @@ class Termination(str, _enum.Enum):
 __all__ = [
     "__version__",
     # board and moves
-    "Board", "Move", "Piece", "Outcome", "Termination", "STARTING_FEN",
+    "Board", "Move", "Piece", "Outcome", "Termination", "STARTING_FEN", "svg",
     "Color", "RED", "BLACK", "COLORS", "COLOR_NAMES",
     "PieceType", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
     "PIECE_TYPES", "PIECE_NAMES", "PIECE_SYMBOLS",
