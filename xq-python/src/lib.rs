@@ -51,6 +51,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ml::planes_batch, m)?)?;
     m.add_function(wrap_pyfunction!(ml::push_batch, m)?)?;
     m.add_function(wrap_pyfunction!(ml::read_datagen, m)?)?;
+    m.add_function(wrap_pyfunction!(ml::_rust_batch_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_pgn_str, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_xqf, m)?)?;

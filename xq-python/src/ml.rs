@@ -243,3 +243,38 @@ pub fn read_datagen<'py>(
     }
     Ok(out.into_any())
 }
+
+/// For `bench/bench.py`: the seconds the work of `legal_masks` and `planes_batch` takes
+/// inside Rust for these boards (best of `repeats`), with no Python object made; the
+/// difference from the two calls is the cost of crossing into Python.
+#[pyfunction]
+pub fn _rust_batch_seconds(
+    py: Python<'_>,
+    boards: &Bound<'_, PyAny>,
+    repeats: u32,
+) -> PyResult<f64> {
+    let games: Vec<Game> = board::boards(boards)?
+        .iter()
+        .map(|b| b.game.clone())
+        .collect();
+    let seconds = py.detach(move || {
+        let n = games.len();
+        let mut masks = vec![0u8; n * N_ACTIONS];
+        let mut planes = vec![0u8; n * PLANE_BYTES];
+        let mut best = f64::INFINITY;
+        for _ in 0..repeats.max(1) {
+            let start = std::time::Instant::now();
+            masks.fill(0);
+            for (g, out) in games.iter().zip(masks.chunks_exact_mut(N_ACTIONS)) {
+                fill_mask(g.position(), false, out);
+            }
+            for (g, out) in games.iter().zip(planes.chunks_exact_mut(PLANE_BYTES)) {
+                fill_planes(g, false, out);
+            }
+            std::hint::black_box((&masks, &planes));
+            best = best.min(start.elapsed().as_secs_f64());
+        }
+        best
+    });
+    Ok(seconds)
+}
