@@ -132,17 +132,14 @@ impl Board {
 
     /// Every legal move of the position, as a list of `Move`s.
     #[getter]
-    fn legal_moves(&self) -> Vec<Move> {
-        legal_moves(self.pos()).into_iter().map(Move::of).collect()
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<Move>>> {
+        types::move_objects(py, legal_moves(self.pos()))
     }
 
     /// The legal captures.
     #[getter]
-    fn legal_captures(&self) -> Vec<Move> {
-        xq_movegen::legal(self.pos(), xq_movegen::Gen::Captures)
-            .into_iter()
-            .map(Move::of)
-            .collect()
+    fn legal_captures(&self, py: Python<'_>) -> PyResult<Vec<Py<Move>>> {
+        types::move_objects(py, xq_movegen::legal(self.pos(), xq_movegen::Gen::Captures))
     }
 
     /// Is `move` legal here?
@@ -187,11 +184,12 @@ impl Board {
     /// Takes back the last move and returns it.
     ///
     /// Raises IndexError when no move has been played.
-    fn pop(&mut self) -> PyResult<Move> {
-        self.game
+    fn pop(&mut self, py: Python<'_>) -> PyResult<Py<Move>> {
+        let m = self
+            .game
             .pop()
-            .map(Move::of)
-            .ok_or_else(|| PyIndexError::new_err("pop from empty move stack"))
+            .ok_or_else(|| PyIndexError::new_err("pop from empty move stack"))?;
+        types::move_object(py, m)
     }
 
     /// The last move played.
@@ -207,8 +205,8 @@ impl Board {
 
     /// The moves played since the board was set up, oldest first.
     #[getter]
-    fn move_stack(&self) -> Vec<Move> {
-        self.game.moves().iter().map(|&m| Move::of(m)).collect()
+    fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<Move>>> {
+        types::move_objects(py, self.game.moves().iter().copied())
     }
 
     /// The board the moves started from (no moves played).

@@ -322,6 +322,7 @@ impl Engine {
         let (rx, search) = self.start(py, board, limits, multipv);
         let rx = Mutex::new(rx);
         let mut lines: Vec<Option<Info>> = vec![None; multipv];
+        let mut stopped = false;
         loop {
             let msg = match Engine::next(py, &rx) {
                 Ok(m) => m,
@@ -332,10 +333,13 @@ impl Engine {
             };
             match msg {
                 Some(Msg::Info(i)) => {
-                    if let Some(cb) = info {
+                    // After the callback has said stop, the iterations still queued are
+                    // not shown to it.
+                    if let Some(cb) = info.filter(|_| !stopped) {
                         let go_on = info_dict(py, &i).and_then(|d| cb.call1((d,)));
                         match go_on {
                             Ok(v) if v.is(&*pyo3::types::PyBool::new(py, false)) => {
+                                stopped = true;
                                 self.stop_search(py, search)
                             }
                             Ok(_) => {}

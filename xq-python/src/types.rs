@@ -4,6 +4,7 @@
 use crate::errors::{value_error, Error, Kind};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 use pyo3::IntoPyObjectExt;
 use std::hash::{Hash, Hasher};
@@ -115,6 +116,32 @@ impl Move {
     fn key(&self) -> (usize, usize) {
         (self.inner.from().index(), self.inner.to().index())
     }
+}
+
+/// The Python object of a move. Moves are immutable, so the 2,086 moves a piece can ever
+/// make are made once and shared: a list of legal moves costs a reference count per
+/// move instead of an allocation.
+pub fn move_object(py: Python<'_>, m: xq_core::Move) -> PyResult<Py<Move>> {
+    static MOVES: PyOnceLock<Vec<Py<Move>>> = PyOnceLock::new();
+    let all = MOVES.get_or_try_init(py, || {
+        crate::tensor::actions()
+            .moves
+            .iter()
+            .map(|&m| Py::new(py, Move::of(m)))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    match crate::tensor::action(m) {
+        Some(i) => Ok(all[i].clone_ref(py)),
+        None => Py::new(py, Move::of(m)),
+    }
+}
+
+/// The Python objects of moves.
+pub fn move_objects(
+    py: Python<'_>,
+    moves: impl IntoIterator<Item = xq_core::Move>,
+) -> PyResult<Vec<Py<Move>>> {
+    moves.into_iter().map(|m| move_object(py, m)).collect()
 }
 
 #[pymethods]
