@@ -229,7 +229,10 @@ fn limits(
         nodes,
         movetime,
         mate,
-        infinite: none,
+        // Not `infinite`: a search without limits runs until stopped, but one that can
+        // go no deeper (the end of the tree, a mate seen to its end) answers by itself
+        // instead of waiting for `stop()`, so that an iterator over it ends.
+        infinite: false,
         ..Limits::default()
     })
 }
@@ -467,7 +470,8 @@ impl Engine {
     /// Starts a search in the background and returns an iterator of its info dicts
     /// (python-chess's `engine.analysis`): iterating waits for each completed iteration
     /// with the GIL released, and ends when the search does. With no limit it thinks until
-    /// `stop()`. Use it in a `with` block so that leaving the block stops it.
+    /// `stop()` (or until it can go no deeper). Use it in a `with` block so that leaving
+    /// the block stops it.
     #[pyo3(signature = (board, *, depth = None, nodes = None, movetime = None, mate = None, multipv = 1))]
     #[allow(clippy::too_many_arguments)]
     fn analysis(

@@ -133,6 +133,16 @@ def test_the_analysis_iterator(engine):
     assert infos[-1]["depth"] == 4
 
 
+def test_an_unlimited_analysis_that_can_go_no_deeper_ends_by_itself(engine):
+    board = xq.Board("3a1k3/9/4R4/6p2/9/2P6/6P1P/6N2/9/1rBAKAB2 w - - 0 21")  # mate in 1
+    result = []
+    t = threading.Thread(target=lambda: result.append(list(engine.analysis(board))))
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), "the iterator did not end"
+    assert result[0][-1]["score"] == xq.Score(mate=1)
+
+
 def test_stop_from_another_thread():
     engine = xq.Engine(threads=2, hash_mb=16)
     timer = threading.Timer(0.3, engine.stop)
