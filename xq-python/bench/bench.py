@@ -93,6 +93,15 @@ def run_xq(work, repeats):
             for _ in line:
                 b.pop()
 
+    def playout():
+        for line in games:
+            b = xq.Board()
+            for m in line:
+                b.legal_moves
+                b.push(m)
+            for _ in line:
+                b.pop()
+
     def fen_round_trip():
         for f in work["fens"]:
             xq.Board(f).fen()
@@ -113,6 +122,7 @@ def run_xq(work, repeats):
     return {
         "movegen": best_of(movegen, repeats) / len(boards),
         "push_pop": best_of(push_pop, repeats) / pairs,
+        "playout": best_of(playout, repeats) / pairs,
         "fen": best_of(fen_round_trip, repeats) / len(work["fens"]),
         "batch": best_of(batch_call, repeats),
         "batch_loop": best_of(batch_loop, repeats),
@@ -172,6 +182,15 @@ def run_pcc(work, repeats):
             for _ in line:
                 b.pop()
 
+    def playout():
+        for line in games:
+            b = cchess.Board()
+            for m in line:
+                list(b.legal_moves)
+                b.push(m)
+            for _ in line:
+                b.pop()
+
     def fen_round_trip():
         for f in work["fens"]:
             cchess.Board(f).fen()
@@ -196,6 +215,7 @@ def run_pcc(work, repeats):
     return {
         "movegen": best_of(movegen, repeats) / len(boards),
         "push_pop": best_of(push_pop, repeats) / pairs,
+        "playout": best_of(playout, 1) / pairs,
         "fen": best_of(fen_round_trip, repeats) / len(work["fens"]),
         "batch_loop": best_of(batch_loop, 1),
     }
@@ -241,6 +261,18 @@ def run_cchess(work, repeats):
             for _ in line:
                 b = stack.pop()
 
+    def playout():
+        for line in games:
+            b = cchess.ChessBoard(cchess.FULL_INIT_FEN)
+            stack = []
+            for a, c in line:
+                legal(b)
+                stack.append(b.copy())
+                b.move(a, c)
+                b.next_turn()
+            for _ in line:
+                b = stack.pop()
+
     def fen_round_trip():
         for f in work["fens"]:
             cchess.ChessBoard(f).to_full_fen()
@@ -264,6 +296,7 @@ def run_cchess(work, repeats):
     return {
         "movegen": best_of(movegen, repeats) / len(boards),
         "push_pop": best_of(push_pop, repeats) / pairs,
+        "playout": best_of(playout, 1) / pairs,
         "fen": best_of(fen_round_trip, repeats) / len(work["fens"]),
         "batch_loop": best_of(batch_loop, 1),
         "counts_match": counts == work["counts"],
@@ -321,6 +354,7 @@ def main():
     rows = [
         ("legal moves of a position", "movegen", us),
         ("push + pop of one move", "push_pop", us),
+        ("a ply of a random game: legal moves, push, and pop back", "playout", us),
         ("FEN read and written", "fen", us),
         (f"{N_BATCH} boards to masks and planes, per-board calls", "batch_loop", ms),
     ]
