@@ -13,6 +13,9 @@ use xq_core::{File, Position, Rank, Square};
 use xq_movegen::notation::{read_move, write_line, write_move, Notation};
 use xq_movegen::{legal_moves, Game, GameResult, Reason};
 
+/// The deepest perft asked for (depth 7 from the start is already 2 * 10^11 leaves).
+const MAX_PERFT_DEPTH: u32 = 20;
+
 /// Reads a notation name: `chinese`, `chinese-traditional`, `wxf` or `iccs`.
 pub fn notation(name: &str) -> PyResult<Notation> {
     name.parse::<Notation>().map_err(|_| {
@@ -79,8 +82,10 @@ impl Board {
     /// Rebuilds a pickled board: the start FEN and the moves in ICCS.
     #[staticmethod]
     fn _restore(start: &str, moves: Vec<String>) -> PyResult<Board> {
-        let game =
-            Game::from_fen_moves(start, &moves).map_err(|e| Error::new(Kind::InvalidFen, e))?;
+        let game = Game::from_fen_moves(start, &moves).map_err(|e| match e {
+            xq_movegen::GameError::Fen(e) => Error::new(Kind::InvalidFen, e),
+            e => Error::new(Kind::IllegalMove, e),
+        })?;
         Ok(Board { game })
     }
 
@@ -352,9 +357,16 @@ impl Board {
 
     /// The number of leaf nodes of the legal move tree `depth` plies deep (perft),
     /// counted in Rust without the GIL.
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+    ///
+    /// Raises ValueError for a depth above 20.
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(value_error(format!(
+                "perft depth {depth}: at most {MAX_PERFT_DEPTH}"
+            )));
+        }
         let mut pos = self.pos().clone();
-        py.detach(move || xq_perft::perft(&mut pos, depth))
+        Ok(py.detach(move || xq_perft::perft(&mut pos, depth)))
     }
 
     /// The board as text, rank 9 at the top: FEN letters, `.` for an empty point.

@@ -128,6 +128,14 @@ def test_bad_arguments_are_value_errors(start):
     with pytest.raises(TypeError):
         start.push("h2e2")
     with pytest.raises(ValueError):
+        start.perft(21)
+    with pytest.raises(OverflowError):
+        start.perft(-1)
+    with pytest.raises(xq.IllegalMove):
+        xq.Board._restore(xq.STARTING_FEN, ["h2e2", "h2e2"])
+    with pytest.raises(xq.InvalidFen):
+        xq.Board._restore("bad", [])
+    with pytest.raises(ValueError):
         xq.index_to_move(2086)
     with pytest.raises(ValueError):
         xq.move_to_index(xq.Move.from_iccs("a0b1"))
