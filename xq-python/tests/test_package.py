@@ -60,3 +60,20 @@ def test_all_is_complete_and_everything_is_documented():
 
 def test_version():
     assert xq.__version__ == "0.2.0"
+
+
+def test_the_stubs_type_check_a_typed_use():
+    """mypy --strict on tests/typing_sample.py (skipped where mypy is not installed;
+    .ci/run installs it)."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    pytest.importorskip("mypy")
+    sample = pathlib.Path(__file__).with_name("typing_sample.py")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(sample)],
+        capture_output=True, text=True, cwd=sample.parent,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
