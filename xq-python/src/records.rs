@@ -1,0 +1,317 @@
+//! Game files: `xq.Game` (a record: tags, start, main line with comments and
+//! variations, result), PGN read from UTF-8 or GBK and written in a chosen notation, XQF
+//! read.
+
+use crate::board::{self, Board};
+use crate::errors::{value_error, Error, Kind};
+use crate::types::Move;
+use crate::types::Reduced;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::path::PathBuf;
+use xq_movegen::GameResult;
+use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions};
+use xq_records::{xqf, Line, Record};
+
+/// A game record, as read from a PGN or XQF file: `tags` (a dict in file order),
+/// `board()` (the start), `moves` (the main line), `mainline()` (its `Node`s with
+/// comments and variations), `comment` (before the first move), `result`, `end()` (the
+/// board after the main line). `pgn(notation)` writes it.
+#[pyclass(module = "xq", name = "Game")]
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    record: Record,
+}
+
+/// One move of a line with what is written after it: `move`, `comment` (or None),
+/// `nags` (annotation glyph numbers) and `variations` (lines that could be played instead
+/// of this move, each a list of `Node`s).
+#[pyclass(module = "xq", frozen, get_all)]
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The move.
+    r#move: Move,
+    /// The comment after the move, or None.
+    comment: Option<String>,
+    /// Numeric annotation glyphs (`$1`, or `!` as read).
+    nags: Vec<u16>,
+    /// Alternatives to this move, each a list of Nodes.
+    variations: Vec<Vec<Node>>,
+}
+
+#[pymethods]
+impl Node {
+    fn __repr__(&self) -> String {
+        format!(
+            "<Node {}{}>",
+            self.r#move.inner,
+            if self.comment.is_some() { " {…}" } else { "" }
+        )
+    }
+}
+
+fn nodes(line: &Line) -> Vec<Node> {
+    line.nodes
+        .iter()
+        .map(|n| Node {
+            r#move: Move::of(n.mv),
+            comment: n.comment.clone(),
+            nags: n.nags.iter().map(|&g| u16::from(g)).collect(),
+            variations: n.variations.iter().map(nodes).collect(),
+        })
+        .collect()
+}
+
+fn pgn_error(e: pgn::PgnError) -> PyErr {
+    Error::new(Kind::InvalidGameFile, e).into()
+}
+
+fn games(records: Vec<Record>) -> Vec<GameRecord> {
+    records
+        .into_iter()
+        .map(|record| GameRecord { record })
+        .collect()
+}
+
+/// The bytes of a source: `bytes` as they are, or the file at a path (str or
+/// os.PathLike), with the path to name in errors.
+fn source(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, Option<String>)> {
+    if let Ok(b) = obj.cast::<PyBytes>() {
+        return Ok((b.as_bytes().to_vec(), None));
+    }
+    let path: PathBuf = obj.extract()?;
+    let bytes = std::fs::read(&path)?;
+    Ok((bytes, Some(path.display().to_string())))
+}
+
+fn encoding(name: &str) -> PyResult<Encoding> {
+    Encoding::from_name(name)
+        .ok_or_else(|| value_error(format!("unknown encoding '{name}' (auto, utf-8 or gbk)")))
+}
+
+/// `xq.read_pgn(source, encoding="auto")`: every game of a PGN file, from a path (str or
+/// os.PathLike) or from `bytes`. The encoding is detected (UTF-8 if the bytes are valid
+/// UTF-8, else GBK, as the Chinese sites publish) or forced: `"utf-8"`, `"gbk"`.
+///
+/// Raises InvalidGameFile with the place (file, game, line, ply) and the reason.
+#[pyfunction]
+#[pyo3(signature = (source, encoding = "auto"))]
+pub fn read_pgn(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    encoding: &str,
+) -> PyResult<Vec<GameRecord>> {
+    let encoding = self::encoding(encoding)?;
+    let (bytes, path) = self::source(source)?;
+    let read = py.detach(|| pgn::read(&bytes, &ReadOptions { encoding }));
+    match read {
+        Ok(r) => Ok(games(r)),
+        Err(e) => Err(pgn_error(match path {
+            Some(p) => e.with_file(p),
+            None => e,
+        })),
+    }
+}
+
+/// `xq.read_pgn_str(text)`: every game of PGN text.
+///
+/// Raises InvalidGameFile with the place (game, line, ply) and the reason.
+#[pyfunction]
+pub fn read_pgn_str(text: &str) -> PyResult<Vec<GameRecord>> {
+    pgn::read_str(text).map(games).map_err(pgn_error)
+}
+
+/// `xq.read_xqf(source)`: the game of an XQF file (XQStudio's binary format, encrypted or
+/// not), from a path or from `bytes`.
+///
+/// Raises InvalidGameFile with the byte offset (and ply) of the problem.
+#[pyfunction]
+pub fn read_xqf(source: &Bound<'_, PyAny>) -> PyResult<GameRecord> {
+    let (bytes, path) = self::source(source)?;
+    match xqf::read(&bytes) {
+        Ok(record) => Ok(GameRecord { record }),
+        Err(e) => {
+            let e = match path {
+                Some(p) => e.with_file(p),
+                None => e,
+            };
+            Err(Error::new(Kind::InvalidGameFile, e).into())
+        }
+    }
+}
+
+/// PGN text of games in a notation.
+fn write_text(records: &[&Record], notation: &str) -> PyResult<String> {
+    let options = WriteOptions {
+        notation: board::notation(notation)?,
+    };
+    let owned: Vec<Record> = records.iter().map(|r| (*r).clone()).collect();
+    pgn::write_all(&owned, &options).map_err(|e| Error::new(Kind::IllegalMove, e).into())
+}
+
+/// `xq.write_pgn(games, path=None, *, notation="chinese", encoding="utf-8")`: the games
+/// as PGN text in `notation` (`chinese`, `chinese-traditional`, `wxf`, `iccs`); written
+/// to `path` in `encoding` (`utf-8` or `gbk`) when given (then None is returned),
+/// else returned as a str.
+#[pyfunction]
+#[pyo3(signature = (games, path = None, *, notation = "chinese", encoding = "utf-8"))]
+pub fn write_pgn(
+    games: Vec<PyRef<'_, GameRecord>>,
+    path: Option<PathBuf>,
+    notation: &str,
+    encoding: &str,
+) -> PyResult<Option<String>> {
+    let encoding = self::encoding(encoding)?;
+    let records: Vec<&Record> = games.iter().map(|g| &g.record).collect();
+    let text = write_text(&records, notation)?;
+    match path {
+        None => Ok(Some(text)),
+        Some(path) => {
+            let bytes = pgn::encode(&text, encoding).map_err(value_error)?;
+            std::fs::write(path, bytes)?;
+            Ok(None)
+        }
+    }
+}
+
+#[pymethods]
+impl GameRecord {
+    /// A record of a board's game: its start, its moves as the main line, its result if
+    /// the rules have ended it; no tags.
+    #[staticmethod]
+    fn from_board(board: &Board) -> GameRecord {
+        GameRecord {
+            record: Record::from_game(&board.game),
+        }
+    }
+
+    /// The tags (`Event`, `Red`, `Black`, `Date`, `Result`, `ECCO`...) as a new dict in
+    /// file order; change them with `set_tag`.
+    #[getter]
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.record.tags {
+            if !d.contains(k)? {
+                d.set_item(k, v)?;
+            }
+        }
+        Ok(d)
+    }
+
+    /// Sets a tag (the first of that name, or a new one at the end).
+    fn set_tag(&mut self, name: &str, value: &str) {
+        self.record.set_tag(name, value);
+    }
+
+    /// The result: `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"` (unfinished or not recorded).
+    #[getter]
+    fn result(&self) -> &'static str {
+        board::result_token(self.record.result)
+    }
+
+    /// Sets the result from its token.
+    #[setter]
+    fn set_result(&mut self, token: &str) -> PyResult<()> {
+        self.record.result = match token {
+            "*" => None,
+            t => Some(t.parse::<GameResult>().map_err(value_error)?),
+        };
+        Ok(())
+    }
+
+    /// The comment before the first move (the comment on the whole game), or None.
+    #[getter]
+    fn comment(&self) -> Option<String> {
+        self.record.main.comment.clone()
+    }
+
+    /// The text after the game in its file (a site's notice), or None.
+    #[getter]
+    fn trailer(&self) -> Option<String> {
+        self.record.trailer.clone()
+    }
+
+    /// The FEN of the start position.
+    #[getter]
+    fn start_fen(&self) -> String {
+        self.record.start.to_fen()
+    }
+
+    /// The moves of the main line.
+    #[getter]
+    fn moves(&self) -> Vec<Move> {
+        self.record
+            .main
+            .nodes
+            .iter()
+            .map(|n| Move::of(n.mv))
+            .collect()
+    }
+
+    /// The main line as `Node`s, with comments, glyphs and variations.
+    fn mainline(&self) -> Vec<Node> {
+        nodes(&self.record.main)
+    }
+
+    /// A board at the start position.
+    fn board(&self) -> Board {
+        Board::at(self.record.start.clone())
+    }
+
+    /// A board after the main line, with its moves on the stack (so `outcome()` judges
+    /// the game by the whole rules).
+    ///
+    /// Raises IllegalMove if a move of the main line is illegal (a record read from a
+    /// file never has one).
+    fn end(&self) -> PyResult<Board> {
+        let game = self
+            .record
+            .game()
+            .map_err(|e| Error::new(Kind::IllegalMove, e))?;
+        Ok(Board { game })
+    }
+
+    /// The game as PGN in `notation` (`chinese`, `chinese-traditional`, `wxf`, `iccs`).
+    #[pyo3(signature = (notation = "chinese"))]
+    fn pgn(&self, notation: &str) -> PyResult<String> {
+        write_text(&[&self.record], notation)
+    }
+
+    fn __str__(&self) -> PyResult<String> {
+        self.pgn("chinese")
+    }
+
+    fn __repr__(&self) -> String {
+        let who = |t| self.record.tag(t).unwrap_or("?").to_string();
+        format!(
+            "<Game {} vs {}, {} plies, {}>",
+            who("Red"),
+            who("Black"),
+            self.record.main.nodes.len(),
+            board::result_token(self.record.result)
+        )
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRef<'_, GameRecord>>()
+            .is_ok_and(|o| o.record == self.record)
+    }
+
+    /// Rebuilds a pickled game from its ICCS PGN.
+    #[staticmethod]
+    fn _restore(text: &str) -> PyResult<GameRecord> {
+        let mut games = read_pgn_str(text)?;
+        games
+            .pop()
+            .ok_or_else(|| value_error("no game in the pickled text"))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (String,)> {
+        let text = slf.borrow().pgn("iccs")?;
+        Ok((
+            slf.py().get_type::<GameRecord>().getattr("_restore")?,
+            (text,),
+        ))
+    }
+}

@@ -1,0 +1,23 @@
+"""Typed use of the package: tests/test_package.py runs mypy --strict on this file
+against the installed wheel's stubs (it is not a test module itself)."""
+
+import numpy as np
+import xq
+
+board: xq.Board = xq.Board()
+moves: list[xq.Move] = board.legal_moves
+board.push(moves[0])
+o = board.outcome()
+if o is not None:
+    t: xq.Termination = o.termination
+    r: str = o.result()
+mask: np.ndarray = board.legal_mask()
+e = xq.Engine(threads=1, hash_mb=16)
+info = e.analyse(board, depth=3)
+score: xq.Score = info["score"]
+lines = e.analyse(board, depth=3, multipv=2)
+first = lines[0]["pv"]
+games: list[xq.Game] = xq.read_pgn("x.pgn") if False else []
+m: xq.Move = xq.index_to_move(xq.move_to_index(moves[0]))
+sq: int = xq.E4 + xq.parse_square("e4")
+svg: str = xq.svg.board(board, size=300)
