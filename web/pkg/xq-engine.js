@@ -27,7 +27,7 @@
   let inner = null;    // the search worker
   let flag = null;     // Int32Array over a SharedArrayBuffer: the last stopped `go`
   let gos = 0;         // `go` commands relayed
-  let searching = false;
+  let answered = 0;    // `bestmove` lines relayed: a search runs while answered < gos
   const early = [];    // lines that came before the search worker was made
 
   function fromPage(data) {
@@ -45,23 +45,22 @@
         if (inBrowser) self.close(); else process.exit(0);
         return;
       }
+      const searching = answered < gos;
       if (searching && cmd === 'isready') {
         toPage('readyok'); // the search worker is busy; the lines queue in order
         continue;
       }
       // `stop`, and any command but `isready` that comes while a search runs, stop it
-      // (the search worker answers `bestmove` first, then takes the command).
-      if (searching && flag && cmd !== 'isready') Atomics.store(flag, 0, gos);
-      if (cmd === 'go') {
-        gos += 1;
-        searching = true;
-      }
+      // (the search worker answers `bestmove` first, then takes the command). Every
+      // `go` so far is stopped: the next one has a higher number.
+      if (searching && flag) Atomics.store(flag, 0, gos);
+      if (cmd === 'go') gos += 1;
       if (inner) inner.postMessage(line); else early.push(line);
     }
   }
 
   function fromSearch(line) {
-    if (typeof line === 'string' && line.startsWith('bestmove')) searching = false;
+    if (typeof line === 'string' && line.startsWith('bestmove')) answered += 1;
     toPage(line);
   }
 

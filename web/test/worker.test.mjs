@@ -127,6 +127,7 @@ test('bad input is an info string and the worker lives on', async () => {
     assert.match(await e.until(starts('info string')), /move 2: illegal move h2e2/);
     e.send('go depth banana');
     assert.match(await e.until(starts('info string')), /go depth: needs a number/);
+    assert.equal(await e.until(starts('bestmove')), 'bestmove (none)');
     e.send('setoption name Hash value 99999');
     assert.match(await e.until(starts('info string')), /Hash: must be between 1 and 1024/);
     e.send('xyzzy');

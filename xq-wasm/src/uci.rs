@@ -10,7 +10,8 @@
 //! [`Uci::step`] runs one iteration at a time, so that the script can read its messages
 //! between two of them and answer `stop` with [`Uci::finish`] (the fallback without
 //! shared memory). Nothing here panics on bad input: a bad command is an
-//! `info string` line.
+//! `info string` line. Every `go` is answered by one `bestmove` (a bad one by
+//! `bestmove (none)`), so that a page can count its searches.
 
 use crate::clock::Instant;
 use std::time::Duration;
@@ -252,7 +253,9 @@ impl Uci {
         let limits = match parse_go(rest, &self.game) {
             Ok(l) => l,
             Err(e) => {
+                // A page waiting for the answer to its `go` gets one.
                 out(&format!("info string {e}"));
+                out("bestmove (none)");
                 return false;
             }
         };
@@ -628,7 +631,7 @@ mod tests {
     #[test]
     fn bad_input_is_an_info_string() {
         let mut uci = Uci::new();
-        let out = lines(
+        let mut out = lines(
             &mut uci,
             &[
                 "position fen rnbakabnr/9/1c5c1 w",
@@ -640,9 +643,11 @@ mod tests {
                 "d",
             ],
         );
-        assert_eq!(out.len(), 7, "{out:?}");
-        assert!(out[..6].iter().all(|l| l.starts_with("info string ")));
+        assert_eq!(out.len(), 8, "{out:?}");
         assert!(out[1].contains("move 2: illegal move h2e2"), "{}", out[1]);
+        assert_eq!(out[3], "bestmove (none)");
+        out.remove(3);
+        assert!(out[..6].iter().all(|l| l.starts_with("info string ")));
         assert!(out[5].ends_with("frobnicate?"));
         assert_eq!(out[6], format!("info string fen {}", xq_core::START_FEN));
     }
