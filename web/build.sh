@@ -31,7 +31,22 @@ rm -rf "$dist"
 mkdir -p "$pkg"
 wasm-bindgen --target web --out-dir "$pkg" --out-name xq_wasm \
   target/wasm32-unknown-unknown/release/xq_wasm.wasm
-cp web/pkg/package.json web/pkg/xq-engine.js web/pkg/xq-search-worker.js web/pkg/xq-node.js "$pkg/"
+# wasm-opt (binaryen, from npm, pinned) makes the wasm a quarter smaller and a little
+# faster; without npm the build goes on with wasm-bindgen's output.
+binaryen=132.0.0
+tools=target/web-tools
+if [ ! -x "$tools/node_modules/.bin/wasm-opt" ] && command -v npm >/dev/null 2>&1; then
+  npm install --silent --no-save --no-audit --no-fund --prefix "$tools" "binaryen@$binaryen" >/dev/null 2>&1 \
+    || echo "build.sh: binaryen could not be installed from npm: the wasm is not optimised by wasm-opt"
+fi
+if [ -x "$tools/node_modules/.bin/wasm-opt" ]; then
+  # The features rustc enables by default for wasm32-unknown-unknown, no others.
+  "$tools/node_modules/.bin/wasm-opt" -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$pkg/xq_wasm_bg.wasm" -o "$pkg/xq_wasm_bg.wasm.opt"
+  mv "$pkg/xq_wasm_bg.wasm.opt" "$pkg/xq_wasm_bg.wasm"
+fi
+cp web/pkg/package.json web/pkg/xq-engine.js web/pkg/xq-search-worker.js web/pkg/xq-node.js web/pkg/xq-node.d.ts "$pkg/"
 cp xq-wasm/README.md "$pkg/README.md"
 cp LICENSE-MIT LICENSE-APACHE "$pkg/"
 cp web/page/* "$dist/"

@@ -59,7 +59,13 @@ const s = (path) => `/session/${session}${path}`;
 const find = async (css) => (await wd('POST', s('/element'), { using: 'css selector', value: css }))[ELEMENT];
 const findAll = async (css) => (await wd('POST', s('/elements'), { using: 'css selector', value: css })).map((e) => e[ELEMENT]);
 const click = async (css) => wd('POST', s(`/element/${await find(css)}/click`), {});
-const textOf = async (css) => wd('GET', s(`/element/${await find(css)}/text`));
+// Read in one script (the lists re-render while the engine reports: an element found in
+// one request may be gone by the next).
+const textOf = async (css) => {
+  const t = await wd('POST', s('/execute/sync'), { script: 'const e = document.querySelector(arguments[0]); return e ? e.innerText : null;', args: [css] });
+  if (t === null) throw new Error(`no element ${css}`);
+  return t;
+};
 const exec = (script, args = []) => wd('POST', s('/execute/sync'), { script, args });
 const execAsync = (script, args = []) => wd('POST', s('/execute/async'), { script, args });
 const clickSquare = (sq) => click(`rect.hit[data-sq="${sq}"]`);
@@ -254,7 +260,11 @@ test('without cross-origin isolation (?nosab) the engine still analyses and foll
 test('bench() in the page', async () => {
   await exec(`const a = document.getElementById('analyse'); a.checked = false; a.dispatchEvent(new Event('change'));`);
   await sleep(500);
-  const b = await execAsync('const done = arguments[0]; const r = window.xq.bench(); done({ nodes: r.nodes, nps: r.nps, ms: r.ms });');
-  assert.equal(b.nodes, 470953);
-  console.log(`# wasm bench in Chromium: ${b.nodes} nodes ${Math.round(b.nps)} nps (${Math.round(b.ms)} ms)`);
+  // The first run includes V8's tier-up of the wasm to optimised code; the next are warm.
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    runs.push(await execAsync('const done = arguments[0]; const r = window.xq.bench(); done({ nodes: r.nodes, nps: r.nps, ms: r.ms });'));
+  }
+  for (const b of runs) assert.equal(b.nodes, 470953);
+  console.log(`# wasm bench in Chromium: 470953 nodes; nps ${runs.map((b) => Math.round(b.nps)).join(', ')} (first run cold)`);
 });
