@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -219,6 +219,40 @@ test('playing against the engine: it answers at the level chosen, take back', as
   await click('#takeback');
   assert.equal((await findAll('#moves .mv')).length, 0);
   await click('#stop-play');
+});
+
+/** The centre of a square on the screen (viewport pixels). */
+const centre = (sq) => exec(`const r = document.querySelector('rect.hit[data-sq="${sq}"]').getBoundingClientRect();
+  return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];`);
+
+test('a move by dragging, the board flipped, a game opened from an XQF file', async () => {
+  await click('#newgame');
+  const [[x0, y0], [x1, y1]] = [await centre('b2'), await centre('b9')];
+  await wd('POST', s('/actions'), { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [
+    { type: 'pointerMove', duration: 0, origin: 'viewport', x: x0, y: y0 },
+    { type: 'pointerDown', button: 0 },
+    { type: 'pointerMove', duration: 150, origin: 'viewport', x: x0, y: Math.round((y0 + y1) / 2) },
+    { type: 'pointerMove', duration: 150, origin: 'viewport', x: x1, y: y1 },
+    { type: 'pointerUp', button: 0 }] }] });
+  await wd('DELETE', s('/actions'));
+  await waitFor('the dragged move', async () => (await findAll('#moves .mv')).length === 1);
+  assert.equal(await textOf('#moves .mv.current'), '炮八进七'); // b2b9 takes the horse
+  // Flip: Black's side comes to the bottom.
+  const before = await centre('a0');
+  await click('#flip');
+  const after = await centre('a0');
+  assert.ok(after[1] < before[1] && after[0] > before[0], `a0 moved from ${before} to ${after}`);
+  await click('#flip');
+  // An XQF file through the file input (bytes read in the page).
+  const input = await find('#file');
+  await wd('POST', s(`/element/${input}/value`), { text: join(root, 'xq-records/tests/data/games/sample.xqf') });
+  const expected = readFileSync(join(root, 'xq-records/tests/data/games/sample.moves'), 'utf8').split('\n')[2].trim().split(/\s+/);
+  await waitFor('the XQF game', async () => (await findAll('#moves .mv')).length === expected.length);
+  assert.equal(await textOf('#load-error'), '');
+  await click('#last');
+  const end = new Board((await exec('return window.xq.state.startFen')));
+  for (const m of expected) end.push(m);
+  assert.equal(await fenShown(), end.fen());
 });
 
 test('into a checkmate: the result and the rule', async () => {

@@ -70,7 +70,7 @@ impl UciEngine {
     }
 }
 
-/// What [`bench`] measured.
+/// What [`bench()`] measured.
 #[wasm_bindgen]
 #[derive(Clone, Copy, Debug)]
 pub struct BenchResult {
