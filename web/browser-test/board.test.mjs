@@ -292,6 +292,8 @@ test('without cross-origin isolation (?nosab) the engine still analyses and foll
 });
 
 test('bench() in the page', async () => {
+  await wd('POST', s('/url'), { url: site });
+  await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
   await exec(`const a = document.getElementById('analyse'); a.checked = false; a.dispatchEvent(new Event('change'));`);
   await sleep(500);
   // The first run includes V8's tier-up of the wasm to optimised code; the next are warm.
