@@ -147,6 +147,15 @@ test('bad input is an info string and the worker lives on', async () => {
 test('bench in the worker and bench() in the module give the signature of xq bench', async () => {
   const { init } = await import(new URL('../dist/pkg/xq-node.js', import.meta.url));
   const { bench } = await init();
+  const e = engine();
+  try {
+    e.send('bench 4');
+    const last = await e.until((l) => /^info string bench \d+ nodes \d+ nps$/.test(l));
+    assert.equal(e.lines.filter((l) => /^info string bench +\d+ +\d+ nodes/.test(l)).length, 40);
+    assert.equal(Number(last.split(' ')[3]), bench(4).nodes);
+  } finally {
+    await e.close();
+  }
   const b = bench();
   assert.equal(b.nodes, 470953);
   console.log(`# wasm bench under Node: ${b.nodes} nodes ${Math.round(b.nps)} nps (${Math.round(b.ms)} ms)`);
