@@ -31,6 +31,7 @@
 
 pub mod auto;
 pub mod protocol;
+pub mod serve;
 mod session;
 pub mod ucci;
 pub mod uci;

@@ -19,6 +19,11 @@ mod eval;
 mod perft;
 mod tune;
 
+/// The analysis board's files, embedded by build.rs from web/dist.
+mod web_assets {
+    include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
+}
+
 use xq_cli::auto::Auto;
 use xq_cli::protocol::{self, Protocol, Sink};
 use xq_cli::{ucci, uci, xboard};
@@ -69,6 +74,32 @@ fn hash_mib() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH_MIB as u64)
 }
 
+/// Where `xq serve` listens.
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// The port on 127.0.0.1 (0: any free port, printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+}
+
+/// `xq serve`: the analysis board on the local machine; exit code 2 when the binary
+/// was built without it.
+fn serve(args: &ServeArgs) -> Result<i32> {
+    if web_assets::ASSETS.is_empty() {
+        eprintln!(
+            "xq serve: this xq was built without the analysis board. Build it with \
+             `web/build.sh`, then build xq again (`cargo build --release -p xq-cli`)."
+        );
+        return Ok(2);
+    }
+    let listener = std::net::TcpListener::bind(("127.0.0.1", args.port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
+    let addr = listener.local_addr()?;
+    outln!("xq: the analysis board is at http://{addr}/ (Ctrl-C to stop)")?;
+    xq_cli::serve::serve(listener, web_assets::ASSETS)?;
+    Ok(0)
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Analyse a position: best move, score and principal variation, depth by depth.
@@ -90,6 +121,9 @@ enum Command {
     /// Analyse every move of a game file; write it back with scores, best lines and
     /// inaccuracies, mistakes and blunders marked.
     Annotate(annotate::AnnotateArgs),
+    /// Serve the analysis board (built by web/build.sh, embedded at build time) on
+    /// http://127.0.0.1:PORT/.
+    Serve(ServeArgs),
     /// Run as a UCI engine (standard input and output).
     Uci,
     /// Run as a UCCI engine (standard input and output).
@@ -117,6 +151,7 @@ fn main() {
         Some(Command::Datagen(a)) => datagen::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),
         Some(Command::Annotate(a)) => annotate::run(&a),
+        Some(Command::Serve(a)) => serve(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -246,7 +246,32 @@ impl Skill {
     /// first in `pv`) by the level's rule (see the [module documentation](self)), with
     /// the random numbers drawn from `seed`. `None` when there is no line with a move.
     /// Full strength, or a single line, takes the best line.
-    pub(crate) fn pick(self, lines: &[Info], seed: u64) -> Option<&Info> {
+    ///
+    /// This is how [`Engine`](crate::engine::Engine) plays at a level; a program that
+    /// runs a [`Searcher`](crate::Searcher) itself (a browser's worker, which has no
+    /// threads) searches [`SKILL_LINES`] lines within [`Skill::depth`] and
+    /// [`Skill::nodes`] and picks with this.
+    ///
+    /// ```
+    /// use xq_search::skill::Skill;
+    /// use xq_search::{Info, Score};
+    /// let line = |m: &str, value| Info {
+    ///     pv: vec![m.parse().unwrap()],
+    ///     value,
+    ///     score: Score::Cp(value),
+    ///     depth: 5,
+    ///     seldepth: 5,
+    ///     multipv: 1,
+    ///     nodes: 0,
+    ///     time: Default::default(),
+    ///     hashfull: 0,
+    /// };
+    /// let lines = [line("h2e2", 30), line("b2e2", 25)];
+    /// assert_eq!(Skill::FULL.pick(&lines, 7).unwrap().value, 30);
+    /// assert!(Skill::new(0).pick(&lines, 7).is_some());
+    /// assert!(Skill::new(0).pick(&[], 7).is_none());
+    /// ```
+    pub fn pick(self, lines: &[Info], seed: u64) -> Option<&Info> {
         let lines: Vec<&Info> = lines.iter().filter(|l| !l.pv.is_empty()).collect();
         let best = lines.iter().copied().max_by_key(|l| l.value)?;
         let w = i64::from(self.weakness());
