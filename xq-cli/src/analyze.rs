@@ -1,7 +1,7 @@
 //! `xq analyze`: search one position and explain the result.
 
 use crate::board::diagram;
-use crate::{hash_mib, PositionArgs, StdoutClosed};
+use crate::{hash_mib, NetArgs, PositionArgs, StdoutClosed};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::time::Duration;
@@ -17,6 +17,8 @@ use xq_search::{Info, Limits, Score};
 pub struct AnalyzeArgs {
     #[command(flatten)]
     position: PositionArgs,
+    #[command(flatten)]
+    net: NetArgs,
     /// Search to this depth.
     #[arg(long)]
     depth: Option<u32>,
@@ -61,6 +63,7 @@ fn notation(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
 /// Runs the analysis; returns the exit code.
 pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     let game = args.position.game().context("bad position")?;
+    let network = args.net.network()?;
     let pos = game.position().clone();
     let limits = match (args.depth, args.movetime, args.nodes) {
         (Some(d), _, _) => Limits::depth(d.max(1)),
@@ -91,6 +94,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         threads: args.threads,
         multipv: args.multipv,
         move_overhead: Duration::ZERO,
+        network,
         ..Options::default()
     });
     engine.set_game(game);

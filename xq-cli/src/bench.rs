@@ -18,6 +18,8 @@ pub struct BenchArgs {
     /// Transposition table size in MiB, 1 to 2048 (cleared between positions).
     #[arg(long, default_value_t = 16, value_name = "MB", value_parser = crate::hash_mib())]
     hash: usize,
+    #[command(flatten)]
+    net: crate::NetArgs,
 }
 
 /// Runs the bench; returns the exit code. The speed is the nodes over the time spent
@@ -28,6 +30,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     let mut nodes = 0u64;
     let mut searching = Duration::ZERO;
     let stop = AtomicBool::new(false);
+    let network = args.net.network()?;
     for (i, fen) in POSITIONS
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -35,6 +38,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
     {
         let game = Game::from_fen_moves(fen, &[] as &[&str])?;
         let mut searcher = Searcher::new(args.hash);
+        searcher.set_network(network.clone());
         let start = Instant::now();
         let r = searcher.search(&game, &Limits::depth(args.depth), &stop, |_| {});
         searching += start.elapsed();

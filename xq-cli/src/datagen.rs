@@ -6,11 +6,16 @@
 //! 60-move rule, insufficient material), a side keeps a winning score (the win
 //! adjudication, below), or the ply cap is reached (a draw).
 //!
-//! Every searched position is written with the search's score and, once the game is
-//! over, the game's result, in the format of `xq_eval::tune` (`FEN | score | result`,
-//! both from Red's point of view), except positions in check, positions whose best move
-//! is a capture (tuning wants quiet positions), positions scored as a mate, and the
-//! random opening plies.
+//! Two formats. `--format text` (the default) writes every searched position with the
+//! search's score and, once the game is over, the game's result, in the format of
+//! `xq_eval::tune` (`FEN | score | result`, both from Red's point of view), except
+//! positions in check, positions whose best move is a capture (tuning wants quiet
+//! positions), positions scored as a mate, and the random opening plies.
+//! `--format binary` writes whole games in the compact form of `xq_eval::selfplay`
+//! (about four bytes a position): every move, with the search's score of the position
+//! it was played in (`NO_SCORE` for the random plies and mate scores), and for a game won
+//! by adjudication the move the search chose last; the reader (`xq train`) chooses the
+//! positions.
 //!
 //! Game `g` draws its random plies from its own generator, seeded from `--seed` and `g`,
 //! and searches with a fresh searcher: a game is the same whatever the thread that plays
@@ -28,11 +33,23 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Instant;
 use xq_core::{Color, Position, SplitMix64};
+use xq_eval::nnue::Network;
+use xq_eval::selfplay::{GameRecord, Writer, NO_SCORE};
 use xq_movegen::GameResult;
 use xq_movegen::{legal_moves, Game};
 use xq_search::{Limits, Score, Searcher};
+
+/// How the games are written.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `FEN | score | result` lines of quiet positions, for `xq tune` (and `xq train`).
+    Text,
+    /// Whole games in xq's binary self-play format, for `xq train`.
+    Binary,
+}
 
 /// Plies in a row the win adjudication waits for.
 const RESIGN_PLIES: u32 = 8;
@@ -67,6 +84,11 @@ pub struct DatagenArgs {
     /// Transposition table size in MiB for each game (1 to 2048).
     #[arg(long, default_value_t = 16, value_name = "MB", value_parser = crate::hash_mib())]
     hash: usize,
+    /// The output's form.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[command(flatten)]
+    net: crate::NetArgs,
 }
 
 fn threads() -> clap::builder::RangedU64ValueParser<usize> {
@@ -80,17 +102,34 @@ fn game_rng(seed: u64, game: u64) -> SplitMix64 {
     SplitMix64::new(base ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03))
 }
 
-/// One finished game: its data lines and result.
+/// One finished game: its data (text lines or the binary record) and result.
 #[derive(Debug)]
 struct Played {
-    lines: Vec<String>,
+    data: Data,
+    /// The positions written.
+    positions: usize,
     result: GameResult,
 }
 
+#[derive(Debug)]
+enum Data {
+    Lines(Vec<String>),
+    Bytes(Vec<u8>),
+}
+
+/// A score as the binary format keeps it.
+fn packed(score: Score) -> i16 {
+    match score {
+        Score::Cp(cp) => cp.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
+        Score::Mate(_) => NO_SCORE,
+    }
+}
+
 /// Plays game `index`.
-fn play(args: &DatagenArgs, index: u64) -> Played {
+fn play(args: &DatagenArgs, net: &Option<Arc<Network>>, index: u64) -> Played {
     let mut rng = game_rng(args.seed, index);
     let mut game = Game::startpos();
+    let mut plies: Vec<(xq_core::Move, i16)> = Vec::new();
     for _ in 0..args.random_plies {
         if game.outcome().is_some() {
             break;
@@ -98,8 +137,10 @@ fn play(args: &DatagenArgs, index: u64) -> Played {
         let moves = legal_moves(game.position());
         let m = moves[rng.below(moves.len() as u64) as usize];
         game.play(m).expect("a legal move");
+        plies.push((m, NO_SCORE));
     }
     let mut searcher = Searcher::new(args.hash);
+    searcher.set_network(net.clone());
     let stop = AtomicBool::new(false);
     let limits = Limits::nodes(args.nodes);
     let mut kept: Vec<(Position, i32)> = Vec::new();
@@ -116,6 +157,9 @@ fn play(args: &DatagenArgs, index: u64) -> Played {
         let r = searcher.search(&game, &limits, &stop, |_| {});
         // The referee has seen that the side to move has a legal move.
         let m = r.best_move.expect("a legal move to play");
+        // Kept even when the game is adjudicated before it is played, as the text
+        // form keeps its position.
+        plies.push((m, packed(r.score)));
         let winner = match r.score {
             Score::Cp(cp) => {
                 if !pos.is_check() && pos.is_empty(m.to()) {
@@ -143,11 +187,28 @@ fn play(args: &DatagenArgs, index: u64) -> Played {
         GameResult::Draw => 0.5,
         GameResult::BlackWins => 0.0,
     };
+    let (data, positions) = match args.format {
+        Format::Text => (
+            Data::Lines(
+                kept.iter()
+                    .map(|(pos, score)| xq_eval::tune::format_sample(pos, *score, red))
+                    .collect(),
+            ),
+            kept.len(),
+        ),
+        Format::Binary => {
+            let n = plies.len();
+            let record = GameRecord {
+                start: Position::startpos(),
+                result,
+                plies,
+            };
+            (Data::Bytes(Writer::game_bytes(&record)), n)
+        }
+    };
     Played {
-        lines: kept
-            .iter()
-            .map(|(pos, score)| xq_eval::tune::format_sample(pos, *score, red))
-            .collect(),
+        data,
+        positions,
         result,
     }
 }
@@ -168,6 +229,22 @@ impl Out {
         }
     }
 
+    fn bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Out::Stdout(s) => s.lock().write_all(bytes).map_err(|_| StdoutClosed.into()),
+            Out::File(w, path) => w
+                .write_all(bytes)
+                .with_context(|| format!("cannot write {}", path.display())),
+        }
+    }
+
+    fn data(&mut self, data: &Data) -> Result<()> {
+        match data {
+            Data::Lines(lines) => lines.iter().try_for_each(|l| self.line(l)),
+            Data::Bytes(bytes) => self.bytes(bytes),
+        }
+    }
+
     fn finish(&mut self) -> Result<()> {
         match self {
             Out::Stdout(s) => s.flush().map_err(|_| StdoutClosed.into()),
@@ -181,6 +258,10 @@ impl Out {
 /// Runs the games; returns the exit code.
 pub fn run(args: &DatagenArgs) -> Result<i32> {
     let start = Instant::now();
+    let net = args.net.network()?;
+    if args.format == Format::Binary && args.output.is_none() && std::io::stdout().is_terminal() {
+        anyhow::bail!("binary data is not for a terminal: give a file with -o FILE");
+    }
     let mut out = match &args.output {
         Some(path) => Out::File(
             BufWriter::new(
@@ -190,6 +271,9 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
         ),
         None => Out::Stdout(std::io::stdout()),
     };
+    if args.format == Format::Binary {
+        out.bytes(&Writer::header())?;
+    }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(args.games);
         bar.set_style(
@@ -206,10 +290,10 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..args.threads.min(args.games.max(1) as usize) {
             let tx = tx.clone();
-            let next = &next;
+            let (next, net) = (&next, &net);
             s.spawn(move || loop {
                 let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= args.games || tx.send((g, play(args, g))).is_err() {
+                if g >= args.games || tx.send((g, play(args, net, g))).is_err() {
                     break;
                 }
             });
@@ -221,14 +305,12 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
         for (g, played) in rx {
             waiting.insert(g, played);
             while let Some(played) = waiting.remove(&written) {
-                for line in &played.lines {
-                    if let Err(e) = out.line(line) {
-                        // Let the other threads stop at their next game.
-                        next.store(args.games, Ordering::Relaxed);
-                        return Err(e);
-                    }
+                if let Err(e) = out.data(&played.data) {
+                    // Let the other threads stop at their next game.
+                    next.store(args.games, Ordering::Relaxed);
+                    return Err(e);
                 }
-                positions += played.lines.len();
+                positions += played.positions;
                 results[match played.result {
                     GameResult::RedWins => 0,
                     GameResult::Draw => 1,

@@ -17,6 +17,7 @@ mod convert;
 mod datagen;
 mod eval;
 mod perft;
+mod train;
 mod tune;
 
 /// The analysis board's files, embedded by build.rs from web/dist.
@@ -69,6 +70,36 @@ impl PositionArgs {
     }
 }
 
+/// Which evaluation a command searches with: the built-in network (when this build has
+/// one), a network file, or the classical evaluation.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct NetArgs {
+    /// Evaluate with this network file (written by `xq train`) instead of the built-in one.
+    #[arg(long, value_name = "FILE", conflicts_with = "classical")]
+    pub eval_file: Option<std::path::PathBuf>,
+    /// Evaluate with the classical (hand-written) evaluation instead of a network.
+    #[arg(long)]
+    pub classical: bool,
+}
+
+impl NetArgs {
+    /// The network these arguments choose (`None`: the classical evaluation), or an
+    /// error naming the file and what is wrong with it.
+    pub fn network(&self) -> Result<Option<std::sync::Arc<xq_eval::nnue::Network>>> {
+        if self.classical {
+            return Ok(None);
+        }
+        let Some(path) = &self.eval_file else {
+            return Ok(xq_eval::nnue::default_network());
+        };
+        let bytes = std::fs::read(path)
+            .map_err(|e| anyhow::anyhow!("cannot read the network {}: {e}", path.display()))?;
+        let net = xq_eval::nnue::Network::from_bytes(&bytes)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(Some(std::sync::Arc::new(net)))
+    }
+}
+
 /// The parser of a `--hash` size in MiB: within what the engine's `Hash` option allows.
 fn hash_mib() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH_MIB as u64)
@@ -118,6 +149,8 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Fit the evaluation's weights to `xq datagen` data; `--write` rewrites xq-eval/src/params.rs.
     Tune(tune::TuneArgs),
+    /// Train a neural network (NNUE) on `xq datagen` data and write it.
+    Train(train::TrainArgs),
     /// Analyse every move of a game file; write it back with scores, best lines and
     /// inaccuracies, mistakes and blunders marked.
     Annotate(annotate::AnnotateArgs),
@@ -150,6 +183,7 @@ fn main() {
         Some(Command::Adjudicate(a)) => adjudicate::run(&a),
         Some(Command::Datagen(a)) => datagen::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),
+        Some(Command::Train(a)) => train::run(&a),
         Some(Command::Annotate(a)) => annotate::run(&a),
         Some(Command::Serve(a)) => serve(&a),
     };

@@ -234,6 +234,14 @@ pub enum CommandError {
     /// A command that cannot be obeyed in the engine's state (taking back more moves
     /// than were played).
     NotLegalNow,
+    /// A network file (`EvalFile`, `evalfile`) could not be loaded; the evaluation is
+    /// unchanged.
+    EvalFile {
+        /// The file as given.
+        path: String,
+        /// Why it could not be loaded.
+        reason: String,
+    },
     /// Several problems with one command (each reported, the rest of it obeyed).
     Several(Vec<CommandError>),
 }
@@ -265,6 +273,10 @@ impl fmt::Display for CommandError {
             CommandError::NotPondering => f.write_str("ponderhit while not pondering"),
             CommandError::UnsupportedVariant(v) => write!(f, "unsupported variant '{v}'"),
             CommandError::NotLegalNow => f.write_str("command not legal now"),
+            CommandError::EvalFile { path, reason } => write!(
+                f,
+                "cannot load the network {path}: {reason}; the evaluation is unchanged"
+            ),
             CommandError::Several(all) => {
                 for (i, e) in all.iter().enumerate() {
                     if i > 0 {

@@ -5,6 +5,7 @@
 
 use crate::protocol::{parse_position, parse_spin, report_error, say, CommandError, Flow, Sink};
 use std::sync::Arc;
+use xq_eval::nnue::Network;
 use xq_movegen::Game;
 use xq_search::engine::{Caps, Engine, Listener, Options};
 use xq_search::{Info, Limits, Score, SearchResult};
@@ -100,7 +101,11 @@ pub(crate) enum Kind {
     Spin { default: u64, min: u64, max: u64 },
     Check { default: bool },
     Button,
+    Text { default: &'static str },
 }
+
+/// The value of the network file option that means the built-in network.
+pub(crate) const BUILT_IN_NET: &str = "<built-in>";
 
 impl EngineOption {
     /// The value of this spin option, within its range.
@@ -127,6 +132,10 @@ pub(crate) struct Session {
     pub(crate) sink: Sink,
     output: Arc<Output>,
     dialect: Dialect,
+    /// Evaluate with a network (`Use NNUE`, `usennue`)?
+    use_nnue: bool,
+    /// The network loaded from a file (`EvalFile`, `evalfile`); `None`: the built-in one.
+    net_file: Option<Arc<Network>>,
 }
 
 impl Session {
@@ -139,7 +148,53 @@ impl Session {
             }),
             sink,
             dialect,
+            use_nnue: true,
+            net_file: None,
         }
+    }
+
+    /// `Use NNUE` / `usennue`: evaluate with the network (the loaded one, else the
+    /// built-in one), or with the classical evaluation.
+    pub(crate) fn set_use_nnue(&mut self, on: bool) {
+        self.use_nnue = on;
+        self.apply_eval();
+    }
+
+    /// `EvalFile` / `evalfile`: loads a network file; an empty value or
+    /// [`BUILT_IN_NET`] goes back to the built-in network. On an error nothing changes.
+    pub(crate) fn set_eval_file(&mut self, value: Option<&str>) -> Result<(), CommandError> {
+        let path = value.map(str::trim).unwrap_or_default();
+        self.net_file = if path.is_empty() || path == BUILT_IN_NET || path == "<empty>" {
+            None
+        } else {
+            let fail = |reason: String| CommandError::EvalFile {
+                path: path.to_string(),
+                reason,
+            };
+            let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| fail(e.to_string()))?;
+            say!(
+                self.sink,
+                "info string network {path} loaded ({} hidden units)",
+                net.hidden()
+            );
+            Some(Arc::new(net))
+        };
+        self.apply_eval();
+        Ok(())
+    }
+
+    /// Gives the engine the evaluation the two options choose.
+    fn apply_eval(&mut self) {
+        let mut o = self.engine.options().clone();
+        o.network = if self.use_nnue {
+            self.net_file
+                .clone()
+                .or_else(xq_eval::nnue::default_network)
+        } else {
+            None
+        };
+        self.engine.set_options(o);
     }
 
     /// Starts a search that answers on the sink.
@@ -177,6 +232,15 @@ impl Session {
                 }
                 (Dialect::Uci, Kind::Button) => say!(self.sink, "option name {name} type button"),
                 (Dialect::Ucci, Kind::Button) => say!(self.sink, "option {name} type button"),
+                (Dialect::Uci, Kind::Text { default }) => {
+                    say!(
+                        self.sink,
+                        "option name {name} type string default {default}"
+                    )
+                }
+                (Dialect::Ucci, Kind::Text { default }) => {
+                    say!(self.sink, "option {name} type string default {default}")
+                }
             }
         }
     }

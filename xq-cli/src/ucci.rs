@@ -14,7 +14,7 @@ use crate::protocol::{
     parse_check, parse_go, parse_legal_moves, parse_num, parse_position, say, Arity, CommandError,
     Flow, GoArg, Protocol, Sink,
 };
-use crate::session::{Common, Dialect, EngineOption, Kind, Session};
+use crate::session::{Common, Dialect, EngineOption, Kind, Session, BUILT_IN_NET};
 
 use std::time::Duration;
 use xq_search::engine::{
@@ -57,7 +57,7 @@ const OVERHEAD: EngineOption = EngineOption {
         max: MAX_OVERHEAD.as_millis() as u64,
     },
 };
-const OPTIONS: [EngineOption; 7] = [
+const OPTIONS: [EngineOption; 9] = [
     EngineOption {
         name: "usemillisec",
         kind: Kind::Check { default: false },
@@ -74,6 +74,16 @@ const OPTIONS: [EngineOption; 7] = [
     },
     SKILL,
     OVERHEAD,
+    EngineOption {
+        name: "usennue",
+        kind: Kind::Check { default: true },
+    },
+    EngineOption {
+        name: "evalfile",
+        kind: Kind::Text {
+            default: BUILT_IN_NET,
+        },
+    },
 ];
 
 /// UCCI's `go` keywords (`depth` takes a number or `infinite`; the opponent's clock is
@@ -156,6 +166,13 @@ impl Ucci {
                 self.session.engine.new_game();
                 return Ok(());
             }
+            "usennue" => {
+                let on = check(name, value)?;
+                self.session.set_use_nnue(on);
+                return Ok(());
+            }
+            // A path may hold spaces: the rest of the line.
+            "evalfile" => return self.session.set_eval_file(Some(&rest.join(" "))),
             // Options of other engines (usebook, style, ...): ignored, as UCCI asks.
             _ => return Ok(()),
         }

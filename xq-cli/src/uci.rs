@@ -4,7 +4,7 @@ use crate::protocol::{
     parse_check, parse_go, parse_legal_moves, parse_num, say, Arity, CommandError, Flow, GoArg,
     Protocol, Sink,
 };
-use crate::session::{Common, Dialect, EngineOption, Kind, Session};
+use crate::session::{Common, Dialect, EngineOption, Kind, Session, BUILT_IN_NET};
 
 use std::time::Duration;
 use xq_core::Color;
@@ -64,7 +64,7 @@ const ELO: EngineOption = EngineOption {
         max: MAX_ELO as u64,
     },
 };
-const OPTIONS: [EngineOption; 9] = [
+const OPTIONS: [EngineOption; 11] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -83,6 +83,16 @@ const OPTIONS: [EngineOption; 9] = [
         kind: Kind::Check { default: false },
     },
     ELO,
+    EngineOption {
+        name: "Use NNUE",
+        kind: Kind::Check { default: true },
+    },
+    EngineOption {
+        name: "EvalFile",
+        kind: Kind::Text {
+            default: BUILT_IN_NET,
+        },
+    },
 ];
 
 /// UCI's `go` keywords.
@@ -165,6 +175,12 @@ impl Uci {
                 self.session.engine.new_game();
                 return Ok(());
             }
+            "use nnue" => {
+                let on = parse_check("Use NNUE", value)?;
+                self.session.set_use_nnue(on);
+                return Ok(());
+            }
+            "evalfile" => return self.session.set_eval_file(value),
             _ => return Err(CommandError::UnknownOption(name)),
         }
         self.session.engine.set_options(o);

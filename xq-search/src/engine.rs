@@ -61,6 +61,7 @@ use crate::skill::{LastIteration, Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
 use crate::time::{time_budget, Budget};
 use crate::tt::TranspositionTable;
 use crate::{Info, Limits, SearchResult, Searcher};
+use xq_eval::nnue::Network;
 
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
@@ -106,6 +107,9 @@ pub struct Options {
     /// The Elo to play at with [`limit_strength`](Options::limit_strength) (UCI
     /// `UCI_Elo`), mapped onto a level by [`Skill::from_elo`].
     pub elo: u32,
+    /// The network to evaluate with, or `None` for the classical evaluation (UCI
+    /// `Use NNUE` and `EvalFile`). The default is [`xq_eval::nnue::default_network`].
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for Options {
@@ -118,6 +122,7 @@ impl Default for Options {
             skill: Skill::FULL,
             limit_strength: false,
             elo: DEFAULT_ELO,
+            network: xq_eval::nnue::default_network(),
         }
     }
 }
@@ -143,6 +148,7 @@ impl Options {
             skill: self.skill,
             limit_strength: self.limit_strength,
             elo: self.elo.clamp(MIN_ELO, MAX_ELO),
+            network: self.network.clone(),
         }
     }
 }
@@ -396,7 +402,9 @@ impl Engine {
         ctl.lock().hold = held;
         let mut searchers = std::mem::take(&mut self.searchers);
         if searchers.is_empty() {
-            searchers.push(Searcher::with_table(self.tt.clone()));
+            let mut s = Searcher::with_table(self.tt.clone());
+            s.set_network(self.options.network.clone());
+            searchers.push(s);
         }
         let level = Level {
             skill,
@@ -572,6 +580,14 @@ impl Engine {
         if self.running.is_some() {
             return;
         }
+        // The table keeps static evaluations: another evaluation starts afresh.
+        let same_net = |s: &Searcher| match (&s.net, &self.options.network) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if !self.searchers.iter().all(same_net) {
+            self.pending_new_game = true;
+        }
         if self.pending_new_game || self.tt_mib != self.options.hash_mib {
             // Detach the searchers, so that the engine holds the only reference.
             for s in &mut self.searchers {
@@ -606,6 +622,9 @@ impl Engine {
         }
         for (i, s) in self.searchers.iter_mut().enumerate() {
             s.set_multipv(if i == 0 { self.options.multipv } else { 1 });
+            if !same_net(s) {
+                s.set_network(self.options.network.clone());
+            }
         }
     }
 }

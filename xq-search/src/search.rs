@@ -125,7 +125,7 @@ impl Searcher {
             budget: None,
             root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
-            net: None,
+            net: xq_eval::nnue::default_network(),
         }
     }
 
@@ -140,8 +140,9 @@ impl Searcher {
     }
 
     /// Evaluates with `net` (a neural network), or with the classical evaluation
-    /// (`None`, the default). The transposition table keeps static evaluations: clear it
-    /// (a new game) when the evaluation changes.
+    /// (`None`). A new searcher evaluates with [`xq_eval::nnue::default_network`]. The
+    /// transposition table keeps static evaluations: clear it (a new game) when the
+    /// evaluation changes.
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
         self.net = net;
         self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));

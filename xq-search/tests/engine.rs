@@ -245,3 +245,52 @@ fn options_are_brought_within_their_ranges_and_a_new_game_forgets() {
     assert_eq!(fresh.nodes, first.nodes);
     assert_eq!(fresh.pv, first.pv);
 }
+
+#[test]
+fn the_network_option_chooses_the_evaluation() {
+    use xq_eval::nnue::Network;
+    let game = Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7"]).unwrap();
+    let net = Arc::new(Network::seeded(32, 3));
+    // One searcher with the network, on its own: what the engine must find.
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut alone = xq_search::Searcher::new(8);
+    alone.set_network(Some(net.clone()));
+    let expected = alone.search(&game, &Limits::depth(5), &stop, |_| {});
+    alone.set_network(None);
+    alone.new_game();
+    let classical = alone.search(&game, &Limits::depth(5), &stop, |_| {});
+    assert_ne!(
+        (expected.nodes, expected.score),
+        (classical.nodes, classical.score)
+    );
+
+    let mut e = Engine::new(Options {
+        hash_mib: 8,
+        network: None,
+        ..Options::default()
+    });
+    e.set_game(game);
+    let r = e.search(Limits::depth(5), |_| true);
+    assert_eq!(
+        (r.nodes, r.score, &r.pv),
+        (classical.nodes, classical.score, &classical.pv)
+    );
+    // Changing the evaluation starts afresh (the table keeps static evaluations): the
+    // same search as the lone searcher's, node for node.
+    e.set_options(Options {
+        network: Some(net.clone()),
+        ..e.options().clone()
+    });
+    let r = e.search(Limits::depth(5), |_| true);
+    assert_eq!(
+        (r.nodes, r.score, &r.pv),
+        (expected.nodes, expected.score, &expected.pv)
+    );
+    // And back.
+    e.set_options(Options {
+        network: None,
+        ..e.options().clone()
+    });
+    let r = e.search(Limits::depth(5), |_| true);
+    assert_eq!((r.nodes, r.score), (classical.nodes, classical.score));
+}

@@ -64,6 +64,7 @@ pub mod train;
 
 use crate::endgame::{self, SCALE_MAX};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 use xq_core::{Color, Move, Piece, PieceKind, Position, SplitMix64, Square};
 
 /// Inputs per perspective: 7 kinds x 2 colours (ours, theirs) x 90 squares.
@@ -80,6 +81,29 @@ pub const SCALE: i32 = 400;
 pub const VERSION: u16 = 1;
 
 const MAGIC: &[u8; 4] = b"XQNN";
+
+/// The network built into the library: the best trained so far, or `None` while no
+/// network has beaten the classical evaluation in a match (see `docs/nnue.md`).
+const EMBEDDED: Option<&[u8]> = None;
+
+/// The network xq evaluates with unless told otherwise: the one built into the library
+/// (read once, then shared), or `None` when this build has none and the classical
+/// evaluation is the default.
+///
+/// ```
+/// // Either no network is built in, or it is a valid one.
+/// if let Some(net) = xq_eval::nnue::default_network() {
+///     assert!(net.hidden() >= 16);
+/// }
+/// ```
+pub fn default_network() -> Option<Arc<Network>> {
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| {
+        // The build's tests read the embedded file: it is valid.
+        EMBEDDED.map(|bytes| Arc::new(Network::from_bytes(bytes).expect("the embedded network")))
+    })
+    .clone()
+}
 
 /// The input index of `piece` on `sq` seen from `perspective`.
 ///

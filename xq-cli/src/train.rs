@@ -1,0 +1,258 @@
+//! `xq train`: trains a network (`xq_eval::nnue`) on `xq datagen` data and writes it.
+//!
+//! The data files may be text (`FEN | score | result` lines, as `xq tune` reads) or
+//! binary (`xq datagen --format binary`); each file's first bytes tell which. From binary
+//! games the trainer takes the positions a text file would hold: searched, not in check,
+//! the best move quiet, the score not a mate. How the network is fitted (the loss, AdamW,
+//! the schedule, the held-out part) is in `xq_eval::nnue::train`.
+//!
+//! The same data, options and seed give the same network, whatever `--threads`.
+
+use anyhow::{bail, Context, Result};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use xq_core::Color;
+use xq_eval::nnue::train::{TrainOptions, TrainSample, Trainer};
+use xq_eval::nnue::{Network, MAX_HIDDEN};
+use xq_eval::selfplay::{self, NO_SCORE};
+use xq_eval::tune::parse_sample;
+use xq_movegen::GameResult;
+
+/// The largest score (centipawns) a position is trained on: beyond it the game is
+/// decided and the score says little about the position.
+const MAX_SCORE: i32 = 3000;
+
+/// Train a network on self-play data.
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// Data files written by `xq datagen`, text or binary.
+    #[arg(required = true, value_name = "DATA")]
+    files: Vec<PathBuf>,
+    /// Start from this network's weights (its width is the width trained).
+    #[arg(long, value_name = "NET")]
+    init: Option<PathBuf>,
+    /// The accumulator's width: a multiple of 16 from 16 to 512 (default 128, or the
+    /// width of `--init`).
+    #[arg(long, value_name = "N")]
+    hidden: Option<usize>,
+    /// Passes over the data (the learning rate falls over them).
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    epochs: usize,
+    /// The learning rate at the start.
+    #[arg(long, default_value_t = 0.001, value_name = "F")]
+    lr: f32,
+    /// The weight of the game's result in the target (the rest is the search's score).
+    #[arg(long, default_value_t = 0.5, value_name = "F")]
+    wdl: f32,
+    /// Positions per step.
+    #[arg(long, default_value_t = 16384, value_name = "N")]
+    batch: usize,
+    /// Threads for the gradient.
+    #[arg(long, default_value_t = 1, value_name = "T")]
+    threads: usize,
+    /// The share of the positions held out and reported each epoch.
+    #[arg(long, default_value_t = 0.05, value_name = "F")]
+    holdout: f64,
+    /// Seed of the first weights, the shuffles and the held-out part.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    seed: u64,
+    /// Write each epoch's network into this folder (`epoch-N.nnue`).
+    #[arg(long, value_name = "DIR")]
+    checkpoints: Option<PathBuf>,
+    /// Where to write the trained network.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "NET",
+        default_value = "xq.nnue"
+    )]
+    output: PathBuf,
+}
+
+/// The positions of one data file.
+fn read_file(path: &Path, out: &mut Vec<TrainSample>) -> Result<()> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.starts_with(b"XQSP") {
+        selfplay::read_each(&bytes, |game| {
+            for (pos, m, score) in game.positions() {
+                let score = i32::from(score);
+                if score == i32::from(NO_SCORE)
+                    || score.abs() > MAX_SCORE
+                    || pos.is_check()
+                    || !pos.is_empty(m.to())
+                {
+                    continue;
+                }
+                let us = pos.side_to_move();
+                let result = match (game.result, us) {
+                    (GameResult::Draw, _) => 0.5,
+                    (GameResult::RedWins, Color::Red) | (GameResult::BlackWins, Color::Black) => {
+                        1.0
+                    }
+                    _ => 0.0,
+                };
+                out.push(TrainSample::new(&pos, score, result));
+            }
+        })
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        return Ok(());
+    }
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|_| anyhow::anyhow!("{}: neither xq datagen text nor binary", path.display()))?;
+    for (i, line) in text.lines().enumerate() {
+        match parse_sample(line) {
+            Ok(Some(s)) => {
+                if s.score.abs() > MAX_SCORE {
+                    continue;
+                }
+                let sign = s.pos.side_to_move().sign();
+                let result = if sign > 0 { s.result } else { 1.0 - s.result };
+                out.push(TrainSample::new(&s.pos, s.score * sign, result as f32));
+            }
+            Ok(None) => {}
+            Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),
+        }
+    }
+    Ok(())
+}
+
+/// Reads a network file.
+fn read_net(path: &Path) -> Result<Network> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Network::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// Writes a network file through a temporary name, so that a reader never sees half.
+fn write_net(net: &Network, path: &Path) -> Result<()> {
+    let tmp = path.with_extension("part");
+    std::fs::write(&tmp, net.to_bytes())
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Runs the training; returns the exit code.
+pub fn run(args: &TrainArgs) -> Result<i32> {
+    if !(0.0..=1.0).contains(&args.wdl) {
+        bail!("--wdl {} is not between 0 and 1", args.wdl);
+    }
+    if !(0.0..1.0).contains(&args.holdout) {
+        bail!("--holdout {} is not in [0, 1)", args.holdout);
+    }
+    if args.batch == 0
+        || args.threads == 0
+        || args.epochs == 0
+        || args.lr.is_nan()
+        || args.lr <= 0.0
+    {
+        bail!("--batch, --threads, --epochs and --lr must be positive");
+    }
+    let init = args.init.as_deref().map(read_net).transpose()?;
+    let hidden = match (args.hidden, &init) {
+        (Some(h), Some(net)) if h != net.hidden() => bail!(
+            "--hidden {h}, but the network of --init is {} wide",
+            net.hidden()
+        ),
+        (Some(h), _) => h,
+        (None, Some(net)) => net.hidden(),
+        (None, None) => 128,
+    };
+    if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
+        bail!("--hidden {hidden}: a multiple of 16 from 16 to {MAX_HIDDEN}");
+    }
+    if let Some(dir) = &args.checkpoints {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let start = Instant::now();
+    let mut samples = Vec::new();
+    for path in &args.files {
+        read_file(path, &mut samples)?;
+    }
+    if samples.is_empty() {
+        bail!("no position to train on in the data");
+    }
+    let options = TrainOptions {
+        hidden,
+        lr: args.lr,
+        wdl: args.wdl,
+        batch: args.batch,
+        threads: args.threads,
+        holdout: args.holdout,
+        epochs: args.epochs,
+        seed: args.seed,
+        ..TrainOptions::default()
+    };
+    let mut trainer = Trainer::new(&samples, options, init.as_ref());
+    let (trained, held) = trainer.sizes();
+    outln!(
+        "{} positions ({trained} trained, {held} held out) read in {:.1} s; width {hidden}, K = {:.6}",
+        samples.len(),
+        start.elapsed().as_secs_f64(),
+        trainer.k()
+    )?;
+    let show_held = held > 0;
+    outln!(
+        "epoch 0: train loss {:.6}{}",
+        trainer.train_loss(),
+        if show_held {
+            format!(", held-out loss {:.6}", trainer.held_out_loss())
+        } else {
+            String::new()
+        }
+    )?;
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(trained as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "epoch {msg} {bar:40} {pos}/{len} positions {elapsed} (eta {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    for epoch in 1..=args.epochs {
+        let t = Instant::now();
+        if let Some(bar) = &bar {
+            bar.set_position(0);
+            bar.set_message(format!("{epoch}/{}", args.epochs));
+        }
+        trainer.epoch(|done, _| {
+            if let Some(bar) = &bar {
+                bar.set_position(done as u64);
+            }
+        });
+        if let Some(bar) = &bar {
+            bar.set_position(0);
+        }
+        let train_loss = trainer.train_loss();
+        let held_text = if show_held {
+            format!(", held-out loss {:.6}", trainer.held_out_loss())
+        } else {
+            String::new()
+        };
+        if let Some(dir) = &args.checkpoints {
+            write_net(&trainer.network(), &dir.join(format!("epoch-{epoch}.nnue")))?;
+        }
+        let line = format!(
+            "epoch {epoch}: train loss {train_loss:.6}{held_text} ({:.1} s)",
+            t.elapsed().as_secs_f64()
+        );
+        match &bar {
+            Some(bar) => bar.suspend(|| outln!("{line}"))?,
+            None => outln!("{line}")?,
+        }
+    }
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let net = trainer.network();
+    write_net(&net, &args.output)?;
+    outln!(
+        "wrote {} ({} bytes, {:?}) in {:.1} s",
+        args.output.display(),
+        net.to_bytes().len(),
+        net,
+        start.elapsed().as_secs_f64()
+    )?;
+    Ok(0)
+}

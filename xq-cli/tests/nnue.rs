@@ -1,0 +1,404 @@
+//! The neural evaluation from the outside: network files given to the engine (UCI,
+//! UCCI, the command line), `xq train` on the committed sample, `xq datagen --format
+//! binary`.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use xq_core::Position;
+use xq_eval::nnue::Network;
+use xq_eval::selfplay::{self, NO_SCORE};
+
+fn xq(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .output()
+        .expect("run xq")
+}
+
+fn temp(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xq-nnue-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A small network with seeded weights, written to `dir`.
+fn seeded_net(dir: &Path) -> PathBuf {
+    let path = dir.join("seeded.nnue");
+    std::fs::write(&path, Network::seeded(32, 5).to_bytes()).unwrap();
+    path
+}
+
+/// The score of the last `info depth` line of a search.
+fn last_score(lines: &[String]) -> String {
+    let line = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "score").unwrap();
+    format!("{} {}", words[i + 1], words[i + 2])
+}
+
+const OPEN: &str = "position startpos moves h2e2 h9g7 h0g2 i9h9";
+
+#[test]
+fn uci_loads_a_network_and_switches_between_evaluations() {
+    let dir = temp("uci");
+    let net = seeded_net(&dir);
+    let mut e = Engine::start(&["uci"]);
+    e.send("uci");
+    let lines = e.until("uciok", T);
+    assert!(lines.contains(&"option name Use NNUE type check default true".to_string()));
+    assert!(lines.contains(&"option name EvalFile type string default <built-in>".to_string()));
+
+    e.send(OPEN);
+    e.send("setoption name Use NNUE value false");
+    let (_, lines) = e.go("depth 1");
+    let classical = last_score(&lines);
+
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    let lines = e.until("info string", T);
+    assert_eq!(
+        lines,
+        [format!(
+            "info string network {} loaded (32 hidden units)",
+            net.display()
+        )]
+    );
+    // Still off: the network waits for `Use NNUE`.
+    let (_, lines) = e.go("depth 1");
+    assert_eq!(last_score(&lines), classical);
+    e.send("setoption name Use NNUE value true");
+    let (best, lines) = e.go("depth 1");
+    let seeded = last_score(&lines);
+    assert_ne!(
+        seeded, classical,
+        "the seeded network scores as the classical one"
+    );
+    let pos =
+        xq_movegen::Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7", "h0g2", "i9h9"])
+            .unwrap()
+            .position()
+            .clone();
+    assert!(legal(&pos, &best));
+    // The same network gives the same score again (a new game clears the table).
+    e.send("ucinewgame");
+    let (_, lines) = e.go("depth 1");
+    assert_eq!(last_score(&lines), seeded);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_network_files_are_refused_and_the_evaluation_kept() {
+    let dir = temp("bad");
+    let good = seeded_net(&dir);
+    let bytes = std::fs::read(&good).unwrap();
+    let mut damaged = bytes.clone();
+    damaged[100] ^= 1;
+    std::fs::write(dir.join("damaged.nnue"), &damaged).unwrap();
+    std::fs::write(dir.join("short.nnue"), &bytes[..1000]).unwrap();
+    std::fs::write(dir.join("text.nnue"), "not a network").unwrap();
+
+    let mut e = Engine::uci();
+    e.send(OPEN);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.until("info string network", T);
+    let (_, lines) = e.go("depth 1");
+    let seeded = last_score(&lines);
+    for (file, reason) in [
+        (
+            "damaged.nnue",
+            "network file damaged (checksum mismatch)".to_string(),
+        ),
+        (
+            "short.nnue",
+            format!(
+                "network file of 1000 bytes, its header says {}",
+                bytes.len()
+            ),
+        ),
+        (
+            "text.nnue",
+            "not an xq network file (no XQNN magic)".to_string(),
+        ),
+    ] {
+        let path = dir.join(file);
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let lines = e.until("info string", T);
+        assert_eq!(lines.len(), 1);
+        assert!(
+            lines[0].contains(&format!(
+                "cannot load the network {}: {reason}; the evaluation is unchanged",
+                path.display()
+            )),
+            "{lines:?}"
+        );
+    }
+    e.send("setoption name EvalFile value /no/such/file.nnue");
+    let lines = e.until("info string", T);
+    assert!(
+        lines[0].contains("cannot load the network /no/such/file.nnue: "),
+        "{lines:?}"
+    );
+    // The good network is still the evaluation.
+    e.send("ucinewgame");
+    let (_, lines) = e.go("depth 1");
+    assert_eq!(last_score(&lines), seeded);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ucci_has_the_same_two_options() {
+    let dir = temp("ucci");
+    let net = seeded_net(&dir);
+    let mut e = Engine::start(&["ucci"]);
+    e.send("ucci");
+    let lines = e.until("ucciok", T);
+    assert!(lines.contains(&"option usennue type check default true".to_string()));
+    assert!(lines.contains(&"option evalfile type string default <built-in>".to_string()));
+    e.send(OPEN);
+    e.send("setoption usennue false");
+    e.send("go depth 1");
+    let classical = e.until("bestmove", T);
+    e.send(&format!("setoption evalfile {}", net.display()));
+    e.until("info string network", T);
+    e.send("setoption usennue true");
+    e.send("go depth 1");
+    let seeded = e.until("bestmove", T);
+    let score = |lines: &[String]| {
+        lines
+            .iter()
+            .find(|l| l.starts_with("info depth 1 score"))
+            .cloned()
+            .expect("a depth 1 line")
+    };
+    assert_ne!(score(&classical), score(&seeded));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_command_line_takes_a_network_file() {
+    let dir = temp("cli");
+    let net = seeded_net(&dir);
+    let net_arg = net.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        let mut args = vec!["bench", "3"];
+        args.extend_from_slice(extra);
+        let out = xq(&args);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    // A different evaluation searches a different tree.
+    assert_ne!(bench(&["--eval-file", net_arg]), bench(&["--classical"]));
+    assert_eq!(
+        bench(&["--eval-file", net_arg]),
+        bench(&["--eval-file", net_arg])
+    );
+    let out = xq(&["analyze", "--depth", "2", "--eval-file", "/no/such.nnue"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("xq: cannot read the network /no/such.nnue: "),
+        "{err}"
+    );
+    let out = xq(&[
+        "analyze",
+        "--depth",
+        "2",
+        "--eval-file",
+        net_arg,
+        "--classical",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "the two conflict");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The held-out losses `xq train` prints, epoch by epoch.
+fn held_out_losses(stdout: &str) -> Vec<f64> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("epoch "))
+        .map(|l| {
+            let at = l.find("held-out loss ").expect("a held-out loss") + "held-out loss ".len();
+            l[at..].split_whitespace().next().unwrap().parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn train_lowers_the_held_out_loss_and_is_reproducible() {
+    let dir = temp("train");
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/nnue-sample.txt");
+    let train = |out: &Path, threads: &str| {
+        let o = xq(&[
+            "train",
+            data,
+            "--hidden",
+            "16",
+            "--epochs",
+            "4",
+            "--batch",
+            "256",
+            "--lr",
+            "0.01",
+            "--holdout",
+            "0.2",
+            "--threads",
+            threads,
+            "--checkpoints",
+            dir.join("ck").to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let a = dir.join("a.nnue");
+    let stdout = train(&a, "1");
+    assert!(
+        stdout.starts_with("2997 positions ("),
+        "the 2,997 sample positions within 3000 cp: {stdout}"
+    );
+    let losses = held_out_losses(&stdout);
+    assert_eq!(losses.len(), 5, "epoch 0 and four epochs: {stdout}");
+    assert!(
+        losses[4] < losses[0] * 0.9,
+        "the held-out loss falls: {losses:?}"
+    );
+    let net = Network::from_bytes(&std::fs::read(&a).unwrap()).unwrap();
+    assert_eq!(net.hidden(), 16);
+    for epoch in 1..=4 {
+        assert!(dir.join(format!("ck/epoch-{epoch}.nnue")).exists());
+    }
+    assert_eq!(
+        std::fs::read(dir.join("ck/epoch-4.nnue")).unwrap(),
+        std::fs::read(&a).unwrap()
+    );
+    // The same network with two threads.
+    let b = dir.join("b.nnue");
+    train(&b, "2");
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+
+    // Bad arguments are refused with the reason.
+    for (args, message) in [
+        (
+            vec!["--hidden", "20"],
+            "xq: --hidden 20: a multiple of 16 from 16 to 512",
+        ),
+        (vec!["--wdl", "2"], "xq: --wdl 2 is not between 0 and 1"),
+        (
+            vec!["--init", a.to_str().unwrap(), "--hidden", "32"],
+            "xq: --hidden 32, but the network of --init is 16 wide",
+        ),
+    ] {
+        let mut all = vec!["train", data, "-o", "/dev/null"];
+        all.extend_from_slice(&args);
+        let o = xq(&all);
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(String::from_utf8_lossy(&o.stderr).trim(), message);
+    }
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "4k4/9/9/9/9/9/9/9/4R4/3K5 b | 12 | 1.0\nnonsense\n").unwrap();
+    let o = xq(&["train", bad.to_str().unwrap(), "-o", "/dev/null"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).trim(),
+        format!(
+            "xq: {}:2: expected 3 fields `FEN | score | result`, found 1",
+            bad.display()
+        )
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn datagen_binary_holds_the_text_positions() {
+    let dir = temp("datagen");
+    let (text, bin) = (dir.join("d.txt"), dir.join("d.bin"));
+    for (format, out) in [("text", &text), ("binary", &bin)] {
+        let o = xq(&[
+            "datagen",
+            "--games",
+            "3",
+            "--nodes",
+            "400",
+            "--seed",
+            "7",
+            "--threads",
+            "2",
+            "--format",
+            format,
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{o:?}");
+    }
+    let games = selfplay::read(&std::fs::read(&bin).unwrap()).unwrap();
+    assert_eq!(games.len(), 3);
+    // The positions a text file keeps, taken from the binary games.
+    let mut from_binary = Vec::new();
+    for game in &games {
+        assert_eq!(game.start, Position::startpos());
+        // The random opening plies are not searched.
+        assert!(game.plies[..8].iter().all(|&(_, s)| s == NO_SCORE));
+        let red = match game.result {
+            xq_movegen::GameResult::RedWins => 1.0,
+            xq_movegen::GameResult::Draw => 0.5,
+            xq_movegen::GameResult::BlackWins => 0.0,
+        };
+        for (pos, m, score) in game.positions() {
+            if score != NO_SCORE && !pos.is_check() && pos.is_empty(m.to()) {
+                let red_score = i32::from(score) * pos.side_to_move().sign();
+                from_binary.push(xq_eval::tune::format_sample(&pos, red_score, red));
+            }
+        }
+    }
+    let text = std::fs::read_to_string(&text).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 50, "{}", lines.len());
+    assert_eq!(lines, from_binary);
+    // Binary data is not written to a terminal, and `xq train` reads it.
+    let o = xq(&[
+        "train",
+        bin.to_str().unwrap(),
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "--holdout",
+        "0",
+        "-o",
+        dir.join("n.nnue").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    // Scores beyond 3000 are not trained on.
+    let trained = lines
+        .iter()
+        .filter(|l| {
+            l.split('|')
+                .nth(1)
+                .unwrap()
+                .trim()
+                .parse::<i32>()
+                .unwrap()
+                .abs()
+                <= 3000
+        })
+        .count();
+    assert!(
+        stdout.starts_with(&format!(
+            "{trained} positions ({trained} trained, 0 held out)"
+        )),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
