@@ -26,13 +26,13 @@ pub struct AnalyzeArgs {
     /// Search about this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB (1 to 2048).
+    /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MIB, value_name = "MB", value_parser = hash_mib())]
     hash: usize,
     /// Report the best N moves, each with its own line.
     #[arg(long, default_value_t = 1, value_name = "N")]
     multipv: usize,
-    /// Search threads (Lazy SMP, 1 to 16).
+    /// Search threads (Lazy SMP, 1 to 1024).
     #[arg(long, default_value_t = 1, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
     threads: usize,
@@ -86,13 +86,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "hash"
         )?;
     }
-    let mut engine = Engine::new(Options {
+    let mut engine = Engine::try_new(Options {
         hash_mib: args.hash,
         threads: args.threads,
         multipv: args.multipv,
         move_overhead: Duration::ZERO,
         ..Options::default()
-    });
+    })?;
     engine.set_game(game);
     let json = args.json;
     // A failed write means nobody reads any more: stop the search, say nothing more.

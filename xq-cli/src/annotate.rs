@@ -479,7 +479,10 @@ fn analyse_all(games: &[Record], args: &AnnotateArgs, limits: &Limits) -> Result
             let h = std::thread::Builder::new()
                 .name(format!("annotate-{i}"))
                 .spawn_scoped(s, move || {
-                    let mut searcher = Searcher::new(args.hash);
+                    // A worker without a table leaves the games to the others.
+                    let Ok(mut searcher) = Searcher::try_new(args.hash) else {
+                        return;
+                    };
                     loop {
                         let g = next.fetch_add(1, Ordering::SeqCst);
                         let Some(record) = games.get(g) else {
@@ -524,6 +527,8 @@ fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<()> {
 }
 
 pub fn run(args: &AnnotateArgs) -> Result<i32> {
+    // Say now if the system will not give a table of this size.
+    drop(xq_search::tt::TranspositionTable::try_new(args.hash)?);
     let mut games = read_games(&args.input, args.input_encoding.into())?;
     let (limits, limit) = limits(args);
     let notation: Notation = args.notation.into();

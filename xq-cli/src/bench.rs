@@ -34,7 +34,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         .enumerate()
     {
         let game = Game::from_fen_moves(fen, &[] as &[&str])?;
-        let mut searcher = Searcher::new(args.hash);
+        let mut searcher = Searcher::try_new(args.hash)?;
         let start = Instant::now();
         let r = searcher.search(&game, &Limits::depth(args.depth), &stop, |_| {});
         searching += start.elapsed();

@@ -180,6 +180,8 @@ impl Out {
 
 /// Runs the games; returns the exit code.
 pub fn run(args: &DatagenArgs) -> Result<i32> {
+    // Each game makes its own table: say now if the system will not give one.
+    drop(xq_search::tt::TranspositionTable::try_new(args.hash)?);
     let start = Instant::now();
     let mut out = match &args.output {
         Some(path) => Out::File(

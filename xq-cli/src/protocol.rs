@@ -231,6 +231,14 @@ pub enum CommandError {
     NotPondering,
     /// A variant other than Xiangqi.
     UnsupportedVariant(String),
+    /// The system refused the memory of a hash table of the size asked for; the engine
+    /// keeps a table of the size it had.
+    Table {
+        /// The size asked for, MiB.
+        asked: usize,
+        /// The size kept, MiB.
+        kept: usize,
+    },
     /// A command that cannot be obeyed in the engine's state (taking back more moves
     /// than were played).
     NotLegalNow,
@@ -264,6 +272,10 @@ impl fmt::Display for CommandError {
             CommandError::BadMove { text, error } => write!(f, "bad move '{text}': {error}"),
             CommandError::NotPondering => f.write_str("ponderhit while not pondering"),
             CommandError::UnsupportedVariant(v) => write!(f, "unsupported variant '{v}'"),
+            CommandError::Table { asked, kept } => write!(
+                f,
+                "cannot allocate a hash table of {asked} MiB; keeping {kept} MiB"
+            ),
             CommandError::NotLegalNow => f.write_str("command not legal now"),
             CommandError::Several(all) => {
                 for (i, e) in all.iter().enumerate() {

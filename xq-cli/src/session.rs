@@ -97,9 +97,20 @@ pub(crate) struct EngineOption {
 /// An option's type, as both protocols name them.
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum Kind {
-    Spin { default: u64, min: u64, max: u64 },
-    Check { default: bool },
+    Spin {
+        default: u64,
+        min: u64,
+        max: u64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
+    /// One of a fixed list of words.
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
 }
 
 impl EngineOption {
@@ -142,6 +153,18 @@ impl Session {
         }
     }
 
+    /// Changes the engine's options; a table the system refuses is reported, with the
+    /// size kept.
+    pub(crate) fn set_options(&mut self, options: Options) -> Result<(), CommandError> {
+        let asked = options.hash_mib;
+        self.engine
+            .set_options(options)
+            .map_err(|_| CommandError::Table {
+                asked,
+                kept: self.engine.options().hash_mib,
+            })
+    }
+
     /// Starts a search that answers on the sink.
     pub(crate) fn go(&mut self, limits: Limits) {
         self.engine.go(limits, self.output.clone());
@@ -177,6 +200,22 @@ impl Session {
                 }
                 (Dialect::Uci, Kind::Button) => say!(self.sink, "option name {name} type button"),
                 (Dialect::Ucci, Kind::Button) => say!(self.sink, "option {name} type button"),
+                (Dialect::Uci, Kind::Combo { default, vars }) => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                    say!(
+                        self.sink,
+                        "option name {name} type combo default {default} {}",
+                        vars.join(" ")
+                    )
+                }
+                (Dialect::Ucci, Kind::Combo { default, vars }) => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                    say!(
+                        self.sink,
+                        "option {name} type combo {} default {default}",
+                        vars.join(" ")
+                    )
+                }
             }
         }
     }

@@ -159,8 +159,7 @@ impl Ucci {
             // Options of other engines (usebook, style, ...): ignored, as UCCI asks.
             _ => return Ok(()),
         }
-        self.session.engine.set_options(o);
-        Ok(())
+        self.session.set_options(o)
     }
 
     /// A time in the GUI's unit (seconds, or milliseconds with `usemillisec`).

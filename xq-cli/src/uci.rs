@@ -64,7 +64,15 @@ const ELO: EngineOption = EngineOption {
         max: MAX_ELO as u64,
     },
 };
-const OPTIONS: [EngineOption; 9] = [
+/// The one variant: multi-variant GUIs and match tools read it to know the game.
+const VARIANT: EngineOption = EngineOption {
+    name: "UCI_Variant",
+    kind: Kind::Combo {
+        default: "xiangqi",
+        vars: &["xiangqi"],
+    },
+};
+const OPTIONS: [EngineOption; 10] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -83,6 +91,7 @@ const OPTIONS: [EngineOption; 9] = [
         kind: Kind::Check { default: false },
     },
     ELO,
+    VARIANT,
 ];
 
 /// UCI's `go` keywords.
@@ -161,14 +170,20 @@ impl Uci {
             "skill level" => o.skill = Skill::new(SKILL.spin(value)? as u8),
             "uci_limitstrength" => o.limit_strength = parse_check("UCI_LimitStrength", value)?,
             "uci_elo" => o.elo = ELO.spin(value)? as u32,
+            "uci_variant" => {
+                return match value {
+                    Some(v) if v.eq_ignore_ascii_case("xiangqi") => Ok(()),
+                    Some(v) => Err(CommandError::UnsupportedVariant(v.to_string())),
+                    None => Err(CommandError::MissingValue("UCI_Variant".into())),
+                };
+            }
             "clear hash" => {
                 self.session.engine.new_game();
                 return Ok(());
             }
             _ => return Err(CommandError::UnknownOption(name)),
         }
-        self.session.engine.set_options(o);
-        Ok(())
+        self.session.set_options(o)
     }
 
     /// Reads `go`: the limits, and what was wrong with the command (the rest of it is

@@ -203,8 +203,8 @@ fn analyze_searches_on_several_threads() {
     assert_eq!(last["type"], "bestmove");
     assert_eq!(last["depth"], 7);
     assert_eq!(last["bestmove"], last["pv"][0]);
-    // Threads within 1 to 16.
-    for bad in ["0", "17", "x"] {
+    // Threads within 1 to 1024.
+    for bad in ["0", "1025", "x"] {
         let o = xq(&["analyze", "--threads", bad]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
         assert!(stderr(&o).contains("--threads"), "{}", stderr(&o));
@@ -294,9 +294,9 @@ fn bad_input_is_one_line_and_a_nonzero_exit() {
 #[test]
 fn hash_sizes_are_bounded_like_the_hash_option() {
     let cases: [(&[&str], &str); 4] = [
-        (&["analyze", "--hash", "0"], "error: invalid value '0' for '--hash <MB>': 0 is not in 1..=2048\n"),
-        (&["analyze", "--hash", "2049"], "error: invalid value '2049' for '--hash <MB>': 2049 is not in 1..=2048\n"),
-        (&["bench", "--hash", "4096"], "error: invalid value '4096' for '--hash <MB>': 4096 is not in 1..=2048\n"),
+        (&["analyze", "--hash", "0"], "error: invalid value '0' for '--hash <MB>': 0 is not in 1..=33554432\n"),
+        (&["analyze", "--hash", "33554433"], "error: invalid value '33554433' for '--hash <MB>': 33554433 is not in 1..=33554432\n"),
+        (&["bench", "--hash", "40000000"], "error: invalid value '40000000' for '--hash <MB>': 40000000 is not in 1..=33554432\n"),
         (&["bench", "--hash", "99999999999999999999"], "error: invalid value '99999999999999999999' for '--hash <MB>': number too large to fit in target type\n"),
     ];
     for (args, expected) in cases {
@@ -310,7 +310,7 @@ fn hash_sizes_are_bounded_like_the_hash_option() {
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
     // The largest size is accepted (the table is only allocated when searching).
-    let o = xq(&["analyze", "--hash", "2048", "--help"]);
+    let o = xq(&["analyze", "--hash", "33554432", "--help"]);
     assert_eq!(o.status.code(), Some(0));
 }
 

@@ -37,7 +37,13 @@ fn handshake() {
     }
     assert!(lines
         .iter()
-        .any(|l| l == "option name Hash type spin default 64 min 1 max 2048"));
+        .any(|l| l == "option name Hash type spin default 64 min 1 max 33554432"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name Threads type spin default 1 min 1 max 1024"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name UCI_Variant type combo default xiangqi var xiangqi"));
     e.ready();
 }
 
@@ -281,7 +287,7 @@ fn garbage_is_reported_and_ignored() {
         "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves e0e9",
         "position startpos moves h2e2 zz99",
         "setoption name Hash value lots",
-        "setoption name Threads value 99",
+        "setoption name Threads value 1025",
         "setoption name NoSuchOption value 1",
         "setoption",
         "ponderhit",
@@ -416,4 +422,114 @@ fn nothing_after_quit() {
         assert!(t.elapsed() < Duration::from_secs(5), "xq did not exit");
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+#[test]
+fn uci_variant_is_xiangqi_and_nothing_else() {
+    let mut e = Engine::uci();
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("isready");
+    assert_eq!(e.until("readyok", T), ["readyok"]);
+    for (bad, said) in [
+        (
+            "setoption name UCI_Variant value chess",
+            "info string setoption: unsupported variant 'chess' (in: setoption name UCI_Variant value chess)",
+        ),
+        (
+            "setoption name UCI_Variant value janggi",
+            "info string setoption: unsupported variant 'janggi' (in: setoption name UCI_Variant value janggi)",
+        ),
+        (
+            "setoption name UCI_Variant",
+            "info string setoption: missing value for UCI_Variant (in: setoption name UCI_Variant)",
+        ),
+    ] {
+        e.send(bad);
+        assert_eq!(e.until("info string", T), [said]);
+    }
+    // Still a Xiangqi engine.
+    e.send("position startpos");
+    let (best, _) = e.go("depth 2");
+    assert!(legal(&Position::startpos(), &best), "{best}");
+}
+
+/// A UCI session in this process, its table allowed at most 100 MiB, at most two
+/// threads: the binary with a machine that refuses bigger tables.
+fn small_machine() -> (
+    xq_cli::uci::Uci,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    use xq_cli::protocol::Sink;
+    use xq_search::engine::Caps;
+    let (sink, lines) = Sink::buffer();
+    let caps = Caps {
+        max_threads: 2,
+        table_limit_mib: Some(100),
+        ..Caps::default()
+    };
+    (xq_cli::uci::Uci::with_sink(sink, caps), lines)
+}
+
+#[test]
+fn a_hash_the_machine_refuses_is_reported_and_the_engine_plays_on() {
+    use xq_cli::protocol::Protocol;
+    let (mut uci, lines) = small_machine();
+    uci.handle("uci");
+    lines.lock().unwrap().clear();
+    // 32 GiB is a value the option takes; this machine refuses it.
+    uci.handle("setoption name Hash value 32768");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        ["info string setoption: cannot allocate a hash table of 32768 MiB; keeping 64 MiB (in: setoption name Hash value 32768)"]
+    );
+    lines.lock().unwrap().clear();
+    // A size it gives is taken without a word; the largest value is in range.
+    uci.handle("setoption name Hash value 16");
+    uci.handle("setoption name Hash value 33554432");
+    uci.handle("setoption name Hash value 33554433");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        [
+            "info string setoption: cannot allocate a hash table of 33554432 MiB; keeping 16 MiB (in: setoption name Hash value 33554432)",
+            "info string setoption: Hash must be between 1 and 33554432, not 33554433 (in: setoption name Hash value 33554433)",
+        ]
+    );
+    lines.lock().unwrap().clear();
+    uci.handle("position startpos moves h2e2");
+    uci.handle("go depth 3");
+    let deadline = std::time::Instant::now() + T;
+    while !lines
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|l| l.starts_with("bestmove"))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{:?}",
+            lines.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let lines = lines.lock().unwrap();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let g = game(xq_core::START_FEN, &["h2e2".into()]);
+    assert!(legal(g.position(), best), "{best}");
+}
+
+#[test]
+fn threads_go_up_to_1024() {
+    use xq_cli::protocol::Protocol;
+    let (mut uci, lines) = small_machine();
+    // Taken (this machine caps them at two), and one more is out of range.
+    uci.handle("setoption name Threads value 1024");
+    uci.handle("setoption name Threads value 1025");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        ["info string setoption: Threads must be between 1 and 1024, not 1025 (in: setoption name Threads value 1025)"]
+    );
 }

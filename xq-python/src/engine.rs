@@ -276,7 +276,8 @@ impl Engine {
             let mut options = s.engine.options().clone();
             options.multipv = multipv;
             s.engine.stop();
-            s.engine.set_options(options);
+            // The table's size is not changed here: nothing can be refused.
+            let _ = s.engine.set_options(options);
             s.engine.set_game(game);
             s.engine.go(limits, ChannelListener(Mutex::new(tx)));
             s.search += 1;
@@ -391,12 +392,13 @@ impl Engine {
                 )))
             }
         };
-        let engine = xq_search::Engine::new(Options {
+        let engine = xq_search::Engine::try_new(Options {
             threads,
             hash_mib: hash_mb,
             skill,
             ..Options::default()
-        });
+        })
+        .map_err(|e| value_error(e.to_string()))?;
         Ok(Engine {
             shared: Arc::new(Mutex::new(Shared { engine, search: 0 })),
         })

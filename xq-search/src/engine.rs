@@ -59,15 +59,27 @@ use xq_movegen::Game;
 
 use crate::skill::{LastIteration, Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
 use crate::time::{time_budget, Budget};
+pub use crate::tt::TableError;
 use crate::tt::TranspositionTable;
 use crate::{Info, Limits, SearchResult, Searcher};
 
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
-/// Largest transposition table, MiB.
+/// Largest transposition table, MiB: 32 TiB on 64-bit systems (as Stockfish allows, for
+/// the biggest machines), 2 GiB on 32-bit ones. Whether a size can be had is the
+/// system's to say: a table it refuses is reported ([`TableError`]), and the engine
+/// keeps the one it has.
+#[cfg(target_pointer_width = "64")]
+pub const MAX_HASH_MIB: usize = 1 << 25;
+/// Largest transposition table, MiB: 32 TiB on 64-bit systems (as Stockfish allows, for
+/// the biggest machines), 2 GiB on 32-bit ones. Whether a size can be had is the
+/// system's to say: a table it refuses is reported ([`TableError`]), and the engine
+/// keeps the one it has.
+#[cfg(not(target_pointer_width = "64"))]
 pub const MAX_HASH_MIB: usize = 2048;
-/// Most search threads.
-pub const MAX_THREADS: usize = 16;
+/// Most search threads. A thread the system refuses to start is done without: the
+/// search goes on with the threads it has.
+pub const MAX_THREADS: usize = 1024;
 /// Most MultiPV lines.
 pub const MAX_MULTIPV: usize = 16;
 /// Default time kept back from every move for communication delays.
@@ -149,14 +161,30 @@ impl Options {
 
 /// Resource caps for an embedded engine: the most a user of it may set, and an optional
 /// node cap on every search (fuzzing and tests use small ones).
+///
+/// ```
+/// use xq_search::engine::{Caps, Engine, Options, TableError};
+/// // A process that gives its engine's table at most 16 MiB: a bigger one is refused
+/// // as the system would refuse it, and the engine keeps its table.
+/// let caps = Caps { table_limit_mib: Some(16), ..Caps::default() };
+/// let mut engine = Engine::with_caps(Options { hash_mib: 8, ..Options::default() }, caps);
+/// let refused = engine.set_options(Options { hash_mib: 64, ..engine.options().clone() });
+/// assert_eq!(refused, Err(TableError { mib: 64 }));
+/// assert_eq!(engine.options().hash_mib, 8);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caps {
-    /// Largest transposition table, MiB (the default table is never larger).
+    /// Largest transposition table, MiB: a larger [`Options::hash_mib`] is brought down
+    /// to it without a word (the default table is never larger).
     pub max_hash_mib: usize,
     /// Most search threads.
     pub max_threads: usize,
     /// Every search stops after this many nodes, whatever its limits say.
     pub max_nodes: Option<u64>,
+    /// The memory the table may take, MiB: a larger table is refused as when the system
+    /// refuses the memory (the engine keeps its table and reports a [`TableError`]).
+    /// `None`: as much as the system gives.
+    pub table_limit_mib: Option<usize>,
 }
 
 impl Default for Caps {
@@ -165,7 +193,28 @@ impl Default for Caps {
             max_hash_mib: MAX_HASH_MIB,
             max_threads: MAX_THREADS,
             max_nodes: None,
+            table_limit_mib: None,
         }
+    }
+}
+
+impl Caps {
+    /// These caps within the engine's own limits.
+    fn clamped(&self) -> Caps {
+        Caps {
+            max_hash_mib: self.max_hash_mib.clamp(1, MAX_HASH_MIB),
+            max_threads: self.max_threads.clamp(1, MAX_THREADS),
+            max_nodes: self.max_nodes.map(|n| n.max(1)),
+            table_limit_mib: self.table_limit_mib,
+        }
+    }
+
+    /// A table of `mib` MiB, unless it is over the limit or the system refuses it.
+    fn table(&self, mib: usize) -> Result<TranspositionTable, TableError> {
+        if self.table_limit_mib.is_some_and(|limit| mib > limit) {
+            return Err(TableError { mib });
+        }
+        TranspositionTable::try_new(mib)
     }
 }
 
@@ -289,24 +338,66 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine at the start position with `options`.
+    /// An engine at the start position with `options`. If the table cannot have the size
+    /// asked for, it has the default size (or less): [`Engine::options`] says which.
     pub fn new(options: Options) -> Engine {
         Engine::with_caps(options, Caps::default())
     }
 
-    /// An engine at the start position with `options`, within `caps`.
+    /// An engine at the start position with `options`, or the error when its table
+    /// cannot be allocated.
+    ///
+    /// # Errors
+    /// The system refuses the memory of the table.
+    ///
+    /// ```
+    /// use xq_search::engine::{Engine, Options, MAX_HASH_MIB};
+    /// let engine = Engine::try_new(Options { hash_mib: 4, ..Options::default() }).unwrap();
+    /// assert_eq!(engine.table().size_mib(), 4);
+    /// ```
+    pub fn try_new(options: Options) -> Result<Engine, TableError> {
+        Engine::try_with_caps(options, Caps::default())
+    }
+
+    /// An engine at the start position with `options`, within `caps`. If the table
+    /// cannot have the size asked for, it has the default size (or less):
+    /// [`Engine::options`] says which.
     pub fn with_caps(options: Options, caps: Caps) -> Engine {
-        let caps = Caps {
-            max_hash_mib: caps.max_hash_mib.clamp(1, MAX_HASH_MIB),
-            max_threads: caps.max_threads.clamp(1, MAX_THREADS),
-            max_nodes: caps.max_nodes.map(|n| n.max(1)),
+        let smaller = Options {
+            hash_mib: options.hash_mib.min(DEFAULT_HASH_MIB),
+            ..options.clone()
         };
-        let options = options.clamped(&caps);
+        Engine::try_with_caps(options.clone(), caps)
+            .or_else(|_| Engine::try_with_caps(smaller, caps))
+            .unwrap_or_else(|_| {
+                let caps = caps.clamped();
+                Engine::build(options, caps, Arc::new(TranspositionTable::new(1)), 1)
+            })
+    }
+
+    /// An engine at the start position with `options`, within `caps`, or the error when
+    /// its table cannot be allocated.
+    ///
+    /// # Errors
+    /// The system (or [`Caps::table_limit_mib`]) refuses the memory of the table.
+    pub fn try_with_caps(options: Options, caps: Caps) -> Result<Engine, TableError> {
+        let caps = caps.clamped();
+        let mib = options.clamped(&caps).hash_mib;
+        let tt = caps.table(mib)?;
+        Ok(Engine::build(options, caps, Arc::new(tt), mib))
+    }
+
+    /// The engine with its table made.
+    fn build(options: Options, caps: Caps, tt: Arc<TranspositionTable>, tt_mib: usize) -> Engine {
+        let options = Options {
+            hash_mib: tt_mib,
+            ..options.clamped(&caps)
+        };
         let mut engine = Engine {
             game: Game::startpos(),
             banned: Vec::new(),
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
-            tt_mib: options.hash_mib,
+            tt,
+            tt_mib,
             options,
             searchers: Vec::new(),
             pending_new_game: false,
@@ -315,7 +406,8 @@ impl Engine {
             spare: Arc::new(TranspositionTable::new(1)),
             seeds: SplitMix64::new(clock_seed()),
         };
-        engine.sync();
+        // The table has its size already: nothing to allocate.
+        let _ = engine.sync();
         engine
     }
 
@@ -336,9 +428,15 @@ impl Engine {
 
     /// Changes the options, brought within their ranges and the caps; they take effect
     /// now if the engine is idle, else when the running search has ended.
-    pub fn set_options(&mut self, options: Options) {
+    ///
+    /// # Errors
+    /// The table of the new size cannot be allocated: the engine keeps a table of the
+    /// size it had (and [`Engine::options`] says that size), the other options are
+    /// taken. (When the engine is searching, the table is made when the search has
+    /// ended, and a refusal then leaves the old size without a word.)
+    pub fn set_options(&mut self, options: Options) -> Result<(), TableError> {
         self.options = options.clamped(&self.caps);
-        self.sync();
+        self.sync()
     }
 
     /// Seeds the generator of the level's choices: after the same seed, the same
@@ -369,7 +467,8 @@ impl Engine {
     /// histories, now or when the running search has ended.
     pub fn new_game(&mut self) {
         self.pending_new_game = true;
-        self.sync();
+        // The size is unchanged: the table is cleared, not made again.
+        let _ = self.sync();
     }
 
     /// Starts a search of the current game within `limits`, reporting to `listener`, and
@@ -428,7 +527,7 @@ impl Engine {
             Err(_) => {
                 // The searchers went with the failed closure; rebuild them.
                 self.pending_new_game = true;
-                self.sync();
+                let _ = self.sync();
             }
         }
     }
@@ -543,7 +642,8 @@ impl Engine {
 
     fn join(&mut self) -> Option<SearchResult> {
         let result = self.take_back();
-        self.sync();
+        // A table refused now keeps the old size; nobody is asking.
+        let _ = self.sync();
         result
     }
 
@@ -564,14 +664,16 @@ impl Engine {
         }
     }
 
-    /// Applies the options and a pending new game, unless a search is running.
-    fn sync(&mut self) {
+    /// Applies the options and a pending new game, unless a search is running. A table
+    /// of the new size that cannot be had is the error; the old size is kept.
+    fn sync(&mut self) -> Result<(), TableError> {
         if self.running.as_ref().is_some_and(Running::answered) {
             self.take_back();
         }
         if self.running.is_some() {
-            return;
+            return Ok(());
         }
+        let mut refused = None;
         if self.pending_new_game || self.tt_mib != self.options.hash_mib {
             // Detach the searchers, so that the engine holds the only reference.
             for s in &mut self.searchers {
@@ -584,10 +686,22 @@ impl Engine {
                 // memory grew past the hash size over many games.
                 Some(tt) if same_size => tt.clear(),
                 _ => {
-                    // Release the old table before allocating the new one.
+                    // Release the old table before allocating the new one; if the new
+                    // one is refused, make the old size again (or the smallest).
                     self.tt = self.spare.clone();
-                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
-                    self.tt_mib = self.options.hash_mib;
+                    let (tt, mib) = match self.caps.table(self.options.hash_mib) {
+                        Ok(tt) => (tt, self.options.hash_mib),
+                        Err(e) => {
+                            refused = Some(e);
+                            match self.caps.table(self.tt_mib) {
+                                Ok(tt) => (tt, self.tt_mib),
+                                Err(_) => (TranspositionTable::new(1), 1),
+                            }
+                        }
+                    };
+                    self.tt = Arc::new(tt);
+                    self.tt_mib = mib;
+                    self.options.hash_mib = mib;
                 }
             }
             for s in &mut self.searchers {
@@ -607,6 +721,7 @@ impl Engine {
         for (i, s) in self.searchers.iter_mut().enumerate() {
             s.set_multipv(if i == 0 { self.options.multipv } else { 1 });
         }
+        refused.map_or(Ok(()), Err)
     }
 }
 
@@ -681,9 +796,12 @@ fn search_thread(
         let (game, limits) = (&game, &limits);
         std::thread::scope(|s| {
             for (i, h) in helpers.iter_mut().enumerate() {
-                s.spawn(move || {
-                    h.search_within(game, limits, budget, stop, i + 1, &mut |_| {});
-                });
+                // A helper the system will not start is done without.
+                let _ = std::thread::Builder::new()
+                    .name(format!("helper-{}", i + 1))
+                    .spawn_scoped(s, move || {
+                        h.search_within(game, limits, budget, stop, i + 1, &mut |_| {});
+                    });
             }
             let mut report = |info: &Info| {
                 if !ctl.quiet.load(Ordering::Relaxed) && info.multipv <= level.shown {
@@ -764,6 +882,7 @@ mod tests {
             max_hash_mib: 1,
             max_threads: 1,
             max_nodes: None,
+            table_limit_mib: None,
         };
         let mut engine = Engine::with_caps(Options::default(), caps);
         // Far more than a test could finish: only the closed listener can end it.

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xq_core::Move;
 use xq_movegen::Game;
-use xq_search::engine::{Engine, Listener, Options, MAX_MULTIPV, MAX_THREADS};
+use xq_search::engine::{Caps, Engine, Listener, Options, MAX_MULTIPV, MAX_THREADS};
 use xq_search::{Clock, Info, Limits, SearchResult};
 
 const T: Duration = Duration::from_secs(30);
@@ -216,24 +216,36 @@ fn multipv_reports_several_lines_best_first() {
 
 #[test]
 fn options_are_brought_within_their_ranges_and_a_new_game_forgets() {
-    let mut e = Engine::new(Options {
-        threads: 10_000,
-        multipv: 0,
-        hash_mib: 1,
-        ..Options::default()
-    });
-    assert_eq!(e.options().threads, MAX_THREADS);
+    // Up to the caps (the engine's own cap is MAX_THREADS, 1,024: more than a test
+    // should start).
+    assert_eq!(MAX_THREADS, 1024);
+    let caps = Caps {
+        max_threads: 4,
+        ..Caps::default()
+    };
+    let mut e = Engine::with_caps(
+        Options {
+            threads: 10_000,
+            multipv: 0,
+            hash_mib: 1,
+            ..Options::default()
+        },
+        caps,
+    );
+    assert_eq!(e.options().threads, 4);
     assert_eq!(e.options().multipv, 1);
     e.set_options(Options {
         multipv: 999,
         ..e.options().clone()
-    });
+    })
+    .unwrap();
     assert_eq!(e.options().multipv, MAX_MULTIPV);
     e.set_options(Options {
         threads: 1,
         multipv: 1,
         ..e.options().clone()
-    });
+    })
+    .unwrap();
     let first = e.search(Limits::depth(6), |_| true);
     // Searching again finds the table full of the first search: fewer nodes.
     let again = e.search(Limits::depth(6), |_| true);
@@ -244,4 +256,58 @@ fn options_are_brought_within_their_ranges_and_a_new_game_forgets() {
     let fresh = e.search(Limits::depth(6), |_| true);
     assert_eq!(fresh.nodes, first.nodes);
     assert_eq!(fresh.pv, first.pv);
+}
+
+#[test]
+fn a_table_the_system_refuses_leaves_the_old_one() {
+    let caps = Caps {
+        table_limit_mib: Some(16),
+        ..Caps::default()
+    };
+    let mut e = Engine::with_caps(
+        Options {
+            hash_mib: 8,
+            ..Options::default()
+        },
+        caps,
+    );
+    assert_eq!(e.table().size_mib(), 8);
+    // Refused: the other options are taken, the table keeps its size.
+    let refused = e.set_options(Options {
+        hash_mib: 64,
+        multipv: 2,
+        ..e.options().clone()
+    });
+    assert_eq!(refused, Err(xq_search::tt::TableError { mib: 64 }));
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "cannot allocate a hash table of 64 MiB"
+    );
+    assert_eq!((e.options().hash_mib, e.options().multipv), (8, 2));
+    assert_eq!(e.table().size_mib(), 8);
+    // It plays on.
+    let r = e.search(Limits::depth(3), |_| true);
+    assert_eq!(r.depth, 3);
+    assert!(r.best_move.is_some());
+    // A size it can have is taken.
+    assert_eq!(
+        e.set_options(Options {
+            hash_mib: 16,
+            ..e.options().clone()
+        }),
+        Ok(())
+    );
+    assert_eq!(e.table().size_mib(), 16);
+    // At construction: try_ says no, the plain constructor falls back to a smaller table.
+    let big = Options {
+        hash_mib: 100,
+        ..Options::default()
+    };
+    assert_eq!(
+        Engine::try_with_caps(big.clone(), caps).unwrap_err(),
+        xq_search::tt::TableError { mib: 100 }
+    );
+    let e = Engine::with_caps(big, caps);
+    assert_eq!(e.options().hash_mib, 1);
+    assert_eq!(e.table().size_mib(), 1);
 }
