@@ -130,6 +130,14 @@ enum Command {
     Ucci,
     /// Run as an XBoard (CECP) engine for Xiangqi (standard input and output).
     Xboard,
+    /// Run the beginner-like test player as a UCI engine (takes free pieces, else a
+    /// random move that hangs nothing): an opponent for measuring the lowest levels.
+    #[command(hide = true)]
+    Beginner {
+        /// The seed of its random choices (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 fn main() {
@@ -142,6 +150,17 @@ fn main() {
         Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
         Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
         Some(Command::Xboard) => Ok(run_protocol(&mut xboard::XBoard::new())),
+        Some(Command::Beginner { seed }) => {
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+            Ok(run_protocol(&mut xq_cli::beginner::BeginnerUci::with_sink(
+                Sink::stdout(),
+                seed,
+            )))
+        }
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
