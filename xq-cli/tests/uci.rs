@@ -554,3 +554,112 @@ fn the_beginner_plays_as_a_uci_engine() {
         moves.push(best);
     }
 }
+
+/// A mate in 2 from data/mates.epd: the chariot's a0a8 only.
+const MATE_IN_TWO: &str = "9/9/3k5/9/9/4P4/3N5/3K5/9/R8 w - - 41 56";
+
+/// The words after `key` in an info line.
+fn after_key<'a>(line: &'a str, key: &str) -> Vec<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.iter().position(|w| *w == key) {
+        Some(i) => words[i + 1..].to_vec(),
+        None => Vec::new(),
+    }
+}
+
+/// Plays `pv` from `fen`: the position at its end (the line must be legal).
+fn play_line(fen: &str, pv: &[&str]) -> Position {
+    let g = Game::from_fen_moves(fen, pv).unwrap_or_else(|e| panic!("{pv:?}: {e}"));
+    g.position().clone()
+}
+
+#[test]
+fn go_mate_finds_the_mate_and_answers_by_itself() {
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    // No stop is sent: the search ends when it has the mate.
+    let (best, lines) = e.go("mate 2");
+    assert_eq!(best, "a0a8");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert_eq!(after_key(last, "score")[..2], ["mate", "2"], "{last}");
+    // The whole mating line: three plies, and the side to move is then mated.
+    let pv = after_key(last, "pv");
+    assert_eq!(pv.len(), 3, "{last}");
+    assert_eq!(xq_movegen::count_legal(&play_line(MATE_IN_TWO, &pv)), 0);
+    // Asked for a mate in 1 where there is none, it still answers with the mate in 2
+    // once deeper searches cannot shorten it.
+    let (best, lines) = e.go("mate 1");
+    assert_eq!(best, "a0a8");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 2 ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn go_searchmoves_searches_only_those_moves() {
+    let mut e = Engine::uci();
+    e.send("setoption name MultiPV value 2");
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    // The mate is left out: the two moves given are the two lines.
+    let (best, lines) = e.go("depth 4 searchmoves a0a1 e4e5");
+    assert!(best == "a0a1" || best == "e4e5", "{best}");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty());
+    for l in &infos {
+        let first = after_key(l, "pv")[0];
+        assert!(first == "a0a1" || first == "e4e5", "{l}");
+        assert_ne!(after_key(l, "score")[0], "mate", "{l}");
+    }
+    let depth4: Vec<&str> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .map(|l| after_key(l, "pv")[0])
+        .collect();
+    assert_eq!(depth4.len(), 2, "{infos:?}");
+    assert_ne!(depth4[0], depth4[1]);
+    // Bad moves in the list are reported; the good one is searched alone.
+    e.send("setoption name MultiPV value 1");
+    let (best, lines) = e.go("depth 3 searchmoves a0a8 zz99 a9a8");
+    assert_eq!(
+        lines[0],
+        "info string go: bad move 'zz99': bad origin square: `z` is not a file letter a-i; illegal move a9a8 (in: go depth 3 searchmoves a0a8 zz99 a9a8)"
+    );
+    assert_eq!(best, "a0a8");
+    // With mate: the mate among the moves given.
+    let (best, _) = e.go("mate 2 searchmoves e4e5 a0a8");
+    assert_eq!(best, "a0a8");
+}
+
+#[test]
+fn multipv_lines_that_end_in_mate_show_the_whole_line() {
+    // A mate in 3 (two ways) and mates in 4 (data/mates.epd).
+    let fen = "9/9/3k5/4P4/9/p2p5/5R3/9/9/4K4 w - - 6 36";
+    let mut e = Engine::uci();
+    e.send("setoption name MultiPV value 4");
+    e.send(&format!("position fen {fen}"));
+    let (_, lines) = e.go("depth 12");
+    let mates: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" score mate "))
+        .collect();
+    assert!(mates.len() >= 4, "{lines:?}");
+    for l in mates {
+        let n: i32 = after_key(l, "mate")[0].parse().unwrap();
+        assert!(n > 0, "{l}");
+        let pv = after_key(l, "pv");
+        assert_eq!(pv.len() as i32, 2 * n - 1, "{l}");
+        assert_eq!(xq_movegen::count_legal(&play_line(fen, &pv)), 0, "{l}");
+    }
+}
