@@ -255,13 +255,20 @@ impl Book {
     /// The book in the file at `path`.
     ///
     /// # Errors
-    /// The file cannot be read, or is not a book ([`Book::from_bytes`]).
+    /// The file cannot be read or is not a regular file, or is not a book
+    /// ([`Book::from_bytes`]).
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| BookError::Io {
+        let io = |message: String| BookError::Io {
             path: path.to_path_buf(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        // Not a device or a pipe: reading `/dev/zero` would never end.
+        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+        if !meta.is_file() {
+            return Err(io("not a regular file".into()));
+        }
+        let bytes = std::fs::read(path).map_err(|e| io(e.to_string()))?;
         Book::from_bytes(&bytes)
     }
 

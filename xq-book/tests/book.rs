@@ -329,6 +329,8 @@ fn corrupt_books_are_clear_errors() {
             assert_eq!(error.to_string(), text);
         }
     }
+    let dir = Book::open(std::env::temp_dir()).unwrap_err();
+    assert!(dir.to_string().ends_with(": not a regular file"), "{dir}");
     let missing = Book::open("/nonexistent/xq/book.bin").unwrap_err();
     assert!(
         matches!(&missing, BookError::Io { path, .. } if path.ends_with("book.bin")),

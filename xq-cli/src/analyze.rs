@@ -45,6 +45,10 @@ pub struct AnalyzeArgs {
     /// One JSON object per line: one per iteration, then the result.
     #[arg(long)]
     json: bool,
+    /// An opening book (xq's or ElephantEye's): its moves in the position are listed
+    /// before the search.
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
 }
 
 fn score_json(s: Score) -> serde_json::Value {
@@ -74,6 +78,22 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         Notation::Chinese
     };
 
+    let book = args.book.as_deref().map(crate::book::open).transpose()?;
+    if let Some(book) = &book {
+        let moves = book.probe(&pos);
+        if args.json {
+            let obj = json!({
+                "type": "book",
+                "moves": crate::book::moves_json(&pos, &moves),
+            });
+            outln!("{obj}")?;
+        } else {
+            outln!("book: {} moves", moves.len())?;
+            for line in crate::book::lines(&pos, &moves, book.format()) {
+                outln!("  {line}")?;
+            }
+        }
+    }
     if !args.json {
         outln!("{}", diagram(&pos, args.unicode))?;
         outln!(

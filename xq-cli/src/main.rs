@@ -13,6 +13,7 @@ mod analyze;
 mod annotate;
 mod bench;
 mod board;
+mod book;
 mod convert;
 mod datagen;
 mod eval;
@@ -121,6 +122,8 @@ enum Command {
     /// Analyse every move of a game file; write it back with scores, best lines and
     /// inaccuracies, mistakes and blunders marked.
     Annotate(annotate::AnnotateArgs),
+    /// Build an opening book from game files, or list a position's book moves.
+    Book(book::BookArgs),
     /// Serve the analysis board (built by web/build.sh, embedded at build time) on
     /// http://127.0.0.1:PORT/.
     Serve(ServeArgs),
@@ -171,6 +174,7 @@ fn main() {
         Some(Command::Tune(a)) => tune::run(&a),
         Some(Command::Annotate(a)) => annotate::run(&a),
         Some(Command::Serve(a)) => serve(&a),
+        Some(Command::Book(a)) => book::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -5,6 +5,7 @@
 
 use crate::protocol::{parse_position, parse_spin, report_error, say, CommandError, Flow, Sink};
 use std::sync::Arc;
+use xq_book::{Book, BookMove};
 use xq_movegen::Game;
 use xq_search::engine::{Caps, Engine, Listener, Options};
 use xq_search::{Info, Limits, Score, SearchResult};
@@ -85,6 +86,21 @@ impl Listener for Output {
     fn is_closed(&self) -> bool {
         self.sink.is_closed()
     }
+
+    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
+        let sum: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+        let all: Vec<String> = moves
+            .iter()
+            .map(|b| format!("{} {}", b.mv, b.weight))
+            .collect();
+        say!(
+            self.sink,
+            "info string book move {} (weight {} of {sum}; book: {})",
+            chosen.mv,
+            chosen.weight,
+            all.join(", ")
+        );
+    }
 }
 
 /// An option as the handshake announces it.
@@ -110,6 +126,10 @@ pub(crate) enum Kind {
     Combo {
         default: &'static str,
         vars: &'static [&'static str],
+    },
+    /// Any text (a file name); an empty default is written `<empty>`, as UCI does.
+    Text {
+        default: &'static str,
     },
 }
 
@@ -165,6 +185,29 @@ impl Session {
             })
     }
 
+    /// Sets the book from the file at `path` (empty, or UCI's `<empty>`: no book). A file
+    /// that is not a book leaves the engine without one, and is the error.
+    pub(crate) fn load_book(&mut self, path: &str) -> Result<(), CommandError> {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.engine.set_book(None);
+            return Ok(());
+        }
+        match Book::open(path) {
+            Ok(book) => {
+                self.engine.set_book(Some(Arc::new(book)));
+                Ok(())
+            }
+            Err(error) => {
+                self.engine.set_book(None);
+                Err(CommandError::Book {
+                    path: path.to_string(),
+                    error,
+                })
+            }
+        }
+    }
+
     /// Starts a search that answers on the sink.
     pub(crate) fn go(&mut self, limits: Limits) {
         self.engine.go(limits, self.output.clone());
@@ -215,6 +258,18 @@ impl Session {
                         "option {name} type combo {} default {default}",
                         vars.join(" ")
                     )
+                }
+                (dialect, Kind::Text { default }) => {
+                    let default = if default.is_empty() {
+                        "<empty>"
+                    } else {
+                        default
+                    };
+                    let name = match dialect {
+                        Dialect::Uci => format!("name {name}"),
+                        Dialect::Ucci => name.to_string(),
+                    };
+                    say!(self.sink, "option {name} type string default {default}")
                 }
             }
         }

@@ -9,8 +9,8 @@ use crate::session::{Common, Dialect, EngineOption, Kind, Session};
 use std::time::Duration;
 use xq_core::Color;
 use xq_search::engine::{
-    Caps, DEFAULT_ELO, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD,
-    MAX_THREADS,
+    Caps, DEFAULT_BOOK_DEPTH, DEFAULT_ELO, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD, MAX_BOOK_DEPTH,
+    MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS,
 };
 use xq_search::skill::{Skill, MAX_ELO, MAX_LEVEL, MIN_ELO};
 use xq_search::{Clock, Limits};
@@ -72,7 +72,15 @@ const VARIANT: EngineOption = EngineOption {
         vars: &["xiangqi"],
     },
 };
-const OPTIONS: [EngineOption; 10] = [
+const BOOK_DEPTH: EngineOption = EngineOption {
+    name: "BookDepth",
+    kind: Kind::Spin {
+        default: DEFAULT_BOOK_DEPTH as u64,
+        min: 0,
+        max: MAX_BOOK_DEPTH as u64,
+    },
+};
+const OPTIONS: [EngineOption; 14] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -92,6 +100,19 @@ const OPTIONS: [EngineOption; 10] = [
     },
     ELO,
     VARIANT,
+    EngineOption {
+        name: "OwnBook",
+        kind: Kind::Check { default: false },
+    },
+    EngineOption {
+        name: "BookFile",
+        kind: Kind::Text { default: "" },
+    },
+    BOOK_DEPTH,
+    EngineOption {
+        name: "Best Book Move",
+        kind: Kind::Check { default: false },
+    },
 ];
 
 /// UCI's `go` keywords.
@@ -170,6 +191,10 @@ impl Uci {
             "skill level" => o.skill = Skill::new(SKILL.spin(value)? as u8),
             "uci_limitstrength" => o.limit_strength = parse_check("UCI_LimitStrength", value)?,
             "uci_elo" => o.elo = ELO.spin(value)? as u32,
+            "ownbook" => o.own_book = parse_check("OwnBook", value)?,
+            "bookfile" => return self.session.load_book(value.unwrap_or_default()),
+            "bookdepth" => o.book_depth = BOOK_DEPTH.spin(value)? as u32,
+            "best book move" => o.best_book_move = parse_check("Best Book Move", value)?,
             "uci_variant" => {
                 return match value {
                     Some(v) if v.eq_ignore_ascii_case("xiangqi") => Ok(()),

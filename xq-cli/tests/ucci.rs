@@ -43,6 +43,15 @@ fn handshake() {
         !lines.iter().any(|l| l.starts_with("option name ")),
         "UCI syntax in {lines:?}"
     );
+    for option in [
+        "option usebook type check default true",
+        "option bookfiles type string default <empty>",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == option),
+            "no {option} in {lines:?}"
+        );
+    }
     e.ready();
 }
 

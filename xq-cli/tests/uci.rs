@@ -44,6 +44,17 @@ fn handshake() {
     assert!(lines
         .iter()
         .any(|l| l == "option name UCI_Variant type combo default xiangqi var xiangqi"));
+    for option in [
+        "option name OwnBook type check default false",
+        "option name BookFile type string default <empty>",
+        "option name BookDepth type spin default 40 min 0 max 1000",
+        "option name Best Book Move type check default false",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == option),
+            "no {option} in {lines:?}"
+        );
+    }
     e.ready();
 }
 

@@ -62,6 +62,8 @@ use crate::time::{time_budget, Budget};
 pub use crate::tt::TableError;
 use crate::tt::TranspositionTable;
 use crate::{Info, Limits, SearchResult, Searcher};
+use xq_book::{Book, BookMove};
+use xq_core::Color;
 
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
@@ -88,6 +90,10 @@ pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(30);
 pub const MAX_OVERHEAD: Duration = Duration::from_millis(5000);
 /// Default Elo for [`Options::limit_strength`]: level 10's.
 pub const DEFAULT_ELO: u32 = ELO_OF_LEVEL[10];
+/// Default [`Options::book_depth`]: the book for the first 20 moves of each side.
+pub const DEFAULT_BOOK_DEPTH: u32 = 40;
+/// Largest [`Options::book_depth`].
+pub const MAX_BOOK_DEPTH: u32 = 1000;
 
 /// The engine's settings (the protocols' options).
 ///
@@ -118,6 +124,15 @@ pub struct Options {
     /// The Elo to play at with [`limit_strength`](Options::limit_strength) (UCI
     /// `UCI_Elo`), mapped onto a level by [`Skill::from_elo`].
     pub elo: u32,
+    /// Play a move of the opening book ([`Engine::set_book`]) while it has one (UCI
+    /// `OwnBook`): see [`Engine::go`].
+    pub own_book: bool,
+    /// The book is asked in the game's first this many plies, counted from the start
+    /// of the game as the position's move number says (UCI `BookDepth`).
+    pub book_depth: u32,
+    /// Play the book's heaviest move instead of one picked by weight (UCI `Best Book
+    /// Move`): the same game every time.
+    pub best_book_move: bool,
 }
 
 impl Default for Options {
@@ -130,6 +145,9 @@ impl Default for Options {
             skill: Skill::FULL,
             limit_strength: false,
             elo: DEFAULT_ELO,
+            own_book: false,
+            book_depth: DEFAULT_BOOK_DEPTH,
+            best_book_move: false,
         }
     }
 }
@@ -155,6 +173,9 @@ impl Options {
             skill: self.skill,
             limit_strength: self.limit_strength,
             elo: self.elo.clamp(MIN_ELO, MAX_ELO),
+            own_book: self.own_book,
+            book_depth: self.book_depth.min(MAX_BOOK_DEPTH),
+            best_book_move: self.best_book_move,
         }
     }
 }
@@ -235,6 +256,13 @@ pub trait Listener: Send + Sync {
     fn is_closed(&self) -> bool {
         false
     }
+
+    /// The move answered comes from the opening book: `chosen`, one of `moves` (the
+    /// book's moves in the position, heaviest first). Called before
+    /// [`best_move`](Listener::best_move), instead of any [`info`](Listener::info).
+    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
+        let _ = (moves, chosen);
+    }
 }
 
 impl<F: Fn(&Info) + Send + Sync> Listener for F {
@@ -252,6 +280,9 @@ impl<L: Listener + ?Sized> Listener for Arc<L> {
     }
     fn is_closed(&self) -> bool {
         (**self).is_closed()
+    }
+    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
+        (**self).book(moves, chosen)
     }
 }
 
@@ -317,8 +348,10 @@ pub struct Engine {
     caps: Caps,
     /// A minimal table the searchers hold while the real one is replaced or cleared.
     spare: Arc<TranspositionTable>,
-    /// The generator of the seeds of the level's choices.
+    /// The generator of the seeds of the level's choices and of book picks.
     seeds: SplitMix64,
+    /// The opening book, if one is set.
+    book: Option<Arc<Book>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -405,6 +438,7 @@ impl Engine {
             caps,
             spare: Arc::new(TranspositionTable::new(1)),
             seeds: SplitMix64::new(clock_seed()),
+            book: None,
         };
         // The table has its size already: nothing to allocate.
         let _ = engine.sync();
@@ -446,6 +480,67 @@ impl Engine {
         self.seeds = SplitMix64::new(seed);
     }
 
+    /// Sets the opening book (`None`: none). The engine plays from it when
+    /// [`Options::own_book`] is on; see [`Engine::go`].
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book, if one is set.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+
+    /// The book's answer for the current game within `limits`: the moves it offers (of
+    /// those `limits` allow, not banned, not repeating a position of the game) and the
+    /// one picked, with the book's reply to it as the move to ponder on.
+    fn book_answer(&mut self, limits: &Limits) -> Option<BookAnswer> {
+        // Analysis (infinite, mate) and pondering search.
+        if !self.options.own_book || limits.infinite || limits.ponder || limits.mate.is_some() {
+            return None;
+        }
+        let book = self.book.clone()?;
+        let pos = self.game.position();
+        let ply = 2 * pos.fullmove_number().saturating_sub(1)
+            + u32::from(pos.side_to_move() == Color::Black);
+        if ply >= self.options.book_depth {
+            return None;
+        }
+        let earlier: Vec<u64> = (0..self.game.moves().len())
+            .filter_map(|i| self.game.position_at(i).map(|p| p.key()))
+            .collect();
+        let moves: Vec<BookMove> = book
+            .probe(pos)
+            .into_iter()
+            .filter(|b| limits.root_moves.is_empty() || limits.root_moves.contains(&b.mv))
+            .filter(|b| !limits.banned_moves.contains(&b.mv) && !self.banned.contains(&b.mv))
+            .filter(|b| {
+                let mut after = pos.clone();
+                after.make_move(b.mv);
+                !earlier.contains(&after.key()) && after.key() != pos.key()
+            })
+            .collect();
+        let chosen = if self.options.best_book_move {
+            *moves.first()?
+        } else {
+            let sum: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+            let mut r = self.seeds.next_u64() % sum.max(1);
+            *moves.iter().find(|b| {
+                let here = r < u64::from(b.weight);
+                r = r.saturating_sub(u64::from(b.weight));
+                here
+            })?
+        };
+        let mut after = pos.clone();
+        after.make_move(chosen.mv);
+        let ponder = book.probe(&after).first().map(|b| b.mv);
+        Some(BookAnswer {
+            moves,
+            chosen,
+            ponder,
+        })
+    }
+
     /// The shared transposition table (to probe it).
     pub fn table(&self) -> &TranspositionTable {
         &self.tt
@@ -473,8 +568,34 @@ impl Engine {
 
     /// Starts a search of the current game within `limits`, reporting to `listener`, and
     /// returns at once. A search already running is stopped first (and answers).
+    ///
+    /// With [`Options::own_book`] on and a book set, a game still within
+    /// [`Options::book_depth`] plies is answered from the book when it has a move for
+    /// the position (among `limits`' root moves, not banned, not repeating a position
+    /// of the game): picked by weight with the engine's generator ([`Engine::set_seed`]),
+    /// or the heaviest with [`Options::best_book_move`]. Nothing is searched: the
+    /// listener hears [`Listener::book`], then the answer, which says
+    /// [`from_book`](SearchResult::from_book). Infinite, ponder and mate searches are
+    /// analysis: they always search.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xq_book::{BookBuilder, BuildOptions};
+    /// use xq_search::engine::{Engine, Options};
+    /// use xq_search::Limits;
+    /// let mut builder = BookBuilder::new(BuildOptions::default());
+    /// let start = xq_core::Position::startpos();
+    /// builder.add_game(&start, &["h0g2".parse().unwrap()], None).unwrap();
+    /// let mut engine = Engine::new(Options { own_book: true, hash_mib: 1, ..Options::default() });
+    /// engine.set_book(Some(Arc::new(builder.finish())));
+    /// let answer = engine.search(Limits::depth(20), |_| true);
+    /// assert!(answer.from_book);
+    /// assert!(["h0g2", "b0c2"].contains(&answer.best_move.unwrap().to_string().as_str()));
+    /// assert_eq!(answer.nodes, 0);
+    /// ```
     pub fn go(&mut self, limits: Limits, listener: impl Listener + 'static) {
         self.stop();
+        let book = self.book_answer(&limits);
         let budget = time_budget(
             limits.clock.as_ref(),
             limits.movetime,
@@ -509,6 +630,7 @@ impl Engine {
             limits,
             budget: search_budget,
             level,
+            book,
         };
         let thread_ctl = ctl.clone();
         let handle = std::thread::Builder::new()
@@ -772,6 +894,31 @@ struct Job {
     limits: Limits,
     budget: Option<Budget>,
     level: Level,
+    /// The answer from the book, if there is one: then nothing is searched.
+    book: Option<BookAnswer>,
+}
+
+/// The book's answer: the moves it offers, the one picked, and the book's reply to it.
+#[derive(Clone, Debug)]
+struct BookAnswer {
+    moves: Vec<BookMove>,
+    chosen: BookMove,
+    ponder: Option<Move>,
+}
+
+impl BookAnswer {
+    /// The answer as a search result: the move, its expected reply, no search.
+    fn result(&self) -> SearchResult {
+        let mut pv = vec![self.chosen.mv];
+        pv.extend(self.ponder);
+        SearchResult {
+            best_move: Some(self.chosen.mv),
+            ponder: self.ponder,
+            pv,
+            from_book: true,
+            ..SearchResult::default()
+        }
+    }
 }
 
 fn search_thread(
@@ -785,9 +932,15 @@ fn search_thread(
         limits,
         budget,
         level,
+        book,
     } = job;
     let mut last = LastIteration::default();
-    let mut result = {
+    let mut result = if let Some(book) = book {
+        if !ctl.quiet.load(Ordering::SeqCst) {
+            listener.book(&book.moves, &book.chosen);
+        }
+        book.result()
+    } else {
         let (main, helpers) = match searchers.split_first_mut() {
             Some(x) => x,
             None => unreachable!("go always passes a searcher"),
@@ -818,7 +971,7 @@ fn search_thread(
             result
         })
     };
-    if !level.skill.is_full_strength() {
+    if !level.skill.is_full_strength() && !result.from_book {
         level.skill.choose(last.lines(), level.seed, &mut result);
     }
     if let Some(best) = result.best_move {

@@ -311,3 +311,176 @@ fn a_table_the_system_refuses_leaves_the_old_one() {
     assert_eq!(e.options().hash_mib, 1);
     assert_eq!(e.table().size_mib(), 1);
 }
+
+/// A listener that keeps what the book said and the answer.
+#[derive(Default)]
+struct BookEar {
+    book: Mutex<Vec<(Vec<xq_book::BookMove>, Move)>>,
+    infos: Mutex<usize>,
+}
+
+impl Listener for BookEar {
+    fn info(&self, _: &Info) {
+        *self.infos.lock().unwrap() += 1;
+    }
+    fn book(&self, moves: &[xq_book::BookMove], chosen: &xq_book::BookMove) {
+        self.book.lock().unwrap().push((moves.to_vec(), chosen.mv));
+    }
+}
+
+/// A book of two lines: 1. h2e2 h9g7 (Red won, twice) and 1. c3c4 (a draw).
+fn two_line_book() -> Arc<xq_book::Book> {
+    use xq_book::{BookBuilder, BuildOptions};
+    let mut b = BookBuilder::new(BuildOptions::default());
+    let start = xq_core::Position::startpos();
+    for _ in 0..2 {
+        b.add_game(
+            &start,
+            &[mv("h2e2"), mv("h9g7")],
+            Some(xq_movegen::GameResult::RedWins),
+        )
+        .unwrap();
+    }
+    b.add_game(&start, &[mv("c3c4")], Some(xq_movegen::GameResult::Draw))
+        .unwrap();
+    Arc::new(b.finish())
+}
+
+#[test]
+fn the_book_answers_while_it_has_a_move() {
+    let mut e = Engine::new(Options {
+        own_book: true,
+        best_book_move: true,
+        hash_mib: 1,
+        ..Options::default()
+    });
+    e.set_book(Some(two_line_book()));
+    let ear = Arc::new(BookEar::default());
+    e.go(Limits::depth(30), ear.clone());
+    let r = e.wait().unwrap();
+    // The heaviest move (h2e2 and its mirror b2e2 weigh 6; the heaviest in move order
+    // first), the book's reply to ponder on, nothing searched.
+    assert!(r.from_book);
+    assert_eq!(r.best_move, Some(mv("b2e2")));
+    assert_eq!(r.ponder, Some(mv("b9c7")));
+    assert_eq!((r.nodes, r.depth), (0, 0));
+    assert_eq!(*ear.infos.lock().unwrap(), 0);
+    let said = ear.book.lock().unwrap().clone();
+    assert_eq!(said.len(), 1);
+    let offered: Vec<(String, u32)> = said[0]
+        .0
+        .iter()
+        .map(|b| (b.mv.to_string(), b.weight))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            ("b2e2".into(), 6),
+            ("h2e2".into(), 6),
+            ("c3c4".into(), 2),
+            ("g3g4".into(), 2)
+        ]
+    );
+    // Banned moves and root moves are kept to.
+    e.set_banned(vec![mv("b2e2"), mv("h2e2")]);
+    assert_eq!(
+        e.search(Limits::depth(30), |_| true).best_move,
+        Some(mv("c3c4"))
+    );
+    e.set_game(Game::startpos());
+    let only = Limits {
+        root_moves: vec![mv("g3g4"), mv("h0g2")],
+        ..Limits::depth(30)
+    };
+    assert_eq!(e.search(only, |_| true).best_move, Some(mv("g3g4")));
+    // Picked by weight, reproducibly with the same seed.
+    e.set_options(Options {
+        best_book_move: false,
+        ..e.options().clone()
+    })
+    .unwrap();
+    let picks = |e: &mut Engine| -> Vec<String> {
+        e.set_seed(7);
+        (0..20)
+            .map(|_| {
+                e.search(Limits::depth(30), |_| true)
+                    .best_move
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let first = picks(&mut e);
+    assert_eq!(first, picks(&mut e));
+    let kinds: std::collections::BTreeSet<&String> = first.iter().collect();
+    assert!(kinds.len() >= 2, "{first:?}");
+    // Analysis searches: infinite, mate, and once the book is out of moves.
+    for limits in [
+        Limits::depth(2),
+        Limits {
+            mate: Some(1),
+            depth: Some(2),
+            ..Limits::default()
+        },
+    ] {
+        e.set_game(Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7", "h0g2"]).unwrap());
+        let r = e.search(limits, |_| true);
+        assert!(!r.from_book && r.nodes > 0);
+    }
+    e.set_game(Game::startpos());
+    let r = e.search(
+        Limits {
+            mate: Some(1),
+            depth: Some(2),
+            ..Limits::default()
+        },
+        |_| true,
+    );
+    assert!(!r.from_book);
+    // Past the book's depth: searched.
+    e.set_options(Options {
+        book_depth: 0,
+        ..e.options().clone()
+    })
+    .unwrap();
+    assert!(!e.search(Limits::depth(2), |_| true).from_book);
+    // Without OwnBook: searched.
+    e.set_options(Options {
+        book_depth: 40,
+        own_book: false,
+        ..e.options().clone()
+    })
+    .unwrap();
+    assert!(!e.search(Limits::depth(2), |_| true).from_book);
+}
+
+#[test]
+fn a_book_move_that_repeats_a_position_is_not_played() {
+    use xq_book::{BookBuilder, BuildOptions};
+    // A book whose only move at the start position after a horse went out and back
+    // would return to a position of the game.
+    let mut b = BookBuilder::new(BuildOptions::default());
+    let start = xq_core::Position::startpos();
+    b.add_game(&start, &[mv("h0g2"), mv("h9g7"), mv("g2h0")], None)
+        .unwrap();
+    let mut e = Engine::new(Options {
+        own_book: true,
+        best_book_move: true,
+        hash_mib: 1,
+        ..Options::default()
+    });
+    e.set_book(Some(Arc::new(b.finish())));
+    // After h0g2 h9g7, the book's g2h0 is fine (the position after it is new).
+    e.set_game(Game::from_fen_moves(xq_core::START_FEN, &["h0g2", "h9g7"]).unwrap());
+    assert!(e.search(Limits::depth(2), |_| true).from_book);
+    // After h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 the same move would repeat: searched instead.
+    e.set_game(
+        Game::from_fen_moves(
+            xq_core::START_FEN,
+            &["h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7"],
+        )
+        .unwrap(),
+    );
+    let r = e.search(Limits::depth(2), |_| true);
+    assert!(!r.from_book);
+}
