@@ -58,6 +58,18 @@ fn score_json(s: Score) -> serde_json::Value {
     }
 }
 
+/// The chances of a score, per mille: `[win, draw, loss]` for the side to move.
+fn wdl_json(s: Score, material: u32) -> serde_json::Value {
+    let w = xq_search::wdl::MODEL.wdl(s, material);
+    json!([w.win, w.draw, w.loss])
+}
+
+/// The chances of a score as the text columns write them: `win/draw/loss` per mille.
+fn wdl_text(s: Score, material: u32) -> String {
+    let w = xq_search::wdl::MODEL.wdl(s, material);
+    format!("{}/{}/{}", w.win, w.draw, w.loss)
+}
+
 fn notation(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
     write_line(pos, line, notation).unwrap_or_default()
 }
@@ -97,9 +109,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     if !args.json {
         outln!("{}", diagram(&pos, args.unicode))?;
         outln!(
-            "{:>5} {:>10} {:>11} {:>8} {:>8} {:>5}  pv",
+            "{:>5} {:>10} {:>11} {:>11} {:>8} {:>8} {:>5}  pv",
             "depth",
             "score",
+            "w/d/l ‰",
             "nodes",
             "knps",
             "time",
@@ -115,6 +128,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     })?;
     engine.set_game(game);
     let json = args.json;
+    let material = xq_search::wdl::material(&pos);
     // A failed write means nobody reads any more: stop the search, say nothing more.
     let mut closed = false;
     let report = |info: &Info| {
@@ -129,6 +143,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 "seldepth": info.seldepth,
                 "multipv": info.multipv,
                 "score": score_json(info.score),
+                "wdl": wdl_json(info.score, material),
                 "nodes": info.nodes,
                 "nps": info.nps(),
                 "time_ms": info.time.as_millis() as u64,
@@ -145,10 +160,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 String::new()
             };
             outln!(
-                "{:>2}/{:<2} {:>10} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
+                "{:>2}/{:<2} {:>10} {:>11} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
                 info.depth,
                 info.seldepth,
                 info.score.to_string(),
+                wdl_text(info.score, material),
                 info.nodes,
                 info.nps() / 1000,
                 info.time.as_secs_f64(),
@@ -173,6 +189,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "bestmove": best.map(|m| m.to_string()),
             "ponder": result.ponder.map(|m| m.to_string()),
             "score": score_json(result.score),
+            "wdl": wdl_json(result.score, material),
             "depth": result.depth,
             "seldepth": result.seldepth,
             "nodes": result.nodes,
@@ -184,9 +201,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     } else {
         match best {
             Some(m) => outln!(
-                "bestmove {m} ({}) score {} depth {} nodes {} time {:.2}s{}",
+                "bestmove {m} ({}) score {} wdl {} depth {} nodes {} time {:.2}s{}",
                 notation(&pos, &[m], style).join(""),
                 result.score,
+                wdl_text(result.score, material),
                 result.depth,
                 result.nodes,
                 result.time.as_secs_f64(),

@@ -19,6 +19,7 @@ mod datagen;
 mod eval;
 mod perft;
 mod tune;
+mod tune_wdl;
 
 /// The analysis board's files, embedded by build.rs from web/dist.
 mod web_assets {
@@ -119,6 +120,8 @@ enum Command {
     Datagen(datagen::DatagenArgs),
     /// Fit the evaluation's weights to `xq datagen` data; `--write` rewrites xq-eval/src/params.rs.
     Tune(tune::TuneArgs),
+    /// Fit the win/draw/loss model to `xq datagen` data; `--write` rewrites xq-search/src/wdl.rs.
+    TuneWdl(tune_wdl::TuneWdlArgs),
     /// Analyse every move of a game file; write it back with scores, best lines and
     /// inaccuracies, mistakes and blunders marked.
     Annotate(annotate::AnnotateArgs),
@@ -172,6 +175,7 @@ fn main() {
         Some(Command::Adjudicate(a)) => adjudicate::run(&a),
         Some(Command::Datagen(a)) => datagen::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),
+        Some(Command::TuneWdl(a)) => tune_wdl::run(&a),
         Some(Command::Annotate(a)) => annotate::run(&a),
         Some(Command::Serve(a)) => serve(&a),
         Some(Command::Book(a)) => book::run(&a),

@@ -28,6 +28,9 @@ pub(crate) enum Dialect {
 pub(crate) struct Output {
     sink: Sink,
     dialect: Dialect,
+    /// UCI's `UCI_ShowWDL`: the material of the position searched, to turn scores into
+    /// chances (`None`: no `wdl` in the info lines).
+    wdl_material: Option<u32>,
 }
 
 impl Listener for Output {
@@ -36,11 +39,15 @@ impl Listener for Output {
         match self.dialect {
             Dialect::Uci => say!(
                 self.sink,
-                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+                "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
                 info.depth,
                 info.seldepth,
                 info.multipv,
                 info.score,
+                self.wdl_material.map_or(String::new(), |m| {
+                    let w = xq_search::wdl::MODEL.wdl(info.score, m);
+                    format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+                }),
                 info.nodes,
                 info.nps(),
                 info.hashfull,
@@ -156,20 +163,18 @@ pub(crate) enum Common {
 pub(crate) struct Session {
     pub(crate) engine: Engine,
     pub(crate) sink: Sink,
-    output: Arc<Output>,
     dialect: Dialect,
+    /// UCI's `UCI_ShowWDL`: the info lines carry `wdl W D L`.
+    pub(crate) show_wdl: bool,
 }
 
 impl Session {
     pub(crate) fn new(sink: Sink, caps: Caps, dialect: Dialect) -> Session {
         Session {
             engine: Engine::with_caps(Options::default(), caps),
-            output: Arc::new(Output {
-                sink: sink.clone(),
-                dialect,
-            }),
             sink,
             dialect,
+            show_wdl: false,
         }
     }
 
@@ -210,7 +215,14 @@ impl Session {
 
     /// Starts a search that answers on the sink.
     pub(crate) fn go(&mut self, limits: Limits) {
-        self.engine.go(limits, self.output.clone());
+        let output = Output {
+            sink: self.sink.clone(),
+            dialect: self.dialect,
+            wdl_material: self
+                .show_wdl
+                .then(|| xq_search::wdl::material(self.engine.game().position())),
+        };
+        self.engine.go(limits, output);
     }
 
     /// Announces the engine: its name and authors (and, in UCCI, its copyright).

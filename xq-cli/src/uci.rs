@@ -80,7 +80,7 @@ const BOOK_DEPTH: EngineOption = EngineOption {
         max: MAX_BOOK_DEPTH as u64,
     },
 };
-const OPTIONS: [EngineOption; 14] = [
+const OPTIONS: [EngineOption; 15] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -100,6 +100,10 @@ const OPTIONS: [EngineOption; 14] = [
     },
     ELO,
     VARIANT,
+    EngineOption {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check { default: false },
+    },
     EngineOption {
         name: "OwnBook",
         kind: Kind::Check { default: false },
@@ -191,6 +195,10 @@ impl Uci {
             "skill level" => o.skill = Skill::new(SKILL.spin(value)? as u8),
             "uci_limitstrength" => o.limit_strength = parse_check("UCI_LimitStrength", value)?,
             "uci_elo" => o.elo = ELO.spin(value)? as u32,
+            "uci_showwdl" => {
+                self.session.show_wdl = parse_check("UCI_ShowWDL", value)?;
+                return Ok(());
+            }
             "ownbook" => o.own_book = parse_check("OwnBook", value)?,
             "bookfile" => return self.session.load_book(value.unwrap_or_default()),
             "bookdepth" => o.book_depth = BOOK_DEPTH.spin(value)? as u32,

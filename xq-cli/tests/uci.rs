@@ -49,6 +49,7 @@ fn handshake() {
         "option name BookFile type string default <empty>",
         "option name BookDepth type spin default 40 min 0 max 1000",
         "option name Best Book Move type check default false",
+        "option name UCI_ShowWDL type check default false",
     ] {
         assert!(
             lines.iter().any(|l| l == option),
@@ -673,4 +674,49 @@ fn multipv_lines_that_end_in_mate_show_the_whole_line() {
         assert_eq!(pv.len() as i32, 2 * n - 1, "{l}");
         assert_eq!(xq_movegen::count_legal(&play_line(fen, &pv)), 0, "{l}");
     }
+}
+
+#[test]
+fn uci_show_wdl_adds_the_chances_to_the_info_lines() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves h2e2");
+    let (_, lines) = e.go("depth 3");
+    assert!(
+        !lines.iter().any(|l| l.contains(" wdl ")),
+        "off by default: {lines:?}"
+    );
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name MultiPV value 2");
+    let (_, lines) = e.go("depth 4");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 8, "{lines:?}");
+    let pos = game(xq_core::START_FEN, &["h2e2".into()])
+        .position()
+        .clone();
+    for l in infos {
+        // "score cp V wdl W D L", from the side to move's view, by the model.
+        let score = after_key(l, "score");
+        assert_eq!(score[0], "cp", "{l}");
+        assert_eq!(score[2], "wdl", "{l}");
+        let w = xq_search::wdl::wdl(xq_search::Score::Cp(score[1].parse().unwrap()), &pos);
+        let said: Vec<u32> = score[3..6].iter().map(|n| n.parse().unwrap()).collect();
+        assert_eq!(said, [w.win, w.draw, w.loss], "{l}");
+        assert_eq!(said.iter().sum::<u32>(), 1000);
+        assert_eq!(score[6], "nodes", "{l}");
+    }
+    // A mate: certain.
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    let (_, lines) = e.go("depth 3");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" score mate 1 wdl 1000 0 0 nodes ")),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_ShowWDL value false");
+    let (_, lines) = e.go("depth 2");
+    assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
 }
