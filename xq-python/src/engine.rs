@@ -239,7 +239,8 @@ fn limits(
 
 /// xq's engine in-process: `Engine(threads=1, hash_mb=16, skill=None)`.
 ///
-/// `threads` search threads (Lazy SMP, 1 to 16) over a `hash_mb` MiB table (1 to 2048);
+/// `threads` search threads (Lazy SMP, 1 to 1024) over a `hash_mb` MiB table (1 to
+/// 33554432; a size the system refuses raises `ValueError`);
 /// `skill` a playing level for people, 0 to 20 (None or 20: full strength). Searches
 /// release the GIL. `analyse(board, depth=.., nodes=.., movetime=.., mate=..)` returns
 /// an info dict (python-chess's keys: `score`, `pv`, `depth`, `seldepth`, `nodes`, `nps`,
