@@ -46,11 +46,11 @@ pub const MAX_MATERIAL: u32 = 106;
 
 // The block between the markers is written by `xq tune-wdl --write`.
 // @generated-begin
-/// The fitted model: `xq tune-wdl` on 55002 positions of `xq datagen` self-play (see
+/// The fitted model: `xq tune-wdl` on 91296 positions of `xq datagen` self-play (see
 /// docs/wdl.md).
 pub const MODEL: WdlModel = WdlModel {
-    a: [1692.189, -3087.232, 1381.471, 233.068],
-    b: [375.122, -959.290, 920.962, -66.407],
+    a: [2090.885, -3815.172, 1726.178, 207.633],
+    b: [638.749, -1421.462, 1130.724, -93.988],
 };
 // @generated-end
 
