@@ -294,6 +294,21 @@ impl Book {
     ///
     /// # Errors
     /// The file cannot be written.
+    ///
+    /// ```
+    /// use xq_book::{Book, BookBuilder, BuildOptions, Format};
+    /// let mut builder = BookBuilder::new(BuildOptions::default());
+    /// let start = xq_core::Position::startpos();
+    /// builder.add_game(&start, &["h2e2".parse().unwrap()], None).unwrap();
+    /// let book = builder.finish();
+    /// let path = std::env::temp_dir().join(format!("xq-book-doc-{}.bin", std::process::id()));
+    /// book.save(&path).unwrap();
+    /// let read = Book::open(&path).unwrap();
+    /// std::fs::remove_file(&path).unwrap();
+    /// assert_eq!(read, book);
+    /// assert_eq!((read.format(), read.len(), read.positions()), (Format::Xq, 2, 1));
+    /// assert_eq!(read.info().games, 1);
+    /// ```
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
         let path = path.as_ref();
         std::fs::write(path, self.to_bytes()).map_err(|e| BookError::Io {

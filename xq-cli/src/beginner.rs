@@ -73,6 +73,13 @@ pub fn capture_gain(pos: &Position, m: Move) -> Option<i32> {
 
 /// The most the side to move can win with one capture by [`capture_gain`] (0 when no
 /// capture wins anything): what a move that led to `pos` has left hanging.
+///
+/// ```
+/// use xq_core::Position;
+/// // Black to move: its chariot on a9 takes Red's unguarded chariot on a5.
+/// let pos = Position::from_fen("r2k5/9/9/9/R8/9/9/9/9/4K4 b").unwrap();
+/// assert_eq!(xq_cli::beginner::hanging(&pos), 90);
+/// ```
 pub fn hanging(pos: &Position) -> i32 {
     legal_moves(pos)
         .iter()

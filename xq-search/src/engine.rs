@@ -413,6 +413,13 @@ impl Engine {
     ///
     /// # Errors
     /// The system (or [`Caps::table_limit_mib`]) refuses the memory of the table.
+    ///
+    /// ```
+    /// use xq_search::engine::{Caps, Engine, Options, TableError};
+    /// let caps = Caps { table_limit_mib: Some(8), ..Caps::default() };
+    /// let big = Options { hash_mib: 16, ..Options::default() };
+    /// assert_eq!(Engine::try_with_caps(big, caps).unwrap_err(), TableError { mib: 16 });
+    /// ```
     pub fn try_with_caps(options: Options, caps: Caps) -> Result<Engine, TableError> {
         let caps = caps.clamped();
         let mib = options.clamped(&caps).hash_mib;
@@ -482,6 +489,16 @@ impl Engine {
 
     /// Sets the opening book (`None`: none). The engine plays from it when
     /// [`Options::own_book`] is on; see [`Engine::go`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xq_book::{BookBuilder, BuildOptions};
+    /// use xq_search::Engine;
+    /// let mut engine = Engine::default();
+    /// assert!(engine.book().is_none());
+    /// engine.set_book(Some(Arc::new(BookBuilder::new(BuildOptions::default()).finish())));
+    /// assert!(engine.book().unwrap().is_empty());
+    /// ```
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
         self.book = book;
     }

@@ -117,12 +117,26 @@ fn cubic(c: &[f64; 4], x: f64) -> f64 {
 
 impl WdlModel {
     /// `a` and `b` at `material` (brought within [`MIN_MATERIAL`] and [`MAX_MATERIAL`]).
+    ///
+    /// ```
+    /// use xq_search::wdl::WdlModel;
+    /// let m = WdlModel { a: [0.0, 0.0, 100.0, 200.0], b: [0.0, 0.0, 0.0, 150.0] };
+    /// assert_eq!(m.params(50), (250.0, 150.0));
+    /// assert_eq!(m.params(0), m.params(10)); // below the least material
+    /// ```
     pub fn params(&self, material: u32) -> (f64, f64) {
         let x = f64::from(material.clamp(MIN_MATERIAL, MAX_MATERIAL)) / 100.0;
         (cubic(&self.a, x), cubic(&self.b, x))
     }
 
     /// The chance of a win for the side with `cp` centipawns at `material`, 0 to 1.
+    ///
+    /// ```
+    /// use xq_search::wdl::WdlModel;
+    /// let m = WdlModel { a: [0.0, 0.0, 0.0, 200.0], b: [0.0, 0.0, 0.0, 100.0] };
+    /// assert_eq!(m.win_rate(200.0, 60), 0.5); // at `a`, as likely as not
+    /// assert!(m.win_rate(0.0, 60) < 0.12);
+    /// ```
     pub fn win_rate(&self, cp: f64, material: u32) -> f64 {
         let (a, b) = self.params(material);
         1.0 / (1.0 + ((a - cp) / b).exp())
@@ -130,6 +144,14 @@ impl WdlModel {
 
     /// The chances for the side with `score` at `material`. A mate for it is a win, a
     /// mate against it a loss.
+    ///
+    /// ```
+    /// use xq_search::wdl::{Wdl, WdlModel};
+    /// use xq_search::Score;
+    /// let m = WdlModel { a: [0.0, 0.0, 0.0, 200.0], b: [0.0, 0.0, 0.0, 100.0] };
+    /// assert_eq!(m.wdl(Score::Cp(200), 60), Wdl { win: 500, draw: 482, loss: 18 });
+    /// assert_eq!(m.wdl(Score::Mate(1), 60).win, 1000);
+    /// ```
     pub fn wdl(&self, score: Score, material: u32) -> Wdl {
         let cp = match score {
             Score::Mate(n) if n > 0 => {
