@@ -28,13 +28,13 @@ pub struct AnalyzeArgs {
     /// Search about this many nodes.
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB (1 to 2048).
+    /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MIB, value_name = "MB", value_parser = hash_mib())]
     hash: usize,
     /// Report the best N moves, each with its own line.
     #[arg(long, default_value_t = 1, value_name = "N")]
     multipv: usize,
-    /// Search threads (Lazy SMP, 1 to 16).
+    /// Search threads (Lazy SMP, 1 to 1024).
     #[arg(long, default_value_t = 1, value_name = "N",
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS as u64))]
     threads: usize,
@@ -47,6 +47,10 @@ pub struct AnalyzeArgs {
     /// One JSON object per line: one per iteration, then the result.
     #[arg(long)]
     json: bool,
+    /// An opening book (xq's or ElephantEye's): its moves in the position are listed
+    /// before the search.
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
 }
 
 fn score_json(s: Score) -> serde_json::Value {
@@ -54,6 +58,18 @@ fn score_json(s: Score) -> serde_json::Value {
         Score::Cp(v) => json!({ "cp": v }),
         Score::Mate(n) => json!({ "mate": n }),
     }
+}
+
+/// The chances of a score, per mille: `[win, draw, loss]` for the side to move.
+fn wdl_json(s: Score, material: u32) -> serde_json::Value {
+    let w = xq_search::wdl::MODEL.wdl(s, material);
+    json!([w.win, w.draw, w.loss])
+}
+
+/// The chances of a score as the text columns write them: `win/draw/loss` per mille.
+fn wdl_text(s: Score, material: u32) -> String {
+    let w = xq_search::wdl::MODEL.wdl(s, material);
+    format!("{}/{}/{}", w.win, w.draw, w.loss)
 }
 
 fn notation(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
@@ -77,28 +93,46 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         Notation::Chinese
     };
 
+    let book = args.book.as_deref().map(crate::book::open).transpose()?;
+    if let Some(book) = &book {
+        let moves = book.probe(&pos);
+        if args.json {
+            let obj = json!({
+                "type": "book",
+                "moves": crate::book::moves_json(&pos, &moves),
+            });
+            outln!("{obj}")?;
+        } else {
+            outln!("book: {} moves", moves.len())?;
+            for line in crate::book::lines(&pos, &moves, book.format()) {
+                outln!("  {line}")?;
+            }
+        }
+    }
     if !args.json {
         outln!("{}", diagram(&pos, args.unicode))?;
         outln!(
-            "{:>5} {:>10} {:>11} {:>8} {:>8} {:>5}  pv",
+            "{:>5} {:>10} {:>11} {:>11} {:>8} {:>8} {:>5}  pv",
             "depth",
             "score",
+            "w/d/l ‰",
             "nodes",
             "knps",
             "time",
             "hash"
         )?;
     }
-    let mut engine = Engine::new(Options {
+    let mut engine = Engine::try_new(Options {
         hash_mib: args.hash,
         threads: args.threads,
         multipv: args.multipv,
         move_overhead: Duration::ZERO,
         network,
         ..Options::default()
-    });
+    })?;
     engine.set_game(game);
     let json = args.json;
+    let material = xq_search::wdl::material(&pos);
     // A failed write means nobody reads any more: stop the search, say nothing more.
     let mut closed = false;
     let report = |info: &Info| {
@@ -113,6 +147,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 "seldepth": info.seldepth,
                 "multipv": info.multipv,
                 "score": score_json(info.score),
+                "wdl": wdl_json(info.score, material),
                 "nodes": info.nodes,
                 "nps": info.nps(),
                 "time_ms": info.time.as_millis() as u64,
@@ -129,10 +164,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
                 String::new()
             };
             outln!(
-                "{:>2}/{:<2} {:>10} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
+                "{:>2}/{:<2} {:>10} {:>11} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
                 info.depth,
                 info.seldepth,
                 info.score.to_string(),
+                wdl_text(info.score, material),
                 info.nodes,
                 info.nps() / 1000,
                 info.time.as_secs_f64(),
@@ -157,6 +193,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "bestmove": best.map(|m| m.to_string()),
             "ponder": result.ponder.map(|m| m.to_string()),
             "score": score_json(result.score),
+            "wdl": wdl_json(result.score, material),
             "depth": result.depth,
             "seldepth": result.seldepth,
             "nodes": result.nodes,
@@ -168,9 +205,10 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     } else {
         match best {
             Some(m) => outln!(
-                "bestmove {m} ({}) score {} depth {} nodes {} time {:.2}s{}",
+                "bestmove {m} ({}) score {} wdl {} depth {} nodes {} time {:.2}s{}",
                 notation(&pos, &[m], style).join(""),
                 result.score,
+                wdl_text(result.score, material),
                 result.depth,
                 result.nodes,
                 result.time.as_secs_f64(),

@@ -18,6 +18,17 @@
 //! root search of the position after it) loses 0 too. Classes by loss:
 //! [`INACCURACY`] cp (`?!`, NAG 6), [`MISTAKE`] cp (`?`, NAG 2), [`BLUNDER`] cp (`??`,
 //! NAG 4); on this scale a soldier is 60-200, a horse about 400, a chariot 900.
+//!
+//! With `--by wdl` the loss is in the expected result instead: each score is turned into
+//! the chances of a win, a draw and a loss by the model of `xq_search::wdl` (at the
+//! material of the position it belongs to), and the loss is the mover's expected result
+//! (a win 1000, a draw 500 per mille) after the best move minus after the move played.
+//! Losses of [`WDL_INACCURACY`], [`WDL_MISTAKE`] and [`WDL_BLUNDER`] per mille are an
+//! inaccuracy, a mistake and a blunder (5, 10 and 15 points of expected result, as the
+//! win-chance thresholds of Lichess). A move that throws away a chariot in a position
+//! already lost, or already won twice over, then costs little, and the same centipawns
+//! cost most where the game is in the balance. No clamping is needed: a mate is a
+//! certain result.
 
 use crate::convert::{read_games, EncodingArg, NotationArg};
 use crate::{hash_mib, StdoutClosed};
@@ -35,7 +46,8 @@ use xq_records::pgn::{self, WriteOptions};
 use xq_records::Record;
 use xq_search::engine::MAX_THREADS;
 use xq_search::score::{MATE, MATE_BOUND};
-use xq_search::{Limits, Searcher};
+use xq_search::wdl::{Wdl, WdlModel, MODEL};
+use xq_search::{Limits, Score, Searcher};
 
 /// Scores are clamped to this (centipawns) before losses are taken.
 pub const CAP: i32 = 1000;
@@ -47,6 +59,73 @@ pub const MISTAKE: i32 = 100;
 pub const BLUNDER: i32 = 200;
 /// The time per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 500;
+/// With `--by wdl`, a loss of at least this much expected result (per mille) is an
+/// inaccuracy.
+pub const WDL_INACCURACY: i32 = 50;
+/// With `--by wdl`, a loss of at least this much is a mistake.
+pub const WDL_MISTAKE: i32 = 100;
+/// With `--by wdl`, a loss of at least this much is a blunder.
+pub const WDL_BLUNDER: i32 = 150;
+
+/// What a move's loss is measured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum By {
+    /// Centipawns, scores clamped to +-[`CAP`].
+    Cp,
+    /// The expected result by the win/draw/loss model, per mille.
+    Wdl,
+}
+
+impl By {
+    /// The least losses of an inaccuracy, a mistake and a blunder.
+    fn thresholds(self) -> [i32; 3] {
+        match self {
+            By::Cp => [INACCURACY, MISTAKE, BLUNDER],
+            By::Wdl => [WDL_INACCURACY, WDL_MISTAKE, WDL_BLUNDER],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            By::Cp => "cp",
+            By::Wdl => "wdl",
+        }
+    }
+}
+
+/// The chances of a search value (from its side's view) at `material`. A mate given is a
+/// win, whatever its distance (`Score::from_value` calls a mate already on the board
+/// `Mate(0)` for either side).
+fn chances(model: &WdlModel, value: i32, material: u32) -> Wdl {
+    if value >= MATE_BOUND {
+        Wdl {
+            win: 1000,
+            draw: 0,
+            loss: 0,
+        }
+    } else {
+        model.wdl(Score::from_value(value), material)
+    }
+}
+
+/// The loss of a move: `best` is the search value of the position before it (from the
+/// mover's side, with `material` before), `played` the value after it from the mover's
+/// side (with `material_after`), by `by`'s measure and `model`'s chances.
+fn loss_of(
+    by: By,
+    model: &WdlModel,
+    (best, material): (i32, u32),
+    (played, material_after): (i32, u32),
+) -> i32 {
+    let lost = match by {
+        By::Cp => clamped(best) - clamped(played),
+        By::Wdl => {
+            let expected = |v: i32, m: u32| chances(model, v, m).expected() as i32;
+            expected(best, material) - expected(played, material_after)
+        }
+    };
+    lost.max(0)
+}
 
 /// Analyse every move of every game; write the games annotated.
 #[derive(clap::Args, Debug)]
@@ -85,6 +164,11 @@ pub struct AnnotateArgs {
     /// The encoding of a PGN input (an XQF file is always GBK).
     #[arg(long, value_enum, default_value = "auto")]
     pub input_encoding: EncodingArg,
+    /// What a move's loss is measured in: centipawns (`cp`), or the expected result by
+    /// the win/draw/loss model (`wdl`), which judges won and lost positions' moves by
+    /// what they change in the result.
+    #[arg(long, value_enum, default_value = "cp")]
+    pub by: By,
 }
 
 /// How bad a move was.
@@ -99,12 +183,13 @@ pub enum Class {
 }
 
 impl Class {
-    /// The class of a loss, if any.
-    fn of(loss: i32) -> Option<Class> {
+    /// The class of a loss measured `by`, if any.
+    fn of(loss: i32, by: By) -> Option<Class> {
+        let [inaccuracy, mistake, blunder] = by.thresholds();
         match loss {
-            l if l >= BLUNDER => Some(Class::Blunder),
-            l if l >= MISTAKE => Some(Class::Mistake),
-            l if l >= INACCURACY => Some(Class::Inaccuracy),
+            l if l >= blunder => Some(Class::Blunder),
+            l if l >= mistake => Some(Class::Mistake),
+            l if l >= inaccuracy => Some(Class::Inaccuracy),
             _ => None,
         }
     }
@@ -154,8 +239,12 @@ struct MoveReport {
     best: Searched,
     /// The search after the move (its line is the expected continuation).
     after: Searched,
-    /// Centipawns, from the mover's point of view, after clamping.
+    /// From the mover's point of view: centipawns after clamping, or the expected
+    /// result per mille (`--by wdl`).
     loss: i32,
+    /// The chances after the best move and after the move played, mover's view.
+    best_wdl: Wdl,
+    played_wdl: Wdl,
     class: Option<Class>,
 }
 
@@ -195,12 +284,16 @@ impl SideSummary {
         }
     }
 
-    fn text(&self) -> String {
+    fn text(&self, by: By) -> String {
         let n = |count: usize, one: &str, many: &str| {
             format!("{count} {}", if count == 1 { one } else { many })
         };
+        let unit = match by {
+            By::Cp => " cp",
+            By::Wdl => "‰ of the result",
+        };
         format!(
-            "average loss {} cp, {}, {}, {}",
+            "average loss {}{unit}, {}, {}, {}",
             self.average(),
             n(self.counts[0], "inaccuracy", "inaccuracies"),
             n(self.counts[1], "mistake", "mistakes"),
@@ -304,6 +397,7 @@ fn analyse(
     record: &Record,
     searcher: &mut Searcher,
     limits: &Limits,
+    by: By,
     tick: &dyn Fn(),
 ) -> GameReport {
     searcher.new_game();
@@ -334,19 +428,30 @@ fn analyse(
         let after = searched[i + 1].clone();
         let mover = pos.side_to_move();
         let is_best = best.pv.first() == Some(&m);
+        let material = xq_search::wdl::material(&pos);
+        let mut next = pos.clone();
+        next.make_move(m);
+        let material_after = xq_search::wdl::material(&next);
         let loss = if is_best {
             0
         } else {
-            (clamped(best.value) - clamped(-after.value)).max(0)
+            loss_of(
+                by,
+                &MODEL,
+                (best.value, material),
+                (-after.value, material_after),
+            )
         };
         let report = MoveReport {
             before: pos.clone(),
             mover,
             played: m,
+            best_wdl: chances(&MODEL, best.value, material),
+            played_wdl: chances(&MODEL, -after.value, material_after),
             best,
             after,
             loss,
-            class: Class::of(loss),
+            class: Class::of(loss, by),
         };
         match mover {
             Color::Red => red.add(&report),
@@ -364,18 +469,23 @@ fn analyse(
     }
 }
 
+/// A loss as the comments write it: pawns (`-1.20`), or points of expected result
+/// (`-12.5%`).
+fn loss_text(loss: i32, by: By) -> String {
+    match by {
+        By::Cp => format!("-{}", score_text(loss).trim_start_matches('+')),
+        By::Wdl => format!("-{:.1}%", f64::from(loss) / 10.0),
+    }
+}
+
 /// The comment after a move.
-fn comment(r: &MoveReport, notation: Notation) -> String {
+fn comment(r: &MoveReport, notation: Notation, by: By) -> String {
     let mut after_pos = r.before.clone();
     after_pos.make_move(r.played);
     let played_value = for_red(-r.after.value, r.mover);
     let mut text = String::new();
     if let Some(c) = r.class {
-        text.push_str(&format!(
-            "{} (-{}). ",
-            c.title(),
-            score_text(r.loss).trim_start_matches('+')
-        ));
+        text.push_str(&format!("{} ({}). ", c.title(), loss_text(r.loss, by)));
     }
     text.push_str(&score_text(played_value));
     let line = line_text(&after_pos, &r.after.pv, notation);
@@ -396,18 +506,24 @@ fn comment(r: &MoveReport, notation: Notation) -> String {
 }
 
 /// The summary comment of a game.
-fn summary(report: &GameReport, limit: &str) -> String {
+fn summary(report: &GameReport, limit: &str, by: By) -> String {
     format!(
         "xq annotate ({limit}): Red {}; Black {}.",
-        report.red.text(),
-        report.black.text()
+        report.red.text(by),
+        report.black.text(by)
     )
 }
 
 /// Writes the annotations into the game.
-fn annotate_record(record: &mut Record, report: &GameReport, notation: Notation, limit: &str) {
+fn annotate_record(
+    record: &mut Record,
+    report: &GameReport,
+    notation: Notation,
+    limit: &str,
+    by: By,
+) {
     for (node, r) in record.main.nodes.iter_mut().zip(&report.moves) {
-        let ours = comment(r, notation);
+        let ours = comment(r, notation, by);
         node.comment = Some(match node.comment.take().filter(|c| !c.is_empty()) {
             Some(theirs) => format!("{theirs}\n{ours}"),
             None => ours,
@@ -418,7 +534,7 @@ fn annotate_record(record: &mut Record, report: &GameReport, notation: Notation,
             node.nags.push(c.nag());
         }
     }
-    let sum = summary(report, limit);
+    let sum = summary(report, limit, by);
     record.main.comment = Some(match record.main.comment.take().filter(|c| !c.is_empty()) {
         Some(theirs) => format!("{sum}\n{theirs}"),
         None => sum,
@@ -446,6 +562,10 @@ fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde
         "best_cp": clamped(best),
         "loss": r.loss,
         "class": r.class.map(Class::name),
+        "expected": r.played_wdl.expected(),
+        "best_expected": r.best_wdl.expected(),
+        "wdl": [r.played_wdl.win, r.played_wdl.draw, r.played_wdl.loss],
+        "best_wdl": [r.best_wdl.win, r.best_wdl.draw, r.best_wdl.loss],
         "depth": r.after.depth,
         "pv": r.after.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "best_pv": r.best.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
@@ -479,13 +599,17 @@ fn analyse_all(games: &[Record], args: &AnnotateArgs, limits: &Limits) -> Result
             let h = std::thread::Builder::new()
                 .name(format!("annotate-{i}"))
                 .spawn_scoped(s, move || {
-                    let mut searcher = Searcher::new(args.hash);
+                    // A worker without a table leaves the games to the others.
+                    let Ok(mut searcher) = Searcher::try_new(args.hash) else {
+                        return;
+                    };
                     loop {
                         let g = next.fetch_add(1, Ordering::SeqCst);
                         let Some(record) = games.get(g) else {
                             return;
                         };
-                        let report = analyse(record, &mut searcher, limits, &|| bar.inc(1));
+                        let report =
+                            analyse(record, &mut searcher, limits, args.by, &|| bar.inc(1));
                         let n = done_games.fetch_add(1, Ordering::SeqCst) + 1;
                         bar.set_message(format!("{n}/{} games", games.len()));
                         results.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(report);
@@ -524,6 +648,8 @@ fn emit(output: Option<&Path>, bytes: &[u8]) -> Result<()> {
 }
 
 pub fn run(args: &AnnotateArgs) -> Result<i32> {
+    // Say now if the system will not give a table of this size.
+    drop(xq_search::tt::TranspositionTable::try_new(args.hash)?);
     let mut games = read_games(&args.input, args.input_encoding.into())?;
     let (limits, limit) = limits(args);
     let notation: Notation = args.notation.into();
@@ -552,6 +678,7 @@ pub fn run(args: &AnnotateArgs) -> Result<i32> {
                 "type": "summary",
                 "game": g + 1,
                 "limit": limit,
+                "by": args.by.name(),
                 "red": report.red.json(),
                 "black": report.black.json(),
             });
@@ -561,7 +688,7 @@ pub fn run(args: &AnnotateArgs) -> Result<i32> {
         out.into_bytes()
     } else {
         for (record, report) in games.iter_mut().zip(&reports) {
-            annotate_record(record, report, notation, &limit);
+            annotate_record(record, report, notation, &limit, args.by);
         }
         pgn::write_all(&games, &WriteOptions { notation })
             .map_err(|e| anyhow!("{}: cannot write {e}", args.input.display()))?
@@ -661,11 +788,14 @@ mod tests {
 
     #[test]
     fn classes_by_loss() {
-        assert_eq!(Class::of(49), None);
-        assert_eq!(Class::of(50), Some(Class::Inaccuracy));
-        assert_eq!(Class::of(99), Some(Class::Inaccuracy));
-        assert_eq!(Class::of(100), Some(Class::Mistake));
-        assert_eq!(Class::of(200), Some(Class::Blunder));
+        assert_eq!(Class::of(49, By::Cp), None);
+        assert_eq!(Class::of(50, By::Cp), Some(Class::Inaccuracy));
+        assert_eq!(Class::of(99, By::Cp), Some(Class::Inaccuracy));
+        assert_eq!(Class::of(100, By::Cp), Some(Class::Mistake));
+        assert_eq!(Class::of(200, By::Cp), Some(Class::Blunder));
+        assert_eq!(Class::of(149, By::Wdl), Some(Class::Mistake));
+        assert_eq!(Class::of(150, By::Wdl), Some(Class::Blunder));
+        assert_eq!(Class::of(49, By::Wdl), None);
         assert_eq!(clamped(mate_in(3)), CAP);
         assert_eq!(clamped(-2500), -CAP);
     }
@@ -681,13 +811,62 @@ mod tests {
         s.loss = 101;
         assert_eq!(s.average(), 34);
         assert_eq!(
-            s.text(),
+            s.text(By::Cp),
             "average loss 34 cp, 0 inaccuracies, 0 mistakes, 0 blunders"
         );
         s.counts = [1, 2, 1];
         assert_eq!(
-            s.text(),
+            s.text(By::Cp),
             "average loss 34 cp, 1 inaccuracy, 2 mistakes, 1 blunder"
         );
+        assert_eq!(
+            s.text(By::Wdl),
+            "average loss 34‰ of the result, 1 inaccuracy, 2 mistakes, 1 blunder"
+        );
+        assert_eq!(loss_text(234, By::Wdl), "-23.4%");
+        assert_eq!(loss_text(234, By::Cp), "-2.34");
+    }
+
+    #[test]
+    fn by_wdl_a_lost_position_loses_little_and_a_balanced_one_much() {
+        // A fixed model (not the fitted one, which a refit changes): a = 300, b = 200.
+        let model = WdlModel {
+            a: [0.0, 0.0, 0.0, 300.0],
+            b: [0.0, 0.0, 0.0, 200.0],
+        };
+        let m = 60;
+        // Three pawns thrown away in a lost position (-600 to -900): a blunder in
+        // centipawns, an inaccuracy in expected result (7.2 points).
+        let lost = ((-600, m), (-900, m));
+        assert_eq!(loss_of(By::Cp, &model, lost.0, lost.1), 300);
+        let wdl_loss = loss_of(By::Wdl, &model, lost.0, lost.1);
+        let expected = |cp: i32| model.wdl(Score::Cp(cp), m).expected() as i32;
+        assert_eq!(wdl_loss, expected(-600) - expected(-900));
+        assert_eq!(wdl_loss, 72);
+        assert_eq!(Class::of(wdl_loss, By::Wdl), Some(Class::Inaccuracy));
+        // The same three pawns from an even position: a blunder either way.
+        let even = ((0, m), (-300, m));
+        assert_eq!(loss_of(By::Cp, &model, even.0, even.1), 300);
+        let wdl_loss = loss_of(By::Wdl, &model, even.0, even.1);
+        assert_eq!(wdl_loss, 500 - expected(-300));
+        assert_eq!(
+            Class::of(wdl_loss, By::Wdl),
+            Some(Class::Blunder),
+            "{wdl_loss}"
+        );
+        // Mates: certain results, no clamping; a mate on the board is a win.
+        assert_eq!(loss_of(By::Wdl, &model, (mate_in(3), m), (0, m)), 500);
+        assert_eq!(
+            loss_of(By::Wdl, &model, (mate_in(1), m), (mate_in(0), m)),
+            0
+        );
+        assert_eq!(chances(&model, mate_in(0), m).win, 1000);
+        assert_eq!(chances(&model, mated_in(0), m).loss, 1000);
+        assert_eq!(
+            loss_of(By::Wdl, &model, (mated_in(4), m), (mated_in(2), m)),
+            0
+        );
+        // A move that does better than the best loses nothing.
+        assert_eq!(loss_of(By::Wdl, &model, (0, m), (100, m)), 0);
     }
 }

@@ -106,6 +106,7 @@ mod tests {
             max_hash_mib: 1,
             max_threads: 1,
             max_nodes: Some(10_000),
+            ..Caps::default()
         }
     }
 

@@ -37,7 +37,7 @@ pub fn run(args: &BenchArgs) -> Result<i32> {
         .enumerate()
     {
         let game = Game::from_fen_moves(fen, &[] as &[&str])?;
-        let mut searcher = Searcher::new(args.hash);
+        let mut searcher = Searcher::try_new(args.hash)?;
         searcher.set_network(network.clone());
         let start = Instant::now();
         let r = searcher.search(&game, &Limits::depth(args.depth), &stop, |_| {});

@@ -257,6 +257,8 @@ impl Out {
 
 /// Runs the games; returns the exit code.
 pub fn run(args: &DatagenArgs) -> Result<i32> {
+    // Each game makes its own table: say now if the system will not give one.
+    drop(xq_search::tt::TranspositionTable::try_new(args.hash)?);
     let start = Instant::now();
     let net = args.net.network()?;
     if args.format == Format::Binary && args.output.is_none() && std::io::stdout().is_terminal() {

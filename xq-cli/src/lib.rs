@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 pub mod auto;
+pub mod beginner;
 pub mod protocol;
 pub mod serve;
 mod session;

@@ -13,12 +13,14 @@ mod analyze;
 mod annotate;
 mod bench;
 mod board;
+mod book;
 mod convert;
 mod datagen;
 mod eval;
 mod perft;
 mod train;
 mod tune;
+mod tune_wdl;
 
 /// The analysis board's files, embedded by build.rs from web/dist.
 mod web_assets {
@@ -151,9 +153,13 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Train a neural network (NNUE) on `xq datagen` data and write it.
     Train(train::TrainArgs),
+    /// Fit the win/draw/loss model to `xq datagen` data; `--write` rewrites xq-search/src/wdl.rs.
+    TuneWdl(tune_wdl::TuneWdlArgs),
     /// Analyse every move of a game file; write it back with scores, best lines and
     /// inaccuracies, mistakes and blunders marked.
     Annotate(annotate::AnnotateArgs),
+    /// Build an opening book from game files, or list a position's book moves.
+    Book(book::BookArgs),
     /// Serve the analysis board (built by web/build.sh, embedded at build time) on
     /// http://127.0.0.1:PORT/.
     Serve(ServeArgs),
@@ -163,6 +169,14 @@ enum Command {
     Ucci,
     /// Run as an XBoard (CECP) engine for Xiangqi (standard input and output).
     Xboard,
+    /// Run the beginner-like test player as a UCI engine (takes free pieces, else a
+    /// random move that hangs nothing): an opponent for measuring the lowest levels.
+    #[command(hide = true)]
+    Beginner {
+        /// The seed of its random choices (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 fn main() {
@@ -175,6 +189,17 @@ fn main() {
         Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
         Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
         Some(Command::Xboard) => Ok(run_protocol(&mut xboard::XBoard::new())),
+        Some(Command::Beginner { seed }) => {
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(1, |d| d.as_nanos() as u64)
+            });
+            Ok(run_protocol(&mut xq_cli::beginner::BeginnerUci::with_sink(
+                Sink::stdout(),
+                seed,
+            )))
+        }
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),
@@ -184,8 +209,10 @@ fn main() {
         Some(Command::Datagen(a)) => datagen::run(&a),
         Some(Command::Tune(a)) => tune::run(&a),
         Some(Command::Train(a)) => train::run(&a),
+        Some(Command::TuneWdl(a)) => tune_wdl::run(&a),
         Some(Command::Annotate(a)) => annotate::run(&a),
         Some(Command::Serve(a)) => serve(&a),
+        Some(Command::Book(a)) => book::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -231,6 +231,21 @@ pub enum CommandError {
     NotPondering,
     /// A variant other than Xiangqi.
     UnsupportedVariant(String),
+    /// A book file cannot be read or is not a book: the engine plays without a book.
+    Book {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        error: xq_book::BookError,
+    },
+    /// The system refused the memory of a hash table of the size asked for; the engine
+    /// keeps a table of the size it had.
+    Table {
+        /// The size asked for, MiB.
+        asked: usize,
+        /// The size kept, MiB.
+        kept: usize,
+    },
     /// A command that cannot be obeyed in the engine's state (taking back more moves
     /// than were played).
     NotLegalNow,
@@ -272,6 +287,17 @@ impl fmt::Display for CommandError {
             CommandError::BadMove { text, error } => write!(f, "bad move '{text}': {error}"),
             CommandError::NotPondering => f.write_str("ponderhit while not pondering"),
             CommandError::UnsupportedVariant(v) => write!(f, "unsupported variant '{v}'"),
+            CommandError::Book { path, error } => match error {
+                // The error names the file already.
+                xq_book::BookError::Io { .. } => {
+                    write!(f, "cannot read book {error}; playing without a book")
+                }
+                _ => write!(f, "book {path}: {error}; playing without a book"),
+            },
+            CommandError::Table { asked, kept } => write!(
+                f,
+                "cannot allocate a hash table of {asked} MiB; keeping {kept} MiB"
+            ),
             CommandError::NotLegalNow => f.write_str("command not legal now"),
             CommandError::EvalFile { path, reason } => write!(
                 f,

@@ -5,6 +5,7 @@
 
 use crate::protocol::{parse_position, parse_spin, report_error, say, CommandError, Flow, Sink};
 use std::sync::Arc;
+use xq_book::{Book, BookMove};
 use xq_eval::nnue::Network;
 use xq_movegen::Game;
 use xq_search::engine::{Caps, Engine, Listener, Options};
@@ -28,6 +29,9 @@ pub(crate) enum Dialect {
 pub(crate) struct Output {
     sink: Sink,
     dialect: Dialect,
+    /// UCI's `UCI_ShowWDL`: the material of the position searched, to turn scores into
+    /// chances (`None`: no `wdl` in the info lines).
+    wdl_material: Option<u32>,
 }
 
 impl Listener for Output {
@@ -36,11 +40,15 @@ impl Listener for Output {
         match self.dialect {
             Dialect::Uci => say!(
                 self.sink,
-                "info depth {} seldepth {} multipv {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+                "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
                 info.depth,
                 info.seldepth,
                 info.multipv,
                 info.score,
+                self.wdl_material.map_or(String::new(), |m| {
+                    let w = xq_search::wdl::MODEL.wdl(info.score, m);
+                    format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+                }),
                 info.nodes,
                 info.nps(),
                 info.hashfull,
@@ -86,6 +94,21 @@ impl Listener for Output {
     fn is_closed(&self) -> bool {
         self.sink.is_closed()
     }
+
+    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
+        let sum: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+        let all: Vec<String> = moves
+            .iter()
+            .map(|b| format!("{} {}", b.mv, b.weight))
+            .collect();
+        say!(
+            self.sink,
+            "info string book move {} (weight {} of {sum}; book: {})",
+            chosen.mv,
+            chosen.weight,
+            all.join(", ")
+        );
+    }
 }
 
 /// An option as the handshake announces it.
@@ -98,10 +121,24 @@ pub(crate) struct EngineOption {
 /// An option's type, as both protocols name them.
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum Kind {
-    Spin { default: u64, min: u64, max: u64 },
-    Check { default: bool },
+    Spin {
+        default: u64,
+        min: u64,
+        max: u64,
+    },
+    Check {
+        default: bool,
+    },
     Button,
-    Text { default: &'static str },
+    /// One of a fixed list of words.
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
+    /// Any text (a file name); an empty default is written `<empty>`, as UCI does.
+    Text {
+        default: &'static str,
+    },
 }
 
 /// The value of the network file option that means the built-in network.
@@ -130,34 +167,67 @@ pub(crate) enum Common {
 pub(crate) struct Session {
     pub(crate) engine: Engine,
     pub(crate) sink: Sink,
-    output: Arc<Output>,
     dialect: Dialect,
     /// Evaluate with a network (`Use NNUE`, `usennue`)?
     use_nnue: bool,
     /// The network loaded from a file (`EvalFile`, `evalfile`); `None`: the built-in one.
     net_file: Option<Arc<Network>>,
+    /// UCI's `UCI_ShowWDL`: the info lines carry `wdl W D L`.
+    pub(crate) show_wdl: bool,
 }
 
 impl Session {
     pub(crate) fn new(sink: Sink, caps: Caps, dialect: Dialect) -> Session {
         Session {
             engine: Engine::with_caps(Options::default(), caps),
-            output: Arc::new(Output {
-                sink: sink.clone(),
-                dialect,
-            }),
             sink,
             dialect,
             use_nnue: true,
             net_file: None,
+            show_wdl: false,
+        }
+    }
+
+    /// Changes the engine's options; a table the system refuses is reported, with the
+    /// size kept.
+    pub(crate) fn set_options(&mut self, options: Options) -> Result<(), CommandError> {
+        let asked = options.hash_mib;
+        self.engine
+            .set_options(options)
+            .map_err(|_| CommandError::Table {
+                asked,
+                kept: self.engine.options().hash_mib,
+            })
+    }
+
+    /// Sets the book from the file at `path` (empty, or UCI's `<empty>`: no book). A file
+    /// that is not a book leaves the engine without one, and is the error.
+    pub(crate) fn load_book(&mut self, path: &str) -> Result<(), CommandError> {
+        let path = path.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.engine.set_book(None);
+            return Ok(());
+        }
+        match Book::open(path) {
+            Ok(book) => {
+                self.engine.set_book(Some(Arc::new(book)));
+                Ok(())
+            }
+            Err(error) => {
+                self.engine.set_book(None);
+                Err(CommandError::Book {
+                    path: path.to_string(),
+                    error,
+                })
+            }
         }
     }
 
     /// `Use NNUE` / `usennue`: evaluate with the network (the loaded one, else the
     /// built-in one), or with the classical evaluation.
-    pub(crate) fn set_use_nnue(&mut self, on: bool) {
+    pub(crate) fn set_use_nnue(&mut self, on: bool) -> Result<(), CommandError> {
         self.use_nnue = on;
-        self.apply_eval();
+        self.apply_eval()
     }
 
     /// `EvalFile` / `evalfile`: loads a network file; an empty value or
@@ -180,12 +250,11 @@ impl Session {
             );
             Some(Arc::new(net))
         };
-        self.apply_eval();
-        Ok(())
+        self.apply_eval()
     }
 
     /// Gives the engine the evaluation the two options choose.
-    fn apply_eval(&mut self) {
+    fn apply_eval(&mut self) -> Result<(), CommandError> {
         let mut o = self.engine.options().clone();
         o.network = if self.use_nnue {
             self.net_file
@@ -194,12 +263,19 @@ impl Session {
         } else {
             None
         };
-        self.engine.set_options(o);
+        self.set_options(o)
     }
 
     /// Starts a search that answers on the sink.
     pub(crate) fn go(&mut self, limits: Limits) {
-        self.engine.go(limits, self.output.clone());
+        let output = Output {
+            sink: self.sink.clone(),
+            dialect: self.dialect,
+            wdl_material: self
+                .show_wdl
+                .then(|| xq_search::wdl::material(self.engine.game().position())),
+        };
+        self.engine.go(limits, output);
     }
 
     /// Announces the engine: its name and authors (and, in UCCI, its copyright).
@@ -232,13 +308,32 @@ impl Session {
                 }
                 (Dialect::Uci, Kind::Button) => say!(self.sink, "option name {name} type button"),
                 (Dialect::Ucci, Kind::Button) => say!(self.sink, "option {name} type button"),
-                (Dialect::Uci, Kind::Text { default }) => {
+                (Dialect::Uci, Kind::Combo { default, vars }) => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
                     say!(
                         self.sink,
-                        "option name {name} type string default {default}"
+                        "option name {name} type combo default {default} {}",
+                        vars.join(" ")
                     )
                 }
-                (Dialect::Ucci, Kind::Text { default }) => {
+                (Dialect::Ucci, Kind::Combo { default, vars }) => {
+                    let vars: Vec<String> = vars.iter().map(|v| format!("var {v}")).collect();
+                    say!(
+                        self.sink,
+                        "option {name} type combo {} default {default}",
+                        vars.join(" ")
+                    )
+                }
+                (dialect, Kind::Text { default }) => {
+                    let default = if default.is_empty() {
+                        "<empty>"
+                    } else {
+                        default
+                    };
+                    let name = match dialect {
+                        Dialect::Uci => format!("name {name}"),
+                        Dialect::Ucci => name.to_string(),
+                    };
                     say!(self.sink, "option {name} type string default {default}")
                 }
             }

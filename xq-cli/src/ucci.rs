@@ -57,7 +57,7 @@ const OVERHEAD: EngineOption = EngineOption {
         max: MAX_OVERHEAD.as_millis() as u64,
     },
 };
-const OPTIONS: [EngineOption; 9] = [
+const OPTIONS: [EngineOption; 11] = [
     EngineOption {
         name: "usemillisec",
         kind: Kind::Check { default: false },
@@ -83,6 +83,14 @@ const OPTIONS: [EngineOption; 9] = [
         kind: Kind::Text {
             default: BUILT_IN_NET,
         },
+    },
+    EngineOption {
+        name: "usebook",
+        kind: Kind::Check { default: true },
+    },
+    EngineOption {
+        name: "bookfiles",
+        kind: Kind::Text { default: "" },
     },
 ];
 
@@ -111,6 +119,8 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
 pub struct Ucci {
     session: Session,
     use_millisec: bool,
+    /// `usebook` (on by default, as ElephantEye's).
+    use_book: bool,
 }
 
 impl Default for Ucci {
@@ -130,6 +140,7 @@ impl Ucci {
         Ucci {
             session: Session::new(sink, caps, Dialect::Ucci),
             use_millisec: false,
+            use_book: true,
         }
     }
 
@@ -162,22 +173,47 @@ impl Ucci {
             }
             "moveoverhead" => o.move_overhead = Duration::from_millis(OVERHEAD.spin(value)?),
             "skill" => o.skill = Skill::new(SKILL.spin(value)? as u8),
+            // As ElephantEye: a book is used once one is given, unless `usebook false`.
+            "usebook" => {
+                self.use_book = check(name, value)?;
+                o.own_book = self.use_book && self.session.engine.book().is_some();
+            }
+            "bookfiles" => {
+                let result = self.bookfiles(&rest.join(" "));
+                o = self.session.engine.options().clone();
+                o.own_book = self.use_book && self.session.engine.book().is_some();
+                self.session.set_options(o)?;
+                return result;
+            }
             "newgame" | "clearhash" => {
                 self.session.engine.new_game();
                 return Ok(());
             }
             "usennue" => {
                 let on = check(name, value)?;
-                self.session.set_use_nnue(on);
-                return Ok(());
+                return self.session.set_use_nnue(on);
             }
             // A path may hold spaces: the rest of the line.
             "evalfile" => return self.session.set_eval_file(Some(&rest.join(" "))),
-            // Options of other engines (usebook, style, ...): ignored, as UCCI asks.
+            // Options of other engines (style, ...): ignored, as UCCI asks.
             _ => return Ok(()),
         }
-        self.session.engine.set_options(o);
-        Ok(())
+        self.session.set_options(o)
+    }
+
+    /// `bookfiles FILE[;FILE...]`: the first file that is a book (UCCI lists several,
+    /// separated by `;`; xq uses one). Every file that is not a book is reported; with
+    /// none, the engine plays without a book.
+    fn bookfiles(&mut self, list: &str) -> Result<(), CommandError> {
+        let mut problems = Vec::new();
+        for path in list.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            match self.session.load_book(path) {
+                Ok(()) => return CommandError::from_problems(problems),
+                Err(e) => problems.push(e),
+            }
+        }
+        self.session.engine.set_book(None);
+        CommandError::from_problems(problems)
     }
 
     /// A time in the GUI's unit (seconds, or milliseconds with `usemillisec`).

@@ -9,8 +9,8 @@ use crate::session::{Common, Dialect, EngineOption, Kind, Session, BUILT_IN_NET}
 use std::time::Duration;
 use xq_core::Color;
 use xq_search::engine::{
-    Caps, DEFAULT_ELO, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD, MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD,
-    MAX_THREADS,
+    Caps, DEFAULT_BOOK_DEPTH, DEFAULT_ELO, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD, MAX_BOOK_DEPTH,
+    MAX_HASH_MIB, MAX_MULTIPV, MAX_OVERHEAD, MAX_THREADS,
 };
 use xq_search::skill::{Skill, MAX_ELO, MAX_LEVEL, MIN_ELO};
 use xq_search::{Clock, Limits};
@@ -64,7 +64,23 @@ const ELO: EngineOption = EngineOption {
         max: MAX_ELO as u64,
     },
 };
-const OPTIONS: [EngineOption; 11] = [
+/// The one variant: multi-variant GUIs and match tools read it to know the game.
+const VARIANT: EngineOption = EngineOption {
+    name: "UCI_Variant",
+    kind: Kind::Combo {
+        default: "xiangqi",
+        vars: &["xiangqi"],
+    },
+};
+const BOOK_DEPTH: EngineOption = EngineOption {
+    name: "BookDepth",
+    kind: Kind::Spin {
+        default: DEFAULT_BOOK_DEPTH as u64,
+        min: 0,
+        max: MAX_BOOK_DEPTH as u64,
+    },
+};
+const OPTIONS: [EngineOption; 17] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -92,6 +108,24 @@ const OPTIONS: [EngineOption; 11] = [
         kind: Kind::Text {
             default: BUILT_IN_NET,
         },
+    },
+    VARIANT,
+    EngineOption {
+        name: "UCI_ShowWDL",
+        kind: Kind::Check { default: false },
+    },
+    EngineOption {
+        name: "OwnBook",
+        kind: Kind::Check { default: false },
+    },
+    EngineOption {
+        name: "BookFile",
+        kind: Kind::Text { default: "" },
+    },
+    BOOK_DEPTH,
+    EngineOption {
+        name: "Best Book Move",
+        kind: Kind::Check { default: false },
     },
 ];
 
@@ -171,20 +205,33 @@ impl Uci {
             "skill level" => o.skill = Skill::new(SKILL.spin(value)? as u8),
             "uci_limitstrength" => o.limit_strength = parse_check("UCI_LimitStrength", value)?,
             "uci_elo" => o.elo = ELO.spin(value)? as u32,
+            "uci_showwdl" => {
+                self.session.show_wdl = parse_check("UCI_ShowWDL", value)?;
+                return Ok(());
+            }
+            "ownbook" => o.own_book = parse_check("OwnBook", value)?,
+            "bookfile" => return self.session.load_book(value.unwrap_or_default()),
+            "bookdepth" => o.book_depth = BOOK_DEPTH.spin(value)? as u32,
+            "best book move" => o.best_book_move = parse_check("Best Book Move", value)?,
+            "uci_variant" => {
+                return match value {
+                    Some(v) if v.eq_ignore_ascii_case("xiangqi") => Ok(()),
+                    Some(v) => Err(CommandError::UnsupportedVariant(v.to_string())),
+                    None => Err(CommandError::MissingValue("UCI_Variant".into())),
+                };
+            }
             "clear hash" => {
                 self.session.engine.new_game();
                 return Ok(());
             }
             "use nnue" => {
                 let on = parse_check("Use NNUE", value)?;
-                self.session.set_use_nnue(on);
-                return Ok(());
+                return self.session.set_use_nnue(on);
             }
             "evalfile" => return self.session.set_eval_file(value),
             _ => return Err(CommandError::UnknownOption(name)),
         }
-        self.session.engine.set_options(o);
-        Ok(())
+        self.session.set_options(o)
     }
 
     /// Reads `go`: the limits, and what was wrong with the command (the rest of it is

@@ -471,10 +471,16 @@ impl XBoard {
         Ok(())
     }
 
-    fn set_options(&mut self, change: impl FnOnce(&mut Options)) {
+    /// Changes the engine's options; a table the system refuses is the error (the old
+    /// size is kept).
+    fn set_options(&mut self, change: impl FnOnce(&mut Options)) -> Result<(), CommandError> {
         let mut o = self.engine.options().clone();
         change(&mut o);
-        self.engine.set_options(o);
+        let asked = o.hash_mib;
+        self.engine.set_options(o).map_err(|_| CommandError::Table {
+            asked,
+            kept: self.engine.options().hash_mib,
+        })
     }
 
     /// `option NAME=VALUE`.
@@ -488,8 +494,7 @@ impl XBoard {
                     .ok()
                     .filter(|&l| l <= MAX_LEVEL)
                     .ok_or_else(|| bad("option value", value.trim()))?;
-                self.set_options(|o| o.skill = Skill::new(level));
-                Ok(())
+                self.set_options(|o| o.skill = Skill::new(level))
             }
             _ => Err(CommandError::UnknownOption(name.trim().to_string())),
         }
@@ -588,11 +593,11 @@ impl XBoard {
             }
             "memory" => {
                 let mb = number("memory")?.max(1) as usize;
-                self.set_options(|o| o.hash_mib = mb);
+                self.set_options(|o| o.hash_mib = mb)?;
             }
             "cores" => {
                 let n = number("cores")?.max(1) as usize;
-                self.set_options(|o| o.threads = n);
+                self.set_options(|o| o.threads = n)?;
             }
             "option" => self.option(rest)?,
             _ if args.is_empty() && from_xboard(cmd).is_ok() => self.usermove(cmd)?,

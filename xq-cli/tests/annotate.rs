@@ -281,3 +281,108 @@ fn errors_name_the_file() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
 }
+
+/// The chances the model gives `side` for a score as the comments and JSON write it
+/// (Red's view: `+0.35`, `-1.20`, `#3`, `#-2`; `#0` when Red has mated, `#-0` Black),
+/// at `material`.
+fn wdl_for(text: &str, side: &str, material: u32) -> xq_search::wdl::Wdl {
+    use xq_search::wdl::Wdl;
+    let red = side == "red";
+    if let Some(mate) = text.strip_prefix('#') {
+        let red_mates = !mate.starts_with('-');
+        return if red_mates == red {
+            Wdl {
+                win: 1000,
+                draw: 0,
+                loss: 0,
+            }
+        } else {
+            Wdl {
+                win: 0,
+                draw: 0,
+                loss: 1000,
+            }
+        };
+    }
+    let cp = (text.parse::<f64>().unwrap() * 100.0).round() as i32;
+    let cp = if red { cp } else { -cp };
+    xq_search::wdl::MODEL.wdl(xq_search::Score::Cp(cp), material)
+}
+
+#[test]
+fn by_wdl_the_loss_is_the_expected_result_lost() {
+    let dir = scratch("wdl");
+    let input = write(&dir, "two.pgn", &format!("{BLUNDER}\n{OPENING}"));
+    let out = stdout(&xq(&[
+        "annotate", &input, "--nodes", "3000", "--json", "--by", "wdl",
+    ]));
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 3 + 1 + 6 + 1);
+    let records = games(&format!("{BLUNDER}\n{OPENING}"));
+    for o in &objects {
+        if o["type"] == "summary" {
+            assert_eq!(o["by"], "wdl");
+            continue;
+        }
+        // The position after the move: its material prices the played score.
+        let record = &records[o["game"].as_u64().unwrap() as usize - 1];
+        let ply = o["ply"].as_u64().unwrap() as usize;
+        let mut pos = record.start.clone();
+        for m in &record.main_line()[..ply] {
+            pos.make_move(*m);
+        }
+        let side = o["side"].as_str().unwrap();
+        let w = wdl_for(
+            o["score"].as_str().unwrap(),
+            side,
+            xq_search::wdl::material(&pos),
+        );
+        assert_eq!(o["wdl"], serde_json::json!([w.win, w.draw, w.loss]), "{o}");
+        assert_eq!(o["expected"], w.expected(), "{o}");
+        let loss = o["loss"].as_i64().unwrap();
+        let lost = o["best_expected"].as_i64().unwrap() - o["expected"].as_i64().unwrap();
+        if o["best"] == o["move"] {
+            assert_eq!(loss, 0, "{o}");
+        } else {
+            assert_eq!(loss, lost.max(0), "{o}");
+        }
+        let class = match loss {
+            l if l >= 150 => Some("blunder"),
+            l if l >= 100 => Some("mistake"),
+            l if l >= 50 => Some("inaccuracy"),
+            _ => None,
+        };
+        assert_eq!(o["class"].as_str(), class, "{o}");
+    }
+    // Leaving the chariot to be taken loses most of the result.
+    assert_eq!(objects[0]["class"], "blunder");
+    assert!(
+        objects[0]["loss"].as_i64().unwrap() >= 300,
+        "{}",
+        objects[0]
+    );
+    // The PGN says the loss in points of the expected result.
+    let out = stdout(&xq(&[
+        "annotate",
+        &input,
+        "--nodes",
+        "3000",
+        "--by",
+        "wdl",
+        "--notation",
+        "iccs",
+    ]));
+    let g = games(&out);
+    let c0 = g[0].main.nodes[0].comment.as_deref().unwrap();
+    assert!(c0.starts_with("the chariot goes\nBlunder (-"), "{c0}");
+    assert!(c0.contains("%). "), "{c0}");
+    let summary = g[0].main.comment.as_deref().unwrap();
+    assert!(summary.contains("‰ of the result, "), "{summary}");
+    // By centipawns (the default) the summary says so.
+    let out = stdout(&xq(&["annotate", &input, "--nodes", "3000", "--json"]));
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["by"], "cp");
+}

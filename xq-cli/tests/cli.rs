@@ -35,6 +35,21 @@ fn notation_of(
     xq_movegen::notation::write_line(&pos, &pv, style).unwrap()
 }
 
+/// The chances the model gives a score (`cp 35` or `mate 2`) in the position `fen` +
+/// `moves`, as `xq analyze` writes them: `win/draw/loss` per mille.
+fn wdl_of(fen: &str, moves: &[&str], kind: &str, value: i32) -> String {
+    let mut pos = xq_core::Position::from_fen(fen).unwrap();
+    for m in moves {
+        pos.make_move(m.parse().unwrap());
+    }
+    let score = match kind {
+        "cp" => xq_search::Score::Cp(value),
+        _ => xq_search::Score::Mate(value),
+    };
+    let w = xq_search::wdl::wdl(score, &pos);
+    format!("{}/{}/{}", w.win, w.draw, w.loss)
+}
+
 /// Replaces what depends on the machine's speed (knps, time) and on the search's exact
 /// tree (seldepth, score, nodes, table use, the line) by placeholders, after checking
 /// each iteration line's shape and that its notation (in parentheses) is the one `style`
@@ -46,26 +61,35 @@ fn redact(text: &str, fen: &str, moves: &[&str], style: xq_movegen::notation::No
             let is_iteration = words
                 .first()
                 .is_some_and(|w| w.contains('/') && w.split('/').all(|n| n.parse::<u32>().is_ok()));
-            if is_iteration && words.len() > 6 {
-                // depth/seldepth score(2 words) nodes knps time hash pv... (notation...)
+            if is_iteration && words.len() > 7 {
+                // depth/seldepth score(2 words) w/d/l nodes knps time hash pv... (notation...)
                 assert!(matches!(words[1], "cp" | "mate"), "{line}");
-                assert!(words[2].parse::<i32>().is_ok(), "{line}");
-                assert!(words[3].parse::<u64>().is_ok(), "{line}");
-                assert!(words[6].ends_with('‰'), "{line}");
+                let value: i32 = words[2].parse().unwrap();
+                assert_eq!(words[3], wdl_of(fen, moves, words[1], value), "{line}");
+                assert!(words[4].parse::<u64>().is_ok(), "{line}");
+                assert!(words[7].ends_with('‰'), "{line}");
                 let open = line.find('(').expect("the line in notation");
-                let pv: Vec<&str> = line[..open].split_whitespace().skip(7).collect();
+                let pv: Vec<&str> = line[..open].split_whitespace().skip(8).collect();
                 let written: Vec<&str> =
                     line[open + 1..line.len() - 1].split_whitespace().collect();
                 assert_eq!(written, notation_of(fen, moves, &pv, style), "{line}");
                 let depth = words[0].split('/').next().unwrap();
                 format!(
-                    "{depth}/<sel> {} <score> <nodes> <knps> <time> <hash> <pv> (<notation>)",
+                    "{depth}/<sel> {} <score> <wdl> <nodes> <knps> <time> <hash> <pv> (<notation>)",
                     words[1]
                 )
             } else if line.starts_with("bestmove") {
                 let mut w: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+                let at = |key: &str| words.iter().position(|x| *x == key).unwrap();
+                let value: i32 = words[at("score") + 2].parse().unwrap();
+                assert_eq!(
+                    words[at("wdl") + 1],
+                    wdl_of(fen, moves, words[at("score") + 1], value),
+                    "{line}"
+                );
                 for (key, value) in [
                     ("bestmove", "<move>"),
+                    ("wdl", "<wdl>"),
                     ("score", "<kind>"),
                     ("nodes", "<nodes>"),
                     ("time", "<time>"),
@@ -147,6 +171,13 @@ fn analyze_json_lines() {
     assert_eq!(last["depth"], 4);
     assert_eq!(last["bestmove"], last["pv"][0]);
     assert_eq!(last["score"], lines[3]["score"]);
+    // The chances of each score, per mille, by the model.
+    let start = xq_core::Position::startpos();
+    for line in &lines {
+        let score = xq_search::Score::Cp(line["score"]["cp"].as_i64().unwrap() as i32);
+        let w = xq_search::wdl::wdl(score, &start);
+        assert_eq!(line["wdl"], serde_json::json!([w.win, w.draw, w.loss]));
+    }
     // The line in notation is the line's; the rest depends on the search's tree and the
     // machine's speed, so the snapshot keeps the keys and the shape.
     let pv: Vec<&str> = last["pv"]
@@ -178,6 +209,7 @@ fn analyze_json_lines() {
     fixed["pv"] = serde_json::json!(["<line>"]);
     fixed["pv_notation"] = serde_json::json!(["<line>"]);
     fixed["score"]["cp"] = "<cp>".into();
+    fixed["wdl"] = "<wdl>".into();
     insta::assert_snapshot!(fixed.to_string());
 }
 
@@ -203,8 +235,8 @@ fn analyze_searches_on_several_threads() {
     assert_eq!(last["type"], "bestmove");
     assert_eq!(last["depth"], 7);
     assert_eq!(last["bestmove"], last["pv"][0]);
-    // Threads within 1 to 16.
-    for bad in ["0", "17", "x"] {
+    // Threads within 1 to 1024.
+    for bad in ["0", "1025", "x"] {
         let o = xq(&["analyze", "--threads", bad]);
         assert_eq!(o.status.code(), Some(2), "{bad}");
         assert!(stderr(&o).contains("--threads"), "{}", stderr(&o));
@@ -294,9 +326,9 @@ fn bad_input_is_one_line_and_a_nonzero_exit() {
 #[test]
 fn hash_sizes_are_bounded_like_the_hash_option() {
     let cases: [(&[&str], &str); 4] = [
-        (&["analyze", "--hash", "0"], "error: invalid value '0' for '--hash <MB>': 0 is not in 1..=2048\n"),
-        (&["analyze", "--hash", "2049"], "error: invalid value '2049' for '--hash <MB>': 2049 is not in 1..=2048\n"),
-        (&["bench", "--hash", "4096"], "error: invalid value '4096' for '--hash <MB>': 4096 is not in 1..=2048\n"),
+        (&["analyze", "--hash", "0"], "error: invalid value '0' for '--hash <MB>': 0 is not in 1..=33554432\n"),
+        (&["analyze", "--hash", "33554433"], "error: invalid value '33554433' for '--hash <MB>': 33554433 is not in 1..=33554432\n"),
+        (&["bench", "--hash", "40000000"], "error: invalid value '40000000' for '--hash <MB>': 40000000 is not in 1..=33554432\n"),
         (&["bench", "--hash", "99999999999999999999"], "error: invalid value '99999999999999999999' for '--hash <MB>': number too large to fit in target type\n"),
     ];
     for (args, expected) in cases {
@@ -310,7 +342,7 @@ fn hash_sizes_are_bounded_like_the_hash_option() {
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
     // The largest size is accepted (the table is only allocated when searching).
-    let o = xq(&["analyze", "--hash", "2048", "--help"]);
+    let o = xq(&["analyze", "--hash", "33554432", "--help"]);
     assert_eq!(o.status.code(), Some(0));
 }
 

@@ -406,13 +406,13 @@ fn soak(seed: u64, ucci: bool, commands: usize) -> (usize, u64, u64) {
                 let value = match rng.below(6) {
                     0 => "0".to_string(),
                     1 => "-1".to_string(),
-                    2 => "99999".to_string(),
+                    2 => "99999999999".to_string(),
                     3 => "x".to_string(),
                     _ => (1 + rng.below(if name == "hash" { 32 } else { 2 })).to_string(),
                 };
                 let v: Option<u64> = value.parse().ok();
                 if name == "hash" && good {
-                    if let Some(n) = v.filter(|&n| (1..=2048).contains(&n)) {
+                    if let Some(n) = v.filter(|&n| (1..=33_554_432).contains(&n)) {
                         hash_mib = n;
                     }
                     if ucci && v == Some(0) {

@@ -43,6 +43,15 @@ fn handshake() {
         !lines.iter().any(|l| l.starts_with("option name ")),
         "UCI syntax in {lines:?}"
     );
+    for option in [
+        "option usebook type check default true",
+        "option bookfiles type string default <empty>",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == option),
+            "no {option} in {lines:?}"
+        );
+    }
     e.ready();
 }
 
@@ -71,7 +80,7 @@ fn setoption_forms_and_unknown_options() {
     );
     for bad in [
         "setoption hashsize lots",
-        "setoption threads 99",
+        "setoption threads 1025",
         "setoption usemillisec maybe",
         "setoption",
     ] {
@@ -307,4 +316,28 @@ fn quit_says_bye_and_nothing_else() {
         assert!(t.elapsed() < Duration::from_secs(5), "xq did not exit");
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+#[test]
+fn a_hashsize_the_machine_refuses_is_reported() {
+    use xq_cli::protocol::{Protocol, Sink};
+    use xq_search::engine::Caps;
+    let (sink, lines) = Sink::buffer();
+    let caps = Caps {
+        max_threads: 2,
+        table_limit_mib: Some(100),
+        ..Caps::default()
+    };
+    let mut ucci = xq_cli::ucci::Ucci::with_sink(sink, caps);
+    ucci.handle("setoption hashsize 65536");
+    ucci.handle("setoption hashsize 32");
+    ucci.handle("setoption threads 1024");
+    ucci.handle("setoption threads 1025");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        [
+            "info string setoption: cannot allocate a hash table of 65536 MiB; keeping 64 MiB (in: setoption hashsize 65536)",
+            "info string setoption: threads must be between 0 and 1024, not 1025 (in: setoption threads 1025)",
+        ]
+    );
 }

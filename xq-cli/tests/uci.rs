@@ -37,7 +37,25 @@ fn handshake() {
     }
     assert!(lines
         .iter()
-        .any(|l| l == "option name Hash type spin default 64 min 1 max 2048"));
+        .any(|l| l == "option name Hash type spin default 64 min 1 max 33554432"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name Threads type spin default 1 min 1 max 1024"));
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name UCI_Variant type combo default xiangqi var xiangqi"));
+    for option in [
+        "option name OwnBook type check default false",
+        "option name BookFile type string default <empty>",
+        "option name BookDepth type spin default 40 min 0 max 1000",
+        "option name Best Book Move type check default false",
+        "option name UCI_ShowWDL type check default false",
+    ] {
+        assert!(
+            lines.iter().any(|l| l == option),
+            "no {option} in {lines:?}"
+        );
+    }
     e.ready();
 }
 
@@ -281,7 +299,7 @@ fn garbage_is_reported_and_ignored() {
         "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves e0e9",
         "position startpos moves h2e2 zz99",
         "setoption name Hash value lots",
-        "setoption name Threads value 99",
+        "setoption name Threads value 1025",
         "setoption name NoSuchOption value 1",
         "setoption",
         "ponderhit",
@@ -416,4 +434,289 @@ fn nothing_after_quit() {
         assert!(t.elapsed() < Duration::from_secs(5), "xq did not exit");
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+#[test]
+fn uci_variant_is_xiangqi_and_nothing_else() {
+    let mut e = Engine::uci();
+    e.send("setoption name UCI_Variant value xiangqi");
+    e.send("isready");
+    assert_eq!(e.until("readyok", T), ["readyok"]);
+    for (bad, said) in [
+        (
+            "setoption name UCI_Variant value chess",
+            "info string setoption: unsupported variant 'chess' (in: setoption name UCI_Variant value chess)",
+        ),
+        (
+            "setoption name UCI_Variant value janggi",
+            "info string setoption: unsupported variant 'janggi' (in: setoption name UCI_Variant value janggi)",
+        ),
+        (
+            "setoption name UCI_Variant",
+            "info string setoption: missing value for UCI_Variant (in: setoption name UCI_Variant)",
+        ),
+    ] {
+        e.send(bad);
+        assert_eq!(e.until("info string", T), [said]);
+    }
+    // Still a Xiangqi engine.
+    e.send("position startpos");
+    let (best, _) = e.go("depth 2");
+    assert!(legal(&Position::startpos(), &best), "{best}");
+}
+
+/// A UCI session in this process, its table allowed at most 100 MiB, at most two
+/// threads: the binary with a machine that refuses bigger tables.
+fn small_machine() -> (
+    xq_cli::uci::Uci,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    use xq_cli::protocol::Sink;
+    use xq_search::engine::Caps;
+    let (sink, lines) = Sink::buffer();
+    let caps = Caps {
+        max_threads: 2,
+        table_limit_mib: Some(100),
+        ..Caps::default()
+    };
+    (xq_cli::uci::Uci::with_sink(sink, caps), lines)
+}
+
+#[test]
+fn a_hash_the_machine_refuses_is_reported_and_the_engine_plays_on() {
+    use xq_cli::protocol::Protocol;
+    let (mut uci, lines) = small_machine();
+    uci.handle("uci");
+    lines.lock().unwrap().clear();
+    // 32 GiB is a value the option takes; this machine refuses it.
+    uci.handle("setoption name Hash value 32768");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        ["info string setoption: cannot allocate a hash table of 32768 MiB; keeping 64 MiB (in: setoption name Hash value 32768)"]
+    );
+    lines.lock().unwrap().clear();
+    // A size it gives is taken without a word; the largest value is in range.
+    uci.handle("setoption name Hash value 16");
+    uci.handle("setoption name Hash value 33554432");
+    uci.handle("setoption name Hash value 33554433");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        [
+            "info string setoption: cannot allocate a hash table of 33554432 MiB; keeping 16 MiB (in: setoption name Hash value 33554432)",
+            "info string setoption: Hash must be between 1 and 33554432, not 33554433 (in: setoption name Hash value 33554433)",
+        ]
+    );
+    lines.lock().unwrap().clear();
+    uci.handle("position startpos moves h2e2");
+    uci.handle("go depth 3");
+    let deadline = std::time::Instant::now() + T;
+    while !lines
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|l| l.starts_with("bestmove"))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{:?}",
+            lines.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let lines = lines.lock().unwrap();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{lines:?}"
+    );
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    let g = game(xq_core::START_FEN, &["h2e2".into()]);
+    assert!(legal(g.position(), best), "{best}");
+}
+
+#[test]
+fn threads_go_up_to_1024() {
+    use xq_cli::protocol::Protocol;
+    let (mut uci, lines) = small_machine();
+    // Taken (this machine caps them at two), and one more is out of range.
+    uci.handle("setoption name Threads value 1024");
+    uci.handle("setoption name Threads value 1025");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        ["info string setoption: Threads must be between 1 and 1024, not 1025 (in: setoption name Threads value 1025)"]
+    );
+}
+
+#[test]
+fn the_beginner_plays_as_a_uci_engine() {
+    let mut e = Engine::start(&["beginner", "--seed", "1"]);
+    e.send("uci");
+    let lines = e.until("uciok", T);
+    assert_eq!(lines[0], "id name xq beginner");
+    // A free horse is taken, whatever the clock says.
+    e.send("position fen 3k5/9/9/9/n8/9/9/9/9/R3K4 w");
+    let (best, _) = e.go("wtime 1000 btime 1000 winc 0 binc 0");
+    assert_eq!(best, "a0a5");
+    // A game's moves are legal.
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..30 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let (best, _) = e.go("movetime 10");
+        let g = game(xq_core::START_FEN, &moves);
+        assert!(legal(g.position(), &best), "{best} after {moves:?}");
+        moves.push(best);
+    }
+}
+
+/// A mate in 2 from data/mates.epd: the chariot's a0a8 only.
+const MATE_IN_TWO: &str = "9/9/3k5/9/9/4P4/3N5/3K5/9/R8 w - - 41 56";
+
+/// The words after `key` in an info line.
+fn after_key<'a>(line: &'a str, key: &str) -> Vec<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.iter().position(|w| *w == key) {
+        Some(i) => words[i + 1..].to_vec(),
+        None => Vec::new(),
+    }
+}
+
+/// Plays `pv` from `fen`: the position at its end (the line must be legal).
+fn play_line(fen: &str, pv: &[&str]) -> Position {
+    let g = Game::from_fen_moves(fen, pv).unwrap_or_else(|e| panic!("{pv:?}: {e}"));
+    g.position().clone()
+}
+
+#[test]
+fn go_mate_finds_the_mate_and_answers_by_itself() {
+    let mut e = Engine::uci();
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    // No stop is sent: the search ends when it has the mate.
+    let (best, lines) = e.go("mate 2");
+    assert_eq!(best, "a0a8");
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert_eq!(after_key(last, "score")[..2], ["mate", "2"], "{last}");
+    // The whole mating line: three plies, and the side to move is then mated.
+    let pv = after_key(last, "pv");
+    assert_eq!(pv.len(), 3, "{last}");
+    assert_eq!(xq_movegen::count_legal(&play_line(MATE_IN_TWO, &pv)), 0);
+    // Asked for a mate in 1 where there is none, it still answers with the mate in 2
+    // once deeper searches cannot shorten it.
+    let (best, lines) = e.go("mate 1");
+    assert_eq!(best, "a0a8");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 2 ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn go_searchmoves_searches_only_those_moves() {
+    let mut e = Engine::uci();
+    e.send("setoption name MultiPV value 2");
+    e.send(&format!("position fen {MATE_IN_TWO}"));
+    // The mate is left out: the two moves given are the two lines.
+    let (best, lines) = e.go("depth 4 searchmoves a0a1 e4e5");
+    assert!(best == "a0a1" || best == "e4e5", "{best}");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty());
+    for l in &infos {
+        let first = after_key(l, "pv")[0];
+        assert!(first == "a0a1" || first == "e4e5", "{l}");
+        assert_ne!(after_key(l, "score")[0], "mate", "{l}");
+    }
+    let depth4: Vec<&str> = infos
+        .iter()
+        .filter(|l| l.starts_with("info depth 4 "))
+        .map(|l| after_key(l, "pv")[0])
+        .collect();
+    assert_eq!(depth4.len(), 2, "{infos:?}");
+    assert_ne!(depth4[0], depth4[1]);
+    // Bad moves in the list are reported; the good one is searched alone.
+    e.send("setoption name MultiPV value 1");
+    let (best, lines) = e.go("depth 3 searchmoves a0a8 zz99 a9a8");
+    assert_eq!(
+        lines[0],
+        "info string go: bad move 'zz99': bad origin square: `z` is not a file letter a-i; illegal move a9a8 (in: go depth 3 searchmoves a0a8 zz99 a9a8)"
+    );
+    assert_eq!(best, "a0a8");
+    // With mate: the mate among the moves given.
+    let (best, _) = e.go("mate 2 searchmoves e4e5 a0a8");
+    assert_eq!(best, "a0a8");
+}
+
+#[test]
+fn multipv_lines_that_end_in_mate_show_the_whole_line() {
+    // A mate in 3 (two ways) and mates in 4 (data/mates.epd).
+    let fen = "9/9/3k5/4P4/9/p2p5/5R3/9/9/4K4 w - - 6 36";
+    let mut e = Engine::uci();
+    e.send("setoption name MultiPV value 4");
+    e.send(&format!("position fen {fen}"));
+    let (_, lines) = e.go("depth 12");
+    let mates: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" score mate "))
+        .collect();
+    assert!(mates.len() >= 4, "{lines:?}");
+    for l in mates {
+        let n: i32 = after_key(l, "mate")[0].parse().unwrap();
+        assert!(n > 0, "{l}");
+        let pv = after_key(l, "pv");
+        assert_eq!(pv.len() as i32, 2 * n - 1, "{l}");
+        assert_eq!(xq_movegen::count_legal(&play_line(fen, &pv)), 0, "{l}");
+    }
+}
+
+#[test]
+fn uci_show_wdl_adds_the_chances_to_the_info_lines() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves h2e2");
+    let (_, lines) = e.go("depth 3");
+    assert!(
+        !lines.iter().any(|l| l.contains(" wdl ")),
+        "off by default: {lines:?}"
+    );
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name MultiPV value 2");
+    let (_, lines) = e.go("depth 4");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 8, "{lines:?}");
+    let pos = game(xq_core::START_FEN, &["h2e2".into()])
+        .position()
+        .clone();
+    for l in infos {
+        // "score cp V wdl W D L", from the side to move's view, by the model.
+        let score = after_key(l, "score");
+        assert_eq!(score[0], "cp", "{l}");
+        assert_eq!(score[2], "wdl", "{l}");
+        let w = xq_search::wdl::wdl(xq_search::Score::Cp(score[1].parse().unwrap()), &pos);
+        let said: Vec<u32> = score[3..6].iter().map(|n| n.parse().unwrap()).collect();
+        assert_eq!(said, [w.win, w.draw, w.loss], "{l}");
+        assert_eq!(said.iter().sum::<u32>(), 1000);
+        assert_eq!(score[6], "nodes", "{l}");
+    }
+    // A mate: certain.
+    e.send(&format!("position fen {MATE_IN_ONE}"));
+    let (_, lines) = e.go("depth 3");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains(" score mate 1 wdl 1000 0 0 nodes ")),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_ShowWDL value false");
+    let (_, lines) = e.go("depth 2");
+    assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
 }

@@ -43,6 +43,7 @@ impl Gui {
             max_hash_mib: 1,
             max_threads: 2,
             max_nodes: Some(20_000),
+            ..Caps::default()
         }
     }
 
@@ -458,4 +459,22 @@ fn the_binary_speaks_xboard() {
         e.send("quit");
         assert!(e.child.wait().unwrap().success());
     }
+}
+
+#[test]
+fn memory_the_machine_refuses_is_an_error_and_the_table_stays() {
+    let (sink, out) = Sink::buffer();
+    let caps = Caps {
+        max_threads: 2,
+        table_limit_mib: Some(100),
+        ..Caps::default()
+    };
+    let mut engine = XBoard::with_sink(sink, caps);
+    engine.handle("xboard");
+    engine.handle("memory 65536");
+    engine.handle("memory 32");
+    assert_eq!(
+        *out.lock().unwrap(),
+        ["Error (cannot allocate a hash table of 65536 MiB; keeping 64 MiB): memory 65536"]
+    );
 }

@@ -127,6 +127,7 @@ pub fn protocol(data: &[u8]) {
         max_hash_mib: 1,
         max_threads: 2,
         max_nodes: Some(PROTOCOL_NODES),
+        ..Caps::default()
     };
     let mut engine = Auto::new(sink, caps);
     let mut gos = 0usize;

@@ -239,7 +239,8 @@ fn limits(
 
 /// xq's engine in-process: `Engine(threads=1, hash_mb=16, skill=None)`.
 ///
-/// `threads` search threads (Lazy SMP, 1 to 16) over a `hash_mb` MiB table (1 to 2048);
+/// `threads` search threads (Lazy SMP, 1 to 1024) over a `hash_mb` MiB table (1 to
+/// 33554432; a size the system refuses raises `ValueError`);
 /// `skill` a playing level for people, 0 to 20 (None or 20: full strength). Searches
 /// release the GIL. `analyse(board, depth=.., nodes=.., movetime=.., mate=..)` returns
 /// an info dict (python-chess's keys: `score`, `pv`, `depth`, `seldepth`, `nodes`, `nps`,
@@ -276,7 +277,8 @@ impl Engine {
             let mut options = s.engine.options().clone();
             options.multipv = multipv;
             s.engine.stop();
-            s.engine.set_options(options);
+            // The table's size is not changed here: nothing can be refused.
+            let _ = s.engine.set_options(options);
             s.engine.set_game(game);
             s.engine.go(limits, ChannelListener(Mutex::new(tx)));
             s.search += 1;
@@ -391,12 +393,13 @@ impl Engine {
                 )))
             }
         };
-        let engine = xq_search::Engine::new(Options {
+        let engine = xq_search::Engine::try_new(Options {
             threads,
             hash_mib: hash_mb,
             skill,
             ..Options::default()
-        });
+        })
+        .map_err(|e| value_error(e.to_string()))?;
         Ok(Engine {
             shared: Arc::new(Mutex::new(Shared { engine, search: 0 })),
         })

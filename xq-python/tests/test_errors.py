@@ -142,7 +142,7 @@ def test_bad_arguments_are_value_errors(start):
     with pytest.raises(ValueError):
         xq.Engine(threads=0)
     with pytest.raises(ValueError):
-        xq.Engine(hash_mb=100_000)
+        xq.Engine(hash_mb=2**40)
     with pytest.raises(ValueError):
         xq.Engine(skill=21)
 

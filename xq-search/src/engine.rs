@@ -59,16 +59,30 @@ use xq_movegen::Game;
 
 use crate::skill::{LastIteration, Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
 use crate::time::{time_budget, Budget};
+pub use crate::tt::TableError;
 use crate::tt::TranspositionTable;
 use crate::{Info, Limits, SearchResult, Searcher};
+use xq_book::{Book, BookMove};
+use xq_core::Color;
 use xq_eval::nnue::Network;
 
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
-/// Largest transposition table, MiB.
+/// Largest transposition table, MiB: 32 TiB on 64-bit systems (as Stockfish allows, for
+/// the biggest machines), 2 GiB on 32-bit ones. Whether a size can be had is the
+/// system's to say: a table it refuses is reported ([`TableError`]), and the engine
+/// keeps the one it has.
+#[cfg(target_pointer_width = "64")]
+pub const MAX_HASH_MIB: usize = 1 << 25;
+/// Largest transposition table, MiB: 32 TiB on 64-bit systems (as Stockfish allows, for
+/// the biggest machines), 2 GiB on 32-bit ones. Whether a size can be had is the
+/// system's to say: a table it refuses is reported ([`TableError`]), and the engine
+/// keeps the one it has.
+#[cfg(not(target_pointer_width = "64"))]
 pub const MAX_HASH_MIB: usize = 2048;
-/// Most search threads.
-pub const MAX_THREADS: usize = 16;
+/// Most search threads. A thread the system refuses to start is done without: the
+/// search goes on with the threads it has.
+pub const MAX_THREADS: usize = 1024;
 /// Most MultiPV lines.
 pub const MAX_MULTIPV: usize = 16;
 /// Default time kept back from every move for communication delays.
@@ -77,6 +91,10 @@ pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(30);
 pub const MAX_OVERHEAD: Duration = Duration::from_millis(5000);
 /// Default Elo for [`Options::limit_strength`]: level 10's.
 pub const DEFAULT_ELO: u32 = ELO_OF_LEVEL[10];
+/// Default [`Options::book_depth`]: the book for the first 20 moves of each side.
+pub const DEFAULT_BOOK_DEPTH: u32 = 40;
+/// Largest [`Options::book_depth`].
+pub const MAX_BOOK_DEPTH: u32 = 1000;
 
 /// The engine's settings (the protocols' options).
 ///
@@ -110,6 +128,15 @@ pub struct Options {
     /// The network to evaluate with, or `None` for the classical evaluation (UCI
     /// `Use NNUE` and `EvalFile`). The default is [`xq_eval::nnue::default_network`].
     pub network: Option<Arc<Network>>,
+    /// Play a move of the opening book ([`Engine::set_book`]) while it has one (UCI
+    /// `OwnBook`): see [`Engine::go`].
+    pub own_book: bool,
+    /// The book is asked in the game's first this many plies, counted from the start
+    /// of the game as the position's move number says (UCI `BookDepth`).
+    pub book_depth: u32,
+    /// Play the book's heaviest move instead of one picked by weight (UCI `Best Book
+    /// Move`): the same game every time.
+    pub best_book_move: bool,
 }
 
 impl Default for Options {
@@ -123,6 +150,9 @@ impl Default for Options {
             limit_strength: false,
             elo: DEFAULT_ELO,
             network: xq_eval::nnue::default_network(),
+            own_book: false,
+            book_depth: DEFAULT_BOOK_DEPTH,
+            best_book_move: false,
         }
     }
 }
@@ -149,20 +179,39 @@ impl Options {
             limit_strength: self.limit_strength,
             elo: self.elo.clamp(MIN_ELO, MAX_ELO),
             network: self.network.clone(),
+            own_book: self.own_book,
+            book_depth: self.book_depth.min(MAX_BOOK_DEPTH),
+            best_book_move: self.best_book_move,
         }
     }
 }
 
 /// Resource caps for an embedded engine: the most a user of it may set, and an optional
 /// node cap on every search (fuzzing and tests use small ones).
+///
+/// ```
+/// use xq_search::engine::{Caps, Engine, Options, TableError};
+/// // A process that gives its engine's table at most 16 MiB: a bigger one is refused
+/// // as the system would refuse it, and the engine keeps its table.
+/// let caps = Caps { table_limit_mib: Some(16), ..Caps::default() };
+/// let mut engine = Engine::with_caps(Options { hash_mib: 8, ..Options::default() }, caps);
+/// let refused = engine.set_options(Options { hash_mib: 64, ..engine.options().clone() });
+/// assert_eq!(refused, Err(TableError { mib: 64 }));
+/// assert_eq!(engine.options().hash_mib, 8);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caps {
-    /// Largest transposition table, MiB (the default table is never larger).
+    /// Largest transposition table, MiB: a larger [`Options::hash_mib`] is brought down
+    /// to it without a word (the default table is never larger).
     pub max_hash_mib: usize,
     /// Most search threads.
     pub max_threads: usize,
     /// Every search stops after this many nodes, whatever its limits say.
     pub max_nodes: Option<u64>,
+    /// The memory the table may take, MiB: a larger table is refused as when the system
+    /// refuses the memory (the engine keeps its table and reports a [`TableError`]).
+    /// `None`: as much as the system gives.
+    pub table_limit_mib: Option<usize>,
 }
 
 impl Default for Caps {
@@ -171,7 +220,28 @@ impl Default for Caps {
             max_hash_mib: MAX_HASH_MIB,
             max_threads: MAX_THREADS,
             max_nodes: None,
+            table_limit_mib: None,
         }
+    }
+}
+
+impl Caps {
+    /// These caps within the engine's own limits.
+    fn clamped(&self) -> Caps {
+        Caps {
+            max_hash_mib: self.max_hash_mib.clamp(1, MAX_HASH_MIB),
+            max_threads: self.max_threads.clamp(1, MAX_THREADS),
+            max_nodes: self.max_nodes.map(|n| n.max(1)),
+            table_limit_mib: self.table_limit_mib,
+        }
+    }
+
+    /// A table of `mib` MiB, unless it is over the limit or the system refuses it.
+    fn table(&self, mib: usize) -> Result<TranspositionTable, TableError> {
+        if self.table_limit_mib.is_some_and(|limit| mib > limit) {
+            return Err(TableError { mib });
+        }
+        TranspositionTable::try_new(mib)
     }
 }
 
@@ -192,6 +262,13 @@ pub trait Listener: Send + Sync {
     fn is_closed(&self) -> bool {
         false
     }
+
+    /// The move answered comes from the opening book: `chosen`, one of `moves` (the
+    /// book's moves in the position, heaviest first). Called before
+    /// [`best_move`](Listener::best_move), instead of any [`info`](Listener::info).
+    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
+        let _ = (moves, chosen);
+    }
 }
 
 impl<F: Fn(&Info) + Send + Sync> Listener for F {
@@ -209,6 +286,9 @@ impl<L: Listener + ?Sized> Listener for Arc<L> {
     }
     fn is_closed(&self) -> bool {
         (**self).is_closed()
+    }
+    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
+        (**self).book(moves, chosen)
     }
 }
 
@@ -274,8 +354,10 @@ pub struct Engine {
     caps: Caps,
     /// A minimal table the searchers hold while the real one is replaced or cleared.
     spare: Arc<TranspositionTable>,
-    /// The generator of the seeds of the level's choices.
+    /// The generator of the seeds of the level's choices and of book picks.
     seeds: SplitMix64,
+    /// The opening book, if one is set.
+    book: Option<Arc<Book>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -295,24 +377,73 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine at the start position with `options`.
+    /// An engine at the start position with `options`. If the table cannot have the size
+    /// asked for, it has the default size (or less): [`Engine::options`] says which.
     pub fn new(options: Options) -> Engine {
         Engine::with_caps(options, Caps::default())
     }
 
-    /// An engine at the start position with `options`, within `caps`.
+    /// An engine at the start position with `options`, or the error when its table
+    /// cannot be allocated.
+    ///
+    /// # Errors
+    /// The system refuses the memory of the table.
+    ///
+    /// ```
+    /// use xq_search::engine::{Engine, Options, MAX_HASH_MIB};
+    /// let engine = Engine::try_new(Options { hash_mib: 4, ..Options::default() }).unwrap();
+    /// assert_eq!(engine.table().size_mib(), 4);
+    /// ```
+    pub fn try_new(options: Options) -> Result<Engine, TableError> {
+        Engine::try_with_caps(options, Caps::default())
+    }
+
+    /// An engine at the start position with `options`, within `caps`. If the table
+    /// cannot have the size asked for, it has the default size (or less):
+    /// [`Engine::options`] says which.
     pub fn with_caps(options: Options, caps: Caps) -> Engine {
-        let caps = Caps {
-            max_hash_mib: caps.max_hash_mib.clamp(1, MAX_HASH_MIB),
-            max_threads: caps.max_threads.clamp(1, MAX_THREADS),
-            max_nodes: caps.max_nodes.map(|n| n.max(1)),
+        let smaller = Options {
+            hash_mib: options.hash_mib.min(DEFAULT_HASH_MIB),
+            ..options.clone()
         };
-        let options = options.clamped(&caps);
+        Engine::try_with_caps(options.clone(), caps)
+            .or_else(|_| Engine::try_with_caps(smaller, caps))
+            .unwrap_or_else(|_| {
+                let caps = caps.clamped();
+                Engine::build(options, caps, Arc::new(TranspositionTable::new(1)), 1)
+            })
+    }
+
+    /// An engine at the start position with `options`, within `caps`, or the error when
+    /// its table cannot be allocated.
+    ///
+    /// # Errors
+    /// The system (or [`Caps::table_limit_mib`]) refuses the memory of the table.
+    ///
+    /// ```
+    /// use xq_search::engine::{Caps, Engine, Options, TableError};
+    /// let caps = Caps { table_limit_mib: Some(8), ..Caps::default() };
+    /// let big = Options { hash_mib: 16, ..Options::default() };
+    /// assert_eq!(Engine::try_with_caps(big, caps).unwrap_err(), TableError { mib: 16 });
+    /// ```
+    pub fn try_with_caps(options: Options, caps: Caps) -> Result<Engine, TableError> {
+        let caps = caps.clamped();
+        let mib = options.clamped(&caps).hash_mib;
+        let tt = caps.table(mib)?;
+        Ok(Engine::build(options, caps, Arc::new(tt), mib))
+    }
+
+    /// The engine with its table made.
+    fn build(options: Options, caps: Caps, tt: Arc<TranspositionTable>, tt_mib: usize) -> Engine {
+        let options = Options {
+            hash_mib: tt_mib,
+            ..options.clamped(&caps)
+        };
         let mut engine = Engine {
             game: Game::startpos(),
             banned: Vec::new(),
-            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
-            tt_mib: options.hash_mib,
+            tt,
+            tt_mib,
             options,
             searchers: Vec::new(),
             pending_new_game: false,
@@ -320,8 +451,10 @@ impl Engine {
             caps,
             spare: Arc::new(TranspositionTable::new(1)),
             seeds: SplitMix64::new(clock_seed()),
+            book: None,
         };
-        engine.sync();
+        // The table has its size already: nothing to allocate.
+        let _ = engine.sync();
         engine
     }
 
@@ -342,9 +475,15 @@ impl Engine {
 
     /// Changes the options, brought within their ranges and the caps; they take effect
     /// now if the engine is idle, else when the running search has ended.
-    pub fn set_options(&mut self, options: Options) {
+    ///
+    /// # Errors
+    /// The table of the new size cannot be allocated: the engine keeps a table of the
+    /// size it had (and [`Engine::options`] says that size), the other options are
+    /// taken. (When the engine is searching, the table is made when the search has
+    /// ended, and a refusal then leaves the old size without a word.)
+    pub fn set_options(&mut self, options: Options) -> Result<(), TableError> {
         self.options = options.clamped(&self.caps);
-        self.sync();
+        self.sync()
     }
 
     /// Seeds the generator of the level's choices: after the same seed, the same
@@ -352,6 +491,77 @@ impl Engine {
     /// seed taken from the clock.
     pub fn set_seed(&mut self, seed: u64) {
         self.seeds = SplitMix64::new(seed);
+    }
+
+    /// Sets the opening book (`None`: none). The engine plays from it when
+    /// [`Options::own_book`] is on; see [`Engine::go`].
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xq_book::{BookBuilder, BuildOptions};
+    /// use xq_search::Engine;
+    /// let mut engine = Engine::default();
+    /// assert!(engine.book().is_none());
+    /// engine.set_book(Some(Arc::new(BookBuilder::new(BuildOptions::default()).finish())));
+    /// assert!(engine.book().unwrap().is_empty());
+    /// ```
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book, if one is set.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+
+    /// The book's answer for the current game within `limits`: the moves it offers (of
+    /// those `limits` allow, not banned, not repeating a position of the game) and the
+    /// one picked, with the book's reply to it as the move to ponder on.
+    fn book_answer(&mut self, limits: &Limits) -> Option<BookAnswer> {
+        // Analysis (infinite, mate) and pondering search.
+        if !self.options.own_book || limits.infinite || limits.ponder || limits.mate.is_some() {
+            return None;
+        }
+        let book = self.book.clone()?;
+        let pos = self.game.position();
+        let ply = 2 * pos.fullmove_number().saturating_sub(1)
+            + u32::from(pos.side_to_move() == Color::Black);
+        if ply >= self.options.book_depth {
+            return None;
+        }
+        let earlier: Vec<u64> = (0..self.game.moves().len())
+            .filter_map(|i| self.game.position_at(i).map(|p| p.key()))
+            .collect();
+        let moves: Vec<BookMove> = book
+            .probe(pos)
+            .into_iter()
+            .filter(|b| limits.root_moves.is_empty() || limits.root_moves.contains(&b.mv))
+            .filter(|b| !limits.banned_moves.contains(&b.mv) && !self.banned.contains(&b.mv))
+            .filter(|b| {
+                let mut after = pos.clone();
+                after.make_move(b.mv);
+                !earlier.contains(&after.key()) && after.key() != pos.key()
+            })
+            .collect();
+        let chosen = if self.options.best_book_move {
+            *moves.first()?
+        } else {
+            let sum: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
+            let mut r = self.seeds.next_u64() % sum.max(1);
+            *moves.iter().find(|b| {
+                let here = r < u64::from(b.weight);
+                r = r.saturating_sub(u64::from(b.weight));
+                here
+            })?
+        };
+        let mut after = pos.clone();
+        after.make_move(chosen.mv);
+        let ponder = book.probe(&after).first().map(|b| b.mv);
+        Some(BookAnswer {
+            moves,
+            chosen,
+            ponder,
+        })
     }
 
     /// The shared transposition table (to probe it).
@@ -375,13 +585,40 @@ impl Engine {
     /// histories, now or when the running search has ended.
     pub fn new_game(&mut self) {
         self.pending_new_game = true;
-        self.sync();
+        // The size is unchanged: the table is cleared, not made again.
+        let _ = self.sync();
     }
 
     /// Starts a search of the current game within `limits`, reporting to `listener`, and
     /// returns at once. A search already running is stopped first (and answers).
+    ///
+    /// With [`Options::own_book`] on and a book set, a game still within
+    /// [`Options::book_depth`] plies is answered from the book when it has a move for
+    /// the position (among `limits`' root moves, not banned, not repeating a position
+    /// of the game): picked by weight with the engine's generator ([`Engine::set_seed`]),
+    /// or the heaviest with [`Options::best_book_move`]. Nothing is searched: the
+    /// listener hears [`Listener::book`], then the answer, which says
+    /// [`from_book`](SearchResult::from_book). Infinite, ponder and mate searches are
+    /// analysis: they always search.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use xq_book::{BookBuilder, BuildOptions};
+    /// use xq_search::engine::{Engine, Options};
+    /// use xq_search::Limits;
+    /// let mut builder = BookBuilder::new(BuildOptions::default());
+    /// let start = xq_core::Position::startpos();
+    /// builder.add_game(&start, &["h0g2".parse().unwrap()], None).unwrap();
+    /// let mut engine = Engine::new(Options { own_book: true, hash_mib: 1, ..Options::default() });
+    /// engine.set_book(Some(Arc::new(builder.finish())));
+    /// let answer = engine.search(Limits::depth(20), |_| true);
+    /// assert!(answer.from_book);
+    /// assert!(["h0g2", "b0c2"].contains(&answer.best_move.unwrap().to_string().as_str()));
+    /// assert_eq!(answer.nodes, 0);
+    /// ```
     pub fn go(&mut self, limits: Limits, listener: impl Listener + 'static) {
         self.stop();
+        let book = self.book_answer(&limits);
         let budget = time_budget(
             limits.clock.as_ref(),
             limits.movetime,
@@ -418,6 +655,7 @@ impl Engine {
             limits,
             budget: search_budget,
             level,
+            book,
         };
         let thread_ctl = ctl.clone();
         let handle = std::thread::Builder::new()
@@ -436,7 +674,7 @@ impl Engine {
             Err(_) => {
                 // The searchers went with the failed closure; rebuild them.
                 self.pending_new_game = true;
-                self.sync();
+                let _ = self.sync();
             }
         }
     }
@@ -551,7 +789,8 @@ impl Engine {
 
     fn join(&mut self) -> Option<SearchResult> {
         let result = self.take_back();
-        self.sync();
+        // A table refused now keeps the old size; nobody is asking.
+        let _ = self.sync();
         result
     }
 
@@ -572,13 +811,14 @@ impl Engine {
         }
     }
 
-    /// Applies the options and a pending new game, unless a search is running.
-    fn sync(&mut self) {
+    /// Applies the options and a pending new game, unless a search is running. A table
+    /// of the new size that cannot be had is the error; the old size is kept.
+    fn sync(&mut self) -> Result<(), TableError> {
         if self.running.as_ref().is_some_and(Running::answered) {
             self.take_back();
         }
         if self.running.is_some() {
-            return;
+            return Ok(());
         }
         // The table keeps static evaluations: another evaluation starts afresh.
         let same_net = |s: &Searcher| match (&s.net, &self.options.network) {
@@ -588,6 +828,7 @@ impl Engine {
         if !self.searchers.iter().all(same_net) {
             self.pending_new_game = true;
         }
+        let mut refused = None;
         if self.pending_new_game || self.tt_mib != self.options.hash_mib {
             // Detach the searchers, so that the engine holds the only reference.
             for s in &mut self.searchers {
@@ -600,10 +841,22 @@ impl Engine {
                 // memory grew past the hash size over many games.
                 Some(tt) if same_size => tt.clear(),
                 _ => {
-                    // Release the old table before allocating the new one.
+                    // Release the old table before allocating the new one; if the new
+                    // one is refused, make the old size again (or the smallest).
                     self.tt = self.spare.clone();
-                    self.tt = Arc::new(TranspositionTable::new(self.options.hash_mib));
-                    self.tt_mib = self.options.hash_mib;
+                    let (tt, mib) = match self.caps.table(self.options.hash_mib) {
+                        Ok(tt) => (tt, self.options.hash_mib),
+                        Err(e) => {
+                            refused = Some(e);
+                            match self.caps.table(self.tt_mib) {
+                                Ok(tt) => (tt, self.tt_mib),
+                                Err(_) => (TranspositionTable::new(1), 1),
+                            }
+                        }
+                    };
+                    self.tt = Arc::new(tt);
+                    self.tt_mib = mib;
+                    self.options.hash_mib = mib;
                 }
             }
             for s in &mut self.searchers {
@@ -626,6 +879,7 @@ impl Engine {
                 s.set_network(self.options.network.clone());
             }
         }
+        refused.map_or(Ok(()), Err)
     }
 }
 
@@ -676,6 +930,31 @@ struct Job {
     limits: Limits,
     budget: Option<Budget>,
     level: Level,
+    /// The answer from the book, if there is one: then nothing is searched.
+    book: Option<BookAnswer>,
+}
+
+/// The book's answer: the moves it offers, the one picked, and the book's reply to it.
+#[derive(Clone, Debug)]
+struct BookAnswer {
+    moves: Vec<BookMove>,
+    chosen: BookMove,
+    ponder: Option<Move>,
+}
+
+impl BookAnswer {
+    /// The answer as a search result: the move, its expected reply, no search.
+    fn result(&self) -> SearchResult {
+        let mut pv = vec![self.chosen.mv];
+        pv.extend(self.ponder);
+        SearchResult {
+            best_move: Some(self.chosen.mv),
+            ponder: self.ponder,
+            pv,
+            from_book: true,
+            ..SearchResult::default()
+        }
+    }
 }
 
 fn search_thread(
@@ -689,9 +968,15 @@ fn search_thread(
         limits,
         budget,
         level,
+        book,
     } = job;
     let mut last = LastIteration::default();
-    let mut result = {
+    let mut result = if let Some(book) = book {
+        if !ctl.quiet.load(Ordering::SeqCst) {
+            listener.book(&book.moves, &book.chosen);
+        }
+        book.result()
+    } else {
         let (main, helpers) = match searchers.split_first_mut() {
             Some(x) => x,
             None => unreachable!("go always passes a searcher"),
@@ -700,9 +985,12 @@ fn search_thread(
         let (game, limits) = (&game, &limits);
         std::thread::scope(|s| {
             for (i, h) in helpers.iter_mut().enumerate() {
-                s.spawn(move || {
-                    h.search_within(game, limits, budget, stop, i + 1, &mut |_| {});
-                });
+                // A helper the system will not start is done without.
+                let _ = std::thread::Builder::new()
+                    .name(format!("helper-{}", i + 1))
+                    .spawn_scoped(s, move || {
+                        h.search_within(game, limits, budget, stop, i + 1, &mut |_| {});
+                    });
             }
             let mut report = |info: &Info| {
                 if !ctl.quiet.load(Ordering::Relaxed) && info.multipv <= level.shown {
@@ -719,7 +1007,7 @@ fn search_thread(
             result
         })
     };
-    if !level.skill.is_full_strength() {
+    if !level.skill.is_full_strength() && !result.from_book {
         level.skill.choose(last.lines(), level.seed, &mut result);
     }
     if let Some(best) = result.best_move {
@@ -783,6 +1071,7 @@ mod tests {
             max_hash_mib: 1,
             max_threads: 1,
             max_nodes: None,
+            table_limit_mib: None,
         };
         let mut engine = Engine::with_caps(Options::default(), caps);
         // Far more than a test could finish: only the closed listener can end it.

@@ -58,6 +58,9 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// The move comes from the opening book: nothing was searched (the score, depths
+    /// and nodes are zero). See [`Engine::go`](crate::Engine::go).
+    pub from_book: bool,
 }
 
 impl SearchResult {

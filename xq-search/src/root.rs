@@ -103,6 +103,7 @@ impl Searcher {
             nodes: 0,
             time: Duration::ZERO,
             pv: root.first().copied().into_iter().collect(),
+            from_book: false,
         };
         if root.is_empty() {
             let v = if legal_moves(&self.pos).is_empty() {

@@ -98,8 +98,27 @@ const EVAL_CACHE_ENTRIES: usize = 1 << 14;
 
 impl Searcher {
     /// A searcher with its own table of `hash_mib` MiB.
+    ///
+    /// # Panics
+    /// If the table's memory cannot be allocated ([`Searcher::try_new`] says so instead).
     pub fn new(hash_mib: usize) -> Searcher {
         Searcher::with_table(Arc::new(TranspositionTable::new(hash_mib)))
+    }
+
+    /// A searcher with its own table of `hash_mib` MiB, or the error when the system
+    /// refuses the table's memory.
+    ///
+    /// # Errors
+    /// The table cannot be allocated.
+    ///
+    /// ```
+    /// use xq_search::Searcher;
+    /// assert_eq!(Searcher::try_new(2).unwrap().table().size_mib(), 2);
+    /// assert!(Searcher::try_new(1 << 40).is_err());
+    /// ```
+    pub fn try_new(hash_mib: usize) -> Result<Searcher, crate::tt::TableError> {
+        let tt = TranspositionTable::try_new(hash_mib)?;
+        Ok(Searcher::with_table(Arc::new(tt)))
     }
 
     /// A searcher sharing `tt` (for parallel search).

@@ -87,6 +87,21 @@ fn gen_of(data: u64) -> u8 {
     (data >> 58) as u8
 }
 
+/// A transposition table that could not be made: the system refused `mib` MiB.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// The size asked for, MiB.
+    pub mib: usize,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot allocate a hash table of {} MiB", self.mib)
+    }
+}
+
+impl std::error::Error for TableError {}
+
 /// The transposition table. It is `Sync`: share it between search threads with an `Arc`.
 ///
 /// ```
@@ -112,8 +127,7 @@ impl TranspositionTable {
     /// A table of about `mib` mebibytes (at least one bucket).
     ///
     /// # Panics
-    /// If the memory cannot be allocated (or, in debug builds, if `mib` is so large that
-    /// its byte count overflows `usize`).
+    /// If the memory cannot be allocated ([`TranspositionTable::try_new`] says so instead).
     ///
     /// ```
     /// use std::sync::Arc;
@@ -125,12 +139,34 @@ impl TranspositionTable {
     /// assert!(Arc::ptr_eq(a.table(), b.table()));
     /// ```
     pub fn new(mib: usize) -> TranspositionTable {
-        let n = (mib.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = huge_vec(n, Bucket::default);
-        TranspositionTable {
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` mebibytes (at least one bucket), or [`TableError`] when the
+    /// system does not give that much memory: nothing is aborted, so a program can keep
+    /// the table it has and say why.
+    ///
+    /// # Errors
+    /// The memory cannot be allocated, or `mib` MiB is more bytes than the address space
+    /// holds.
+    ///
+    /// ```
+    /// use xq_search::tt::{TableError, TranspositionTable};
+    /// assert_eq!(TranspositionTable::try_new(2).unwrap().size_mib(), 2);
+    /// // An exbibyte: more than any 64-bit address space offers.
+    /// let err = TranspositionTable::try_new(1 << 40).unwrap_err();
+    /// assert_eq!(err, TableError { mib: 1 << 40 });
+    /// assert_eq!(err.to_string(), "cannot allocate a hash table of 1099511627776 MiB");
+    /// ```
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, TableError> {
+        let error = TableError { mib };
+        let bytes = mib.max(1).checked_mul(1024 * 1024).ok_or(error)?;
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = try_huge_vec(n, Bucket::default).map_err(|_| error)?;
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// Size in MiB.
@@ -255,12 +291,19 @@ impl TranspositionTable {
 /// larger than the processor's address cache also misses that cache. `xq bench` read 1.89
 /// against 1.98 Mnps with a 64 MiB table (five interleaved runs), 1.57-1.77 against
 /// 1.92-1.96 with 512 MiB (three).
-fn huge_vec<T>(n: usize, f: impl FnMut() -> T) -> Vec<T> {
-    let mut v: Vec<T> = Vec::with_capacity(n);
+///
+/// The memory is asked for with [`Vec::try_reserve_exact`]: a refusal is an error, not an
+/// abort.
+fn try_huge_vec<T>(
+    n: usize,
+    f: impl FnMut() -> T,
+) -> Result<Vec<T>, std::collections::TryReserveError> {
+    let mut v: Vec<T> = Vec::new();
+    v.try_reserve_exact(n)?;
     // Before the first write: the kernel picks the page size when a page is first touched.
     advise_huge_pages(v.as_ptr().cast(), n * std::mem::size_of::<T>());
     v.resize_with(n, f);
-    v
+    Ok(v)
 }
 
 /// Asks Linux to back the untouched memory from `start` to `start + len` with huge
@@ -331,6 +374,23 @@ mod tests {
         let empty = |s: &Slot| s.data.load(Ordering::Relaxed) == 0;
         assert!(tt.buckets.iter().all(|b| b.0.iter().all(empty)));
         assert_eq!(tt.probe(0x1234_5678_9abc_def0, 0), None);
+    }
+
+    #[test]
+    fn a_size_the_system_cannot_give_is_an_error_not_an_abort() {
+        // More bytes than a usize holds.
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX).unwrap_err(),
+            TableError { mib: usize::MAX }
+        );
+        // More than any address space: 2^60 bytes on 64-bit systems.
+        assert_eq!(
+            TranspositionTable::try_new(1 << 40).unwrap_err(),
+            TableError { mib: 1 << 40 }
+        );
+        let tt = TranspositionTable::try_new(3).unwrap();
+        assert_eq!(tt.size_mib(), 3);
+        assert_eq!(tt.buckets.len(), 3 * 1024 * 1024 / 64);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use xq_core::Move;
 use xq_movegen::Game;
-use xq_search::engine::{Engine, Listener, Options, MAX_MULTIPV, MAX_THREADS};
+use xq_search::engine::{Caps, Engine, Listener, Options, MAX_MULTIPV, MAX_THREADS};
 use xq_search::{Clock, Info, Limits, SearchResult};
 
 const T: Duration = Duration::from_secs(30);
@@ -216,24 +216,36 @@ fn multipv_reports_several_lines_best_first() {
 
 #[test]
 fn options_are_brought_within_their_ranges_and_a_new_game_forgets() {
-    let mut e = Engine::new(Options {
-        threads: 10_000,
-        multipv: 0,
-        hash_mib: 1,
-        ..Options::default()
-    });
-    assert_eq!(e.options().threads, MAX_THREADS);
+    // Up to the caps (the engine's own cap is MAX_THREADS, 1,024: more than a test
+    // should start).
+    assert_eq!(MAX_THREADS, 1024);
+    let caps = Caps {
+        max_threads: 4,
+        ..Caps::default()
+    };
+    let mut e = Engine::with_caps(
+        Options {
+            threads: 10_000,
+            multipv: 0,
+            hash_mib: 1,
+            ..Options::default()
+        },
+        caps,
+    );
+    assert_eq!(e.options().threads, 4);
     assert_eq!(e.options().multipv, 1);
     e.set_options(Options {
         multipv: 999,
         ..e.options().clone()
-    });
+    })
+    .unwrap();
     assert_eq!(e.options().multipv, MAX_MULTIPV);
     e.set_options(Options {
         threads: 1,
         multipv: 1,
         ..e.options().clone()
-    });
+    })
+    .unwrap();
     let first = e.search(Limits::depth(6), |_| true);
     // Searching again finds the table full of the first search: fewer nodes.
     let again = e.search(Limits::depth(6), |_| true);
@@ -280,7 +292,8 @@ fn the_network_option_chooses_the_evaluation() {
     e.set_options(Options {
         network: Some(net.clone()),
         ..e.options().clone()
-    });
+    })
+    .unwrap();
     let r = e.search(Limits::depth(5), |_| true);
     assert_eq!(
         (r.nodes, r.score, &r.pv),
@@ -290,7 +303,235 @@ fn the_network_option_chooses_the_evaluation() {
     e.set_options(Options {
         network: None,
         ..e.options().clone()
-    });
+    })
+    .unwrap();
     let r = e.search(Limits::depth(5), |_| true);
     assert_eq!((r.nodes, r.score), (classical.nodes, classical.score));
+}
+
+#[test]
+fn a_table_the_system_refuses_leaves_the_old_one() {
+    let caps = Caps {
+        table_limit_mib: Some(16),
+        ..Caps::default()
+    };
+    let mut e = Engine::with_caps(
+        Options {
+            hash_mib: 8,
+            ..Options::default()
+        },
+        caps,
+    );
+    assert_eq!(e.table().size_mib(), 8);
+    // Refused: the other options are taken, the table keeps its size.
+    let refused = e.set_options(Options {
+        hash_mib: 64,
+        multipv: 2,
+        ..e.options().clone()
+    });
+    assert_eq!(refused, Err(xq_search::tt::TableError { mib: 64 }));
+    assert_eq!(
+        refused.unwrap_err().to_string(),
+        "cannot allocate a hash table of 64 MiB"
+    );
+    assert_eq!((e.options().hash_mib, e.options().multipv), (8, 2));
+    assert_eq!(e.table().size_mib(), 8);
+    // It plays on.
+    let r = e.search(Limits::depth(3), |_| true);
+    assert_eq!(r.depth, 3);
+    assert!(r.best_move.is_some());
+    // A size it can have is taken.
+    assert_eq!(
+        e.set_options(Options {
+            hash_mib: 16,
+            ..e.options().clone()
+        }),
+        Ok(())
+    );
+    assert_eq!(e.table().size_mib(), 16);
+    // At construction: try_ says no, the plain constructor falls back to a smaller table.
+    let big = Options {
+        hash_mib: 100,
+        ..Options::default()
+    };
+    assert_eq!(
+        Engine::try_with_caps(big.clone(), caps).unwrap_err(),
+        xq_search::tt::TableError { mib: 100 }
+    );
+    let e = Engine::with_caps(big, caps);
+    assert_eq!(e.options().hash_mib, 1);
+    assert_eq!(e.table().size_mib(), 1);
+}
+
+/// A listener that keeps what the book said and the answer.
+#[derive(Default)]
+struct BookEar {
+    book: Mutex<Vec<(Vec<xq_book::BookMove>, Move)>>,
+    infos: Mutex<usize>,
+}
+
+impl Listener for BookEar {
+    fn info(&self, _: &Info) {
+        *self.infos.lock().unwrap() += 1;
+    }
+    fn book(&self, moves: &[xq_book::BookMove], chosen: &xq_book::BookMove) {
+        self.book.lock().unwrap().push((moves.to_vec(), chosen.mv));
+    }
+}
+
+/// A book of two lines: 1. h2e2 h9g7 (Red won, twice) and 1. c3c4 (a draw).
+fn two_line_book() -> Arc<xq_book::Book> {
+    use xq_book::{BookBuilder, BuildOptions};
+    let mut b = BookBuilder::new(BuildOptions::default());
+    let start = xq_core::Position::startpos();
+    for _ in 0..2 {
+        b.add_game(
+            &start,
+            &[mv("h2e2"), mv("h9g7")],
+            Some(xq_movegen::GameResult::RedWins),
+        )
+        .unwrap();
+    }
+    b.add_game(&start, &[mv("c3c4")], Some(xq_movegen::GameResult::Draw))
+        .unwrap();
+    Arc::new(b.finish())
+}
+
+#[test]
+fn the_book_answers_while_it_has_a_move() {
+    let mut e = Engine::new(Options {
+        own_book: true,
+        best_book_move: true,
+        hash_mib: 1,
+        ..Options::default()
+    });
+    e.set_book(Some(two_line_book()));
+    let ear = Arc::new(BookEar::default());
+    e.go(Limits::depth(30), ear.clone());
+    let r = e.wait().unwrap();
+    // The heaviest move (h2e2 and its mirror b2e2 weigh 6; the heaviest in move order
+    // first), the book's reply to ponder on, nothing searched.
+    assert!(r.from_book);
+    assert_eq!(r.best_move, Some(mv("b2e2")));
+    assert_eq!(r.ponder, Some(mv("b9c7")));
+    assert_eq!((r.nodes, r.depth), (0, 0));
+    assert_eq!(*ear.infos.lock().unwrap(), 0);
+    let said = ear.book.lock().unwrap().clone();
+    assert_eq!(said.len(), 1);
+    let offered: Vec<(String, u32)> = said[0]
+        .0
+        .iter()
+        .map(|b| (b.mv.to_string(), b.weight))
+        .collect();
+    assert_eq!(
+        offered,
+        [
+            ("b2e2".into(), 6),
+            ("h2e2".into(), 6),
+            ("c3c4".into(), 2),
+            ("g3g4".into(), 2)
+        ]
+    );
+    // Banned moves and root moves are kept to.
+    e.set_banned(vec![mv("b2e2"), mv("h2e2")]);
+    assert_eq!(
+        e.search(Limits::depth(30), |_| true).best_move,
+        Some(mv("c3c4"))
+    );
+    e.set_game(Game::startpos());
+    let only = Limits {
+        root_moves: vec![mv("g3g4"), mv("h0g2")],
+        ..Limits::depth(30)
+    };
+    assert_eq!(e.search(only, |_| true).best_move, Some(mv("g3g4")));
+    // Picked by weight, reproducibly with the same seed.
+    e.set_options(Options {
+        best_book_move: false,
+        ..e.options().clone()
+    })
+    .unwrap();
+    let picks = |e: &mut Engine| -> Vec<String> {
+        e.set_seed(7);
+        (0..20)
+            .map(|_| {
+                e.search(Limits::depth(30), |_| true)
+                    .best_move
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    };
+    let first = picks(&mut e);
+    assert_eq!(first, picks(&mut e));
+    let kinds: std::collections::BTreeSet<&String> = first.iter().collect();
+    assert!(kinds.len() >= 2, "{first:?}");
+    // Analysis searches: infinite, mate, and once the book is out of moves.
+    for limits in [
+        Limits::depth(2),
+        Limits {
+            mate: Some(1),
+            depth: Some(2),
+            ..Limits::default()
+        },
+    ] {
+        e.set_game(Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7", "h0g2"]).unwrap());
+        let r = e.search(limits, |_| true);
+        assert!(!r.from_book && r.nodes > 0);
+    }
+    e.set_game(Game::startpos());
+    let r = e.search(
+        Limits {
+            mate: Some(1),
+            depth: Some(2),
+            ..Limits::default()
+        },
+        |_| true,
+    );
+    assert!(!r.from_book);
+    // Past the book's depth: searched.
+    e.set_options(Options {
+        book_depth: 0,
+        ..e.options().clone()
+    })
+    .unwrap();
+    assert!(!e.search(Limits::depth(2), |_| true).from_book);
+    // Without OwnBook: searched.
+    e.set_options(Options {
+        book_depth: 40,
+        own_book: false,
+        ..e.options().clone()
+    })
+    .unwrap();
+    assert!(!e.search(Limits::depth(2), |_| true).from_book);
+}
+
+#[test]
+fn a_book_move_that_repeats_a_position_is_not_played() {
+    use xq_book::{BookBuilder, BuildOptions};
+    // A book whose only move at the start position after a horse went out and back
+    // would return to a position of the game.
+    let mut b = BookBuilder::new(BuildOptions::default());
+    let start = xq_core::Position::startpos();
+    b.add_game(&start, &[mv("h0g2"), mv("h9g7"), mv("g2h0")], None)
+        .unwrap();
+    let mut e = Engine::new(Options {
+        own_book: true,
+        best_book_move: true,
+        hash_mib: 1,
+        ..Options::default()
+    });
+    e.set_book(Some(Arc::new(b.finish())));
+    // After h0g2 h9g7, the book's g2h0 is fine (the position after it is new).
+    e.set_game(Game::from_fen_moves(xq_core::START_FEN, &["h0g2", "h9g7"]).unwrap());
+    assert!(e.search(Limits::depth(2), |_| true).from_book);
+    // After h0g2 h9g7 g2h0 g7h9 h0g2 h9g7 the same move would repeat: searched instead.
+    e.set_game(
+        Game::from_fen_moves(
+            xq_core::START_FEN,
+            &["h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7"],
+        )
+        .unwrap(),
+    );
+    let r = e.search(Limits::depth(2), |_| true);
+    assert!(!r.from_book);
 }

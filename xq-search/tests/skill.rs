@@ -54,7 +54,8 @@ fn every_level_plays_a_legal_move_everywhere() {
             e.set_options(Options {
                 skill: Skill::new(level),
                 ..e.options().clone()
-            });
+            })
+            .unwrap();
             // Full strength has no limit of its own: give it one.
             let r = play(&mut e, Limits::nodes(20_000));
             let m = r
@@ -137,7 +138,8 @@ fn an_elo_plays_its_level() {
             limit_strength: true,
             elo,
             ..e.options().clone()
-        });
+        })
+        .unwrap();
         play(&mut e, Limits::default())
     };
     let level = Skill::new(6);

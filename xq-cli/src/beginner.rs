@@ -1,0 +1,343 @@
+//! A beginner-like player, for measuring the lowest playing level against something a
+//! person would recognise: it takes a piece when one is offered, and otherwise plays a
+//! random legal move that does not leave a piece to be taken.
+//!
+//! What it sees is one ply deep, by a simple exchange count ([`capture_gain`]): a
+//! capture wins the value of the piece taken, less the value of the capturing piece if
+//! the opponent can take it back on that square. It
+//!
+//! 1. takes the capture that wins the most, if one wins anything (a free piece, or a
+//!    bigger piece for a smaller one; choosing at random among equal gains);
+//! 2. otherwise plays a random legal move after which the opponent has no capture that
+//!    wins anything by the same count (it does not hang a piece);
+//! 3. and when every move leaves something to take, a random one of those that leave
+//!    the least.
+//!
+//! It does not look for mates, threats or anything two plies deep. [`BeginnerUci`]
+//! speaks enough UCI for a match referee (`xq beginner`).
+//!
+//! ```
+//! use xq_cli::beginner::Beginner;
+//! use xq_core::Position;
+//! // Red's chariot can take Black's unprotected horse on a5.
+//! let pos = Position::from_fen("3k5/9/9/9/n8/9/9/9/9/R3K4 w").unwrap();
+//! let mut player = Beginner::new(7);
+//! assert_eq!(player.choose(&pos).unwrap().to_string(), "a0a5");
+//! ```
+
+use crate::protocol::{parse_num, parse_position, say, CommandError, Flow, Protocol, Sink};
+use xq_core::{Move, PieceKind, Position, SplitMix64};
+use xq_movegen::{legal_moves, Game};
+
+/// A piece's worth to the beginner, in tenths of a soldier: chariot 90, cannon 45,
+/// horse 40, advisor and elephant 20, soldier 10, general 0 (it is never taken).
+///
+/// ```
+/// use xq_cli::beginner::value;
+/// use xq_core::PieceKind;
+/// assert_eq!(value(PieceKind::Chariot), 90);
+/// assert_eq!(value(PieceKind::Soldier), 10);
+/// ```
+pub fn value(kind: PieceKind) -> i32 {
+    match kind {
+        PieceKind::General => 0,
+        PieceKind::Advisor | PieceKind::Elephant => 20,
+        PieceKind::Horse => 40,
+        PieceKind::Cannon => 45,
+        PieceKind::Chariot => 90,
+        PieceKind::Soldier => 10,
+    }
+}
+
+/// What the legal move `m` wins by the one-ply count: the value of the piece it takes,
+/// less the value of the moving piece if the opponent can then take it on its square;
+/// `None` when `m` takes nothing.
+///
+/// ```
+/// use xq_cli::beginner::capture_gain;
+/// use xq_core::Position;
+/// // The chariot takes the soldier on a5, which the chariot on a9 guards: 10 - 90.
+/// let pos = Position::from_fen("r2k5/9/9/9/p8/9/9/9/9/R3K4 w").unwrap();
+/// assert_eq!(capture_gain(&pos, "a0a5".parse().unwrap()), Some(-80));
+/// assert_eq!(capture_gain(&pos, "a0a1".parse().unwrap()), None);
+/// ```
+pub fn capture_gain(pos: &Position, m: Move) -> Option<i32> {
+    let victim = pos.piece_on(m.to())?;
+    let mover = pos.piece_on(m.from())?;
+    let mut after = pos.clone();
+    after.make_move(m);
+    let retaken = legal_moves(&after).iter().any(|r| r.to() == m.to());
+    let lost = if retaken { value(mover.kind) } else { 0 };
+    Some(value(victim.kind) - lost)
+}
+
+/// The most the side to move can win with one capture by [`capture_gain`] (0 when no
+/// capture wins anything): what a move that led to `pos` has left hanging.
+///
+/// ```
+/// use xq_core::Position;
+/// // Black to move: its chariot on a9 takes Red's unguarded chariot on a5.
+/// let pos = Position::from_fen("r2k5/9/9/9/R8/9/9/9/9/4K4 b").unwrap();
+/// assert_eq!(xq_cli::beginner::hanging(&pos), 90);
+/// ```
+pub fn hanging(pos: &Position) -> i32 {
+    legal_moves(pos)
+        .iter()
+        .filter_map(|&m| capture_gain(pos, m))
+        .fold(0, i32::max)
+}
+
+/// The beginner: its choices come from a seeded generator, so the same seed plays the
+/// same moves.
+#[derive(Clone, Debug)]
+pub struct Beginner {
+    rng: SplitMix64,
+}
+
+impl Beginner {
+    /// A beginner whose random choices follow `seed`.
+    pub fn new(seed: u64) -> Beginner {
+        Beginner {
+            rng: SplitMix64::new(seed),
+        }
+    }
+
+    /// One of `moves` at random.
+    fn pick(&mut self, moves: &[Move]) -> Option<Move> {
+        if moves.is_empty() {
+            return None;
+        }
+        Some(moves[self.rng.below(moves.len() as u64) as usize])
+    }
+
+    /// The move the beginner plays in `pos` (see the [module docs](self)); `None` when
+    /// there is no legal move.
+    pub fn choose(&mut self, pos: &Position) -> Option<Move> {
+        let moves = legal_moves(pos);
+        let gains: Vec<(Move, i32)> = moves
+            .iter()
+            .filter_map(|&m| capture_gain(pos, m).map(|g| (m, g)))
+            .collect();
+        let best_gain = gains.iter().map(|&(_, g)| g).max().unwrap_or(0);
+        if best_gain > 0 {
+            let best: Vec<Move> = gains
+                .iter()
+                .filter(|&&(_, g)| g == best_gain)
+                .map(|&(m, _)| m)
+                .collect();
+            return self.pick(&best);
+        }
+        let left: Vec<(Move, i32)> = moves
+            .iter()
+            .map(|&m| {
+                let mut after = pos.clone();
+                after.make_move(m);
+                (m, hanging(&after))
+            })
+            .collect();
+        let least = left.iter().map(|&(_, h)| h).min()?;
+        let safest: Vec<Move> = left
+            .iter()
+            .filter(|&&(_, h)| h == least)
+            .map(|&(m, _)| m)
+            .collect();
+        self.pick(&safest)
+    }
+}
+
+/// The beginner as a UCI engine (`xq beginner`): `uci`, `isready`, `ucinewgame`,
+/// `position`, `go` (whatever its limits: it answers at once), `setoption name Seed
+/// value N`, `quit`. Other commands are refused with an `info string`.
+#[derive(Debug)]
+pub struct BeginnerUci {
+    sink: Sink,
+    game: Game,
+    player: Beginner,
+}
+
+impl BeginnerUci {
+    /// The engine writing to `sink`, its choices seeded with `seed`.
+    pub fn with_sink(sink: Sink, seed: u64) -> BeginnerUci {
+        BeginnerUci {
+            sink,
+            game: Game::startpos(),
+            player: Beginner::new(seed),
+        }
+    }
+
+    fn setoption(&mut self, words: &[&str]) -> Result<(), CommandError> {
+        match words {
+            ["name", name, "value", v] if name.eq_ignore_ascii_case("seed") => {
+                self.player = Beginner::new(parse_num("Seed", Some(v))?);
+                Ok(())
+            }
+            ["name", name, "value", v] if name.eq_ignore_ascii_case("uci_variant") => {
+                if v.eq_ignore_ascii_case("xiangqi") {
+                    Ok(())
+                } else {
+                    Err(CommandError::UnsupportedVariant(v.to_string()))
+                }
+            }
+            ["name", name, ..] => Err(CommandError::UnknownOption(name.to_string())),
+            _ => Err(CommandError::Usage("setoption name <name> value <value>")),
+        }
+    }
+}
+
+impl Protocol for BeginnerUci {
+    fn handle(&mut self, line: &str) -> Flow {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&cmd, args)) = words.split_first() else {
+            return Flow::Continue;
+        };
+        let result = match cmd {
+            "uci" => {
+                say!(self.sink, "id name xq beginner");
+                say!(self.sink, "id author {}", crate::AUTHOR);
+                say!(
+                    self.sink,
+                    "option name Seed type spin default 1 min 0 max 4294967295"
+                );
+                say!(
+                    self.sink,
+                    "option name UCI_Variant type combo default xiangqi var xiangqi"
+                );
+                say!(self.sink, "uciok");
+                Ok(())
+            }
+            "isready" => {
+                say!(self.sink, "readyok");
+                Ok(())
+            }
+            "ucinewgame" | "stop" | "ponderhit" | "debug" => Ok(()),
+            "setoption" => self.setoption(args),
+            "position" => parse_position(args).map(|g| self.game = g),
+            "go" => {
+                match self.player.choose(self.game.position()) {
+                    Some(m) => say!(self.sink, "bestmove {m}"),
+                    None => say!(self.sink, "bestmove (none)"),
+                }
+                Ok(())
+            }
+            "quit" => return Flow::Quit,
+            _ => Err(CommandError::UnknownCommand),
+        };
+        if let Err(e) = result {
+            crate::protocol::report_error(&self.sink, cmd, &e, line);
+        }
+        self.sink.flow()
+    }
+
+    fn eof(&mut self) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::from_fen(fen).unwrap()
+    }
+
+    /// The moves `Beginner` plays in `fen` over `seeds` seeds.
+    fn choices(fen: &str, seeds: u64) -> std::collections::BTreeSet<String> {
+        let p = pos(fen);
+        (0..seeds)
+            .map(|s| Beginner::new(s).choose(&p).unwrap().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn it_takes_a_free_piece_and_the_biggest_one() {
+        // The horse on a5 is free for the chariot on a0; nothing else can be taken.
+        assert_eq!(
+            choices("3k5/9/9/9/n8/9/9/9/9/R3K4 w", 20),
+            ["a0a5".to_string()].into()
+        );
+        // The chariot on a0 can take a free cannon (a7) or a free soldier (d0): the
+        // cannon is worth more.
+        assert_eq!(
+            choices("4k4/9/c8/9/9/9/9/9/9/R2p1K3 w", 20),
+            ["a0a7".to_string()].into()
+        );
+        // A chariot for a guarded soldier loses 80: not taken.
+        let p = pos("r2k5/9/9/9/p8/9/9/9/9/R3K4 w");
+        for seed in 0..20 {
+            assert_ne!(Beginner::new(seed).choose(&p).unwrap().to_string(), "a0a5");
+        }
+    }
+
+    #[test]
+    fn it_does_not_hang_a_piece_when_it_can_help_it() {
+        // Black's chariot on e5 attacks Red's horse on e3; the horse has safe squares.
+        let fen = "5k3/9/9/9/4r4/9/4N4/9/9/3K5 w";
+        let p = pos(fen);
+        let played = choices(fen, 40);
+        assert!(played.len() > 1, "a random choice: {played:?}");
+        for m in &played {
+            let mut after = p.clone();
+            after.make_move(m.parse().unwrap());
+            // Black can take nothing for free afterwards.
+            for reply in legal_moves(&after) {
+                assert!(
+                    after.piece_on(reply.to()).is_none(),
+                    "{m} lets Black take on {}",
+                    reply.to()
+                );
+            }
+        }
+        // What it would have played without looking: the general's moves leave the
+        // horse to be taken.
+        let mut after = p.clone();
+        after.make_move("d0d1".parse().unwrap());
+        assert_eq!(hanging(&after), 40);
+    }
+
+    #[test]
+    fn it_plays_something_when_every_move_loses_and_nothing_without_moves() {
+        // Mated: no move.
+        assert_eq!(
+            Beginner::new(1).choose(&pos("R3k4/1R7/9/9/9/9/9/9/9/3K5 b")),
+            None
+        );
+        // The same seed, the same move.
+        let start = Position::startpos();
+        assert_eq!(
+            Beginner::new(5).choose(&start),
+            Beginner::new(5).choose(&start)
+        );
+    }
+
+    #[test]
+    fn it_speaks_uci() {
+        let (sink, lines) = Sink::buffer();
+        let mut e = BeginnerUci::with_sink(sink, 3);
+        for l in [
+            "uci",
+            "isready",
+            "setoption name Seed value 9",
+            "setoption name Hash value 16",
+            "position fen 3k5/9/9/9/n8/9/9/9/9/R3K4 w",
+            "go wtime 1000 btime 1000",
+            "position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b",
+            "go depth 1",
+        ] {
+            assert_eq!(e.handle(l), Flow::Continue);
+        }
+        assert_eq!(e.handle("quit"), Flow::Quit);
+        assert_eq!(
+            *lines.lock().unwrap(),
+            [
+                "id name xq beginner",
+                "id author The xq developers",
+                "option name Seed type spin default 1 min 0 max 4294967295",
+                "option name UCI_Variant type combo default xiangqi var xiangqi",
+                "uciok",
+                "readyok",
+                "info string setoption: unknown option 'Hash' (in: setoption name Hash value 16)",
+                "bestmove a0a5",
+                "bestmove (none)",
+            ]
+        );
+    }
+}
