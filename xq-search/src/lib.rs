@@ -21,6 +21,7 @@ pub mod skill;
 mod stack;
 pub mod time;
 pub mod tt;
+mod values;
 pub mod wdl;
 
 pub use engine::Engine;

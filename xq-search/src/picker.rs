@@ -6,8 +6,9 @@
 //! is generated, and the other moves are tested for legality only when their turn comes.
 
 use crate::history::{Continuation, Heuristics};
-use crate::see::{see_ge, SEE_VALUE};
-use xq_core::{Move, Piece, PieceKind, Position};
+use crate::see::see_ge;
+use crate::values::piece_value;
+use xq_core::{Move, Piece, Position};
 use xq_movegen::{pseudo_legal_into, CheckTest, Gen, LegalityFilter, MoveList, MAX_MOVES};
 
 /// Appends the legal moves of the side to move, which is in check: the filter is built
@@ -20,12 +21,6 @@ fn evasions_into(pos: &Position, list: &mut MoveList) {
 
 /// Ordering scores, one per move of a list.
 type Scores = arrayvec::ArrayVec<i32, MAX_MOVES>;
-
-/// The value of a piece for move ordering (most valuable victim first, least valuable
-/// attacker first).
-pub(crate) const fn ordering_value(kind: PieceKind) -> i32 {
-    [10000, 120, 120, 400, 900, 420, 80][kind as usize]
-}
 
 /// Ordering score of the table's move.
 const TT_MOVE: i32 = 1 << 30;
@@ -64,8 +59,8 @@ fn score_moves(
             .piece_on(m.from())
             .expect("a generated move has a piece to move");
         if let Some(victim) = pos.piece_on(m.to()) {
-            CAPTURE + ordering_value(victim.kind) * VICTIM_WEIGHT
-                - ordering_value(attacker.kind) / ATTACKER_DIVISOR
+            CAPTURE + piece_value(victim.kind) * VICTIM_WEIGHT
+                - piece_value(attacker.kind) / ATTACKER_DIVISOR
                 + heuristics.capture_score(attacker, m, victim.kind) / CAPTURE_HISTORY_DIVISOR
         } else if killers[0] == Some(m) {
             KILLER
@@ -453,7 +448,7 @@ impl MovePicker {
 
 impl MovePicker {
     /// [`next`](Self::next) for a quiescence picker out of check: the next legal capture
-    /// whose victim is worth at least `floor` ([`ordering_value`]). The others are
+    /// whose victim is worth at least `floor` ([`piece_value`]). The others are
     /// passed over before their legality test: the search would prune them (delta
     /// pruning), and the test is the dearer part.
     #[inline]
@@ -461,7 +456,7 @@ impl MovePicker {
         debug_assert!(matches!(self.stage, Stage::Listed | Stage::Done));
         self.next_listed(pos, |m| {
             let victim = pos.piece_on(m.to()).expect("a capture has a victim");
-            ordering_value(victim.kind) >= floor
+            piece_value(victim.kind) >= floor
         })
     }
 
@@ -485,10 +480,7 @@ impl MovePicker {
 /// least its capturer needs no exchange evaluation: recaptured or not, the capture holds.
 #[inline]
 pub(crate) fn wins_or_holds(pos: &Position, m: Move) -> bool {
-    let value = |sq| {
-        pos.piece_on(sq)
-            .map_or(0, |p: Piece| SEE_VALUE[p.kind.index()])
-    };
+    let value = |sq| pos.piece_on(sq).map_or(0, |p: Piece| piece_value(p.kind));
     value(m.to()) >= value(m.from()) || see_ge(pos, m, 0)
 }
 
@@ -618,7 +610,7 @@ mod tests {
                     Move::new(all[a as usize % all.len()].from(), all[b as usize % all.len()].to())
                 };
                 let mut h = Heuristics::new();
-                let prev = (Piece::new(!pos.side_to_move(), PieceKind::Horse), any(choices[3]));
+                let prev = (Piece::new(!pos.side_to_move(), xq_core::PieceKind::Horse), any(choices[3]));
                 let cont = [Some(prev), None];
                 h.reward(pos, any(choices[0]), bonus(3), 2, &[None; 2], &[], &[]);
                 h.reward(pos, any(choices[1]), bonus(3), 2, &[None; 2], &[], &[]);
@@ -719,7 +711,7 @@ mod tests {
                 let mut floors_used = vec![floor];
                 while let Some(m) = full.next(pos, &h) {
                     let victim = pos.piece_on(m.to()).unwrap();
-                    if ordering_value(victim.kind) >= floor {
+                    if piece_value(victim.kind) >= floor {
                         want.push(m);
                         floor = rising.next().unwrap_or(floor);
                         floors_used.push(floor);

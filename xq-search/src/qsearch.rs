@@ -2,14 +2,15 @@
 //! so that the static evaluation is asked only where nothing hangs.
 
 use crate::limits::StopSignal;
-use crate::picker::{ordering_value, wins_or_holds, MovePicker};
+use crate::picker::{wins_or_holds, MovePicker};
 use crate::score::{is_mate, mated_in, INFINITE, MAX_PLY};
 use crate::search::Searcher;
 use crate::see::see_ge;
+use crate::values::piece_value;
 use xq_core::{Move, PieceKind};
 
 /// Quiescence's delta pruning: the least a capture's victim must be worth
-/// ([`ordering_value`]) to be searched, with the side to move standing at `stand` and
+/// ([`piece_value`]) to be searched, with the side to move standing at `stand` and
 /// `alpha` to reach (`margin` for what else the capture may win). Against a mate score
 /// every capture is searched.
 #[inline]
@@ -133,7 +134,7 @@ impl Searcher {
         // none is generated).
         let no_capture_reaches = !in_check
             && delta_floor(alpha, stand, self.params.delta_margin)
-                > ordering_value(PieceKind::Chariot);
+                > piece_value(PieceKind::Chariot);
         if !no_capture_reaches {
             self.qsearch_captures(&mut best, &mut alpha, beta, stand, in_check, ply, stop);
         } else {

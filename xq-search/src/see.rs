@@ -11,9 +11,7 @@
 use xq_core::attacks::{horse_leg, Direction, SquareSet, Step, ELEPHANT_MOVES, HORSE_ATTACKS};
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square, SquareMap};
 
-/// The value of each kind in exchanges (general, advisor, elephant, horse, chariot,
-/// cannon, soldier). The general's is never gained: it only captures last.
-pub(crate) const SEE_VALUE: [i32; 7] = [20000, 120, 120, 400, 900, 450, 100];
+use crate::values::piece_value;
 
 /// The board as the exchange has left it: the pieces that have captured are gone from
 /// their squares, and the square fought over holds the last capturer.
@@ -314,7 +312,7 @@ impl<'a> Board<'a> {
         });
         let candidates = &mut candidates[..n];
         // Cheapest first (stable: equal values keep the order they were found in).
-        candidates.sort_by_key(|(_, p)| SEE_VALUE[p.kind.index()]);
+        candidates.sort_by_key(|(_, p)| piece_value(p.kind));
         for &(at, p) in candidates.iter() {
             if !self.needs_test(side, at, p) {
                 return Some((at, p));
@@ -416,11 +414,11 @@ fn attacked_after(pos: &Position, m: Move, them: Color) -> bool {
 pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let (from, to) = (m.from(), m.to());
     let mover = pos.piece_on(from).expect("a move has a piece to move");
-    let mut balance = pos.piece_on(to).map_or(0, |p| SEE_VALUE[p.kind.index()]) - threshold;
+    let mut balance = pos.piece_on(to).map_or(0, |p| piece_value(p.kind)) - threshold;
     if balance < 0 {
         return false;
     }
-    balance -= SEE_VALUE[mover.kind.index()];
+    balance -= piece_value(mover.kind);
     if balance >= 0 {
         return true;
     }
@@ -438,7 +436,7 @@ pub(crate) fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         }
         board.capture(at, p);
         side = !side;
-        balance = -balance - 1 - SEE_VALUE[p.kind.index()];
+        balance = -balance - 1 - piece_value(p.kind);
         if balance >= 0 {
             break;
         }
@@ -462,12 +460,12 @@ pub(crate) fn see(pos: &Position, m: Move) -> i32 {
     // there, written before knowing whether that capture can be made (the classic swap
     // algorithm).
     let mut gain = [0i32; 34];
-    gain[0] = pos.piece_on(to).map_or(0, |p| SEE_VALUE[p.kind.index()]);
+    gain[0] = pos.piece_on(to).map_or(0, |p| piece_value(p.kind));
     let mut d = 0;
     let mut side = !mover.color;
     loop {
         d += 1;
-        gain[d] = SEE_VALUE[board.on_target.kind.index()] - gain[d - 1];
+        gain[d] = piece_value(board.on_target.kind) - gain[d - 1];
         if d + 1 >= gain.len() || board.gone_len >= 32 {
             break;
         }
@@ -512,10 +510,10 @@ mod tests {
 
     #[test]
     fn a_defended_piece_costs_the_capturer() {
-        // Chariot takes a soldier defended by a chariot: 100 - 900.
-        assert_eq!(see_of("4k4/4r4/9/9/4p4/9/9/9/9/3KR4 w", "e0e5"), 100 - 900);
-        // A soldier takes a horse defended by a chariot: 400 - 100.
-        assert_eq!(see_of("3kr4/9/9/9/4n4/4P4/9/9/9/4K4 w", "e4e5"), 400 - 100);
+        // Chariot takes a soldier defended by a chariot: 80 - 900.
+        assert_eq!(see_of("4k4/4r4/9/9/4p4/9/9/9/9/3KR4 w", "e0e5"), 80 - 900);
+        // A soldier takes a horse defended by a chariot: 400 - 80.
+        assert_eq!(see_of("3kr4/9/9/9/4n4/4P4/9/9/9/4K4 w", "e4e5"), 400 - 80);
     }
 
     #[test]
@@ -534,7 +532,7 @@ mod tests {
     fn a_cannon_loses_its_screen_when_the_capturer_was_it() {
         // The black cannon e9 aims at e5 over the red chariot e8. Once the chariot has
         // taken on e5, the cannon has no screen left and cannot take back.
-        assert_eq!(see_of("3kc4/4R4/9/9/4p4/9/9/9/9/5K3 w", "e8e5"), 100);
+        assert_eq!(see_of("3kc4/4R4/9/9/4p4/9/9/9/9/5K3 w", "e8e5"), 80);
     }
 
     #[test]
