@@ -70,11 +70,13 @@ pub struct TrainArgs {
     output: PathBuf,
 }
 
-/// The positions of one data file.
-fn read_file(path: &Path, out: &mut Vec<TrainSample>) -> Result<()> {
+/// The positions of one data file; `games` counts the games read so far (each sample
+/// says its game, so that the held-out part is whole games).
+fn read_file(path: &Path, out: &mut Vec<TrainSample>, games: &mut u32) -> Result<()> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if bytes.starts_with(b"XQSP") {
         selfplay::read_each(&bytes, |game| {
+            *games += 1;
             for (pos, m, score) in game.positions() {
                 let score = i32::from(score);
                 if score == i32::from(NO_SCORE)
@@ -92,7 +94,7 @@ fn read_file(path: &Path, out: &mut Vec<TrainSample>) -> Result<()> {
                     }
                     _ => 0.0,
                 };
-                out.push(TrainSample::new(&pos, score, result));
+                out.push(TrainSample::new(&pos, score, result).in_game(*games));
             }
         })
         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
@@ -100,15 +102,24 @@ fn read_file(path: &Path, out: &mut Vec<TrainSample>) -> Result<()> {
     }
     let text = std::str::from_utf8(&bytes)
         .map_err(|_| anyhow::anyhow!("{}: neither xq datagen text nor binary", path.display()))?;
+    // A text file's games follow one another: a new one starts where the move number
+    // goes back.
+    *games += 1;
+    let mut last_move = 0;
     for (i, line) in text.lines().enumerate() {
         match parse_sample(line) {
             Ok(Some(s)) => {
+                let number = s.pos.fullmove_number();
+                if number < last_move {
+                    *games += 1;
+                }
+                last_move = number;
                 if s.score.abs() > MAX_SCORE {
                     continue;
                 }
                 let sign = s.pos.side_to_move().sign();
                 let result = if sign > 0 { s.result } else { 1.0 - s.result };
-                out.push(TrainSample::new(&s.pos, s.score * sign, result as f32));
+                out.push(TrainSample::new(&s.pos, s.score * sign, result as f32).in_game(*games));
             }
             Ok(None) => {}
             Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),
@@ -165,8 +176,9 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     }
     let start = Instant::now();
     let mut samples = Vec::new();
+    let mut games = 0;
     for path in &args.files {
-        read_file(path, &mut samples)?;
+        read_file(path, &mut samples, &mut games)?;
     }
     if samples.is_empty() {
         bail!("no position to train on in the data");
@@ -185,7 +197,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     let mut trainer = Trainer::new(&samples, options, init.as_ref());
     let (trained, held) = trainer.sizes();
     outln!(
-        "{} positions ({trained} trained, {held} held out) read in {:.1} s; width {hidden}, K = {:.6}",
+        "{} positions of {games} games ({trained} trained, {held} held out) read in {:.1} s; width {hidden}, K = {:.6}",
         samples.len(),
         start.elapsed().as_secs_f64(),
         trainer.k()

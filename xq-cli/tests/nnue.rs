@@ -265,8 +265,8 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     let a = dir.join("a.nnue");
     let stdout = train(&a, "1");
     assert!(
-        stdout.starts_with("2997 positions ("),
-        "the 2,997 sample positions within 3000 cp: {stdout}"
+        stdout.starts_with("3000 positions of 1126 games ("),
+        "the sample's positions and games: {stdout}"
     );
     let losses = held_out_losses(&stdout);
     assert_eq!(losses.len(), 5, "epoch 0 and four epochs: {stdout}");
@@ -396,7 +396,7 @@ fn datagen_binary_holds_the_text_positions() {
         .count();
     assert!(
         stdout.starts_with(&format!(
-            "{trained} positions ({trained} trained, 0 held out)"
+            "{trained} positions of 3 games ({trained} trained, 0 held out)"
         )),
         "{stdout}"
     );

@@ -19,7 +19,8 @@
 //! quantised network's arithmetic cannot overflow. Each batch is cut into a fixed number
 //! of chunks whose gradients are summed in a fixed order, whatever the thread count: the
 //! same data, options and seed give the same network, bit for bit. A part of the data is
-//! held out (chosen by the seed) and its loss reported after each epoch.
+//! held out (chosen by the seed; whole games when the samples say their game,
+//! [`TrainSample::in_game`]) and its loss reported after each epoch.
 //!
 //! ```
 //! use xq_core::Position;
@@ -65,7 +66,12 @@ pub struct TrainSample {
     score: f32,
     /// The result for the side to move: 1 won, 0.5 drawn, 0 lost.
     result: f32,
+    /// The game the position comes from ([`NO_GAME`]: not said).
+    game: u32,
 }
+
+/// The game of a sample that was not given one: such samples are held out one by one.
+const NO_GAME: u32 = u32::MAX;
 
 impl TrainSample {
     /// The sample of `pos` with the search's `score` (side to move's view, centipawns)
@@ -92,7 +98,16 @@ impl TrainSample {
             scale,
             score: score as f32,
             result,
+            game: NO_GAME,
         }
+    }
+
+    /// This sample, from game number `game` of the data. The held-out part is made of
+    /// whole games when the samples say theirs: positions of one game are alike, and a
+    /// game split between the two parts would let the held-out loss flatter the network.
+    pub fn in_game(mut self, game: u32) -> TrainSample {
+        self.game = game.min(NO_GAME - 1);
+        self
     }
 
     /// The inputs of the side to move's perspective, then the other's.
@@ -235,8 +250,19 @@ impl<'a> Trainer<'a> {
         let mut rng = SplitMix64::new(options.seed);
         let mut train = Vec::with_capacity(samples.len());
         let mut held = Vec::new();
+        // A game's share is drawn from the seed and its number alone.
+        let game_unit = |game: u32| {
+            let mut g =
+                SplitMix64::new(options.seed ^ u64::from(game).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            g.unit()
+        };
         for s in samples {
-            if rng.unit() < options.holdout {
+            let unit = if s.game == NO_GAME {
+                rng.unit()
+            } else {
+                game_unit(s.game)
+            };
+            if unit < options.holdout {
                 held.push(s);
             } else {
                 train.push(s);
@@ -607,6 +633,38 @@ mod tests {
         // Another thread count: the same network.
         let (_, _, net2) = run(2);
         assert_eq!(net1, net2);
+    }
+
+    #[test]
+    fn samples_that_say_their_game_are_held_out_game_by_game() {
+        // 40 games of 25 positions each.
+        let data: Vec<TrainSample> = samples()
+            .into_iter()
+            .take(1000)
+            .enumerate()
+            .map(|(i, s)| s.in_game((i / 25) as u32))
+            .collect();
+        let options = TrainOptions {
+            hidden: 16,
+            holdout: 0.3,
+            ..TrainOptions::default()
+        };
+        let t = Trainer::new(&data, options.clone(), None);
+        let held: std::collections::BTreeSet<u32> = t.held.iter().map(|s| s.game).collect();
+        let trained: std::collections::BTreeSet<u32> = t.train.iter().map(|s| s.game).collect();
+        assert!(held.is_disjoint(&trained), "a game on both sides");
+        assert_eq!(held.len() + trained.len(), 40);
+        assert_eq!(t.held.len(), 25 * held.len());
+        assert!(
+            (5..=20).contains(&held.len()),
+            "{} games held out",
+            held.len()
+        );
+        // The same games for the same seed, others for another.
+        let again = Trainer::new(&data, options.clone(), None);
+        assert_eq!(again.held, t.held);
+        let other = Trainer::new(&data, TrainOptions { seed: 2, ..options }, None);
+        assert_ne!(other.held, t.held);
     }
 
     #[test]
