@@ -57,6 +57,10 @@ pub struct TrainArgs {
     /// Seed of the first weights, the shuffles and the held-out part.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
+    /// Train on each position's left-right mirror as well (twice the data; a position
+    /// and its mirror are held out together).
+    #[arg(long)]
+    mirror: bool,
     /// Write each epoch's network into this folder (`epoch-N.nnue`).
     #[arg(long, value_name = "DIR")]
     checkpoints: Option<PathBuf>,
@@ -182,6 +186,10 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     }
     if samples.is_empty() {
         bail!("no position to train on in the data");
+    }
+    if args.mirror {
+        let mirrors: Vec<TrainSample> = samples.iter().map(TrainSample::mirrored).collect();
+        samples.extend(mirrors);
     }
     let options = TrainOptions {
         hidden,

@@ -288,6 +288,37 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     train(&b, "2");
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 
+    // With the mirrors: twice the positions of the same games, a position held out with
+    // its mirror (an even count on each side).
+    let o = xq(&[
+        "train",
+        data,
+        "--mirror",
+        "--hidden",
+        "16",
+        "--epochs",
+        "1",
+        "-o",
+        "/dev/null",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let first = String::from_utf8(o.stdout).unwrap();
+    let first = first.lines().next().unwrap().to_string();
+    assert!(
+        first.starts_with("6000 positions of 1126 games ("),
+        "{first}"
+    );
+    let counts: Vec<usize> = first
+        .split(['(', ' '])
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(counts.len(), 4, "{first}");
+    assert_eq!(counts[2] + counts[3], 6000, "{first}");
+    assert!(
+        counts[2] % 2 == 0 && counts[3] % 2 == 0 && counts[3] > 0,
+        "{first}"
+    );
+
     // Bad arguments are refused with the reason.
     for (args, message) in [
         (

@@ -43,7 +43,7 @@
 
 use super::{feature, Network, INPUTS, QA, QB, SCALE};
 use crate::endgame::{self, SCALE_MAX};
-use xq_core::{Color, Position, SplitMix64};
+use xq_core::{Color, Position, SplitMix64, Square};
 
 /// The most pieces a side can have: the width of a sample's input lists.
 const MAX_PIECES: usize = 32;
@@ -87,6 +87,10 @@ impl TrainSample {
                 count += 1;
             }
         }
+        // In a fixed order, so that equal positions give equal samples.
+        for side in &mut inputs {
+            side[..count].sort_unstable();
+        }
         let us = pos.side_to_move();
         // The scale of the score's sign, as the evaluation applies it.
         let red = score * us.sign();
@@ -108,6 +112,31 @@ impl TrainSample {
     pub fn in_game(mut self, game: u32) -> TrainSample {
         self.game = game.min(NO_GAME - 1);
         self
+    }
+
+    /// The same sample with the board mirrored left to right (file a for file i): the
+    /// rules, and so the score and the result, do not change, and training on both
+    /// halves doubles the data a game gives (`xq train --mirror`).
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_eval::nnue::train::TrainSample;
+    /// let pos = Position::from_fen("3k5/9/9/9/n8/9/9/9/9/R3K4 w").unwrap();
+    /// let mirror = Position::from_fen("5k3/9/9/9/8n/9/9/9/9/4K3R w").unwrap();
+    /// let sample = TrainSample::new(&pos, 120, 1.0);
+    /// assert_eq!(sample.mirrored(), TrainSample::new(&mirror, 120, 1.0));
+    /// ```
+    pub fn mirrored(&self) -> TrainSample {
+        let mut out = self.clone();
+        for side in &mut out.inputs {
+            for f in &mut side[..usize::from(self.count)] {
+                let (block, sq) = (*f as usize / Square::COUNT, *f as usize % Square::COUNT);
+                let sq = Square::from_index(sq).expect("a feature's square");
+                *f = (block * Square::COUNT + sq.flip_horizontal().index()) as u16;
+            }
+            side[..usize::from(self.count)].sort_unstable();
+        }
+        out
     }
 
     /// The inputs of the side to move's perspective, then the other's.
@@ -633,6 +662,39 @@ mod tests {
         // Another thread count: the same network.
         let (_, _, net2) = run(2);
         assert_eq!(net1, net2);
+    }
+
+    /// `pos` mirrored left to right, through its FEN: each rank read backwards.
+    fn mirror(pos: &Position) -> Position {
+        let fen = pos.to_fen();
+        let (board, rest) = fen.split_once(' ').unwrap();
+        let ranks: Vec<String> = board
+            .split('/')
+            .map(|r| r.chars().rev().collect())
+            .collect();
+        Position::from_fen(&format!("{} {rest}", ranks.join("/"))).unwrap()
+    }
+
+    #[test]
+    fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
+        let mut asymmetric = 0;
+        for (n, fen) in xq_testkit::start_fens().into_iter().enumerate() {
+            let choices: Vec<u16> = (0..30u16).map(|i| i * 31 + n as u16).collect();
+            for pos in xq_testkit::play(fen, &choices) {
+                let sample = TrainSample::new(&pos, 57, 0.5);
+                let mirrored = sample.mirrored();
+                assert_eq!(
+                    mirrored,
+                    TrainSample::new(&mirror(&pos), 57, 0.5),
+                    "{}",
+                    pos.to_fen()
+                );
+                assert_eq!(mirrored.mirrored(), sample);
+                asymmetric += usize::from(mirrored != sample);
+            }
+        }
+        // Most positions are not their own mirror: the test compared real changes.
+        assert!(asymmetric > 100, "{asymmetric}");
     }
 
     #[test]
