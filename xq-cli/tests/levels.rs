@@ -49,7 +49,7 @@ fn the_uci_options_are_announced() {
     for want in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1858 min 1000 max 2749",
+        "option name UCI_Elo type spin default 1810 min 1000 max 2749",
     ] {
         assert!(lines.iter().any(|l| l == want), "no {want:?} in {lines:#?}");
     }

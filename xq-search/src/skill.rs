@@ -8,26 +8,36 @@
 //!    ([`Skill::depth`], [`Skill::nodes`]), whichever comes first. A low level misses
 //!    threats a few moves deep but never a capture it can see.
 //! 2. **It chooses among the best moves with noise.** It searches the best
-//!    [`SKILL_LINES`] moves (MultiPV) and picks one of them: each
+//!    [`SKILL_LINES`] moves (MultiPV; eight at level 0, see [`Skill::lines`]) and
+//!    picks one of them: each
 //!    line's score is lowered by a share of its gap to the best line and raised by a
 //!    random amount bounded by the spread of the scores (at most a soldier, 100 cp).
-//!    The weakness `w` (96 at level 0, 27 at level 19) sets both:
+//!    The weakness `w` (128 at level 0, 96 at level 1, 38 at level 19) sets both:
 //!
 //!    `choice value = best - gap * (128 - w) / 128 + spread * (r mod w) / 128`
 //!
 //!    with `gap` = best score - line score (capped at 2000 cp, so that mates count as a
 //!    large but finite gap), `spread` = min(best - worst of the lines, 100) and `r` a
-//!    pseudo-random number from the seed. At level 0 lines within about 300 cp of the
-//!    best can be chosen; at level 19 only lines within a few dozen centipawns.
-//!    A line that walks into a mate it can see is never chosen while another is not.
+//!    pseudo-random number from the seed. At level 1 lines within about 300 cp of the
+//!    best can be chosen; at level 19 only lines within a few dozen centipawns. From
+//!    level 1 up a line that walks into a mate it can see is never chosen while another
+//!    is not, and a mate in one is never missed.
+//!
+//! Level 0 is the beginner's level: it looks one move ahead (with the captures that
+//! follow) and plays one of its eight best moves by chance alone (`w` = 128), so it
+//! can hang a piece or miss a mate as a beginner does. It scored 42% against a
+//! beginner-like player that takes any free piece and otherwise moves at random
+//! without hanging one (`xq beginner`; 200 games, `docs/levels.md`).
 //!
 //! Depth, nodes and weakness all follow one number, the level's **strength** on a
-//! scale of tenths ([`Skill::strength`], 49 at level 0, 186 at level 19, 200 at full
-//! strength): depth `1 + strength / 10`, nodes `1000 x 2^(strength / 20)`, weakness
-//! `120 - strength / 2`. The strength of each level was chosen from a measured ladder
-//! of self-play matches so that the levels are about equally far apart (the README's
-//! table of levels); the first design, strength `10 x level`, made level 0 more than
-//! 3,000 Elo weaker than full strength, with rungs of 300 to 550 Elo at the bottom.
+//! scale of tenths ([`Skill::strength`], 0 at level 0, 49 at level 1, 165 at level 19,
+//! 200 at full strength): depth `1 + strength / 10`, nodes `1000 x 2^(strength / 20)`
+//! but at least 4,000, weakness `120 - strength / 2` (but `128 - strength` below 16),
+//! lines 4 (one more for every 12 tenths below 48). The strengths of levels 1 to 19
+//! were chosen from a measured ladder of self-play matches so that those levels are
+//! about equally far apart (`docs/levels.md`); the first design, strength
+//! `10 x level`, made its level 0 more than 3,000 Elo weaker than full strength, with
+//! rungs of 300 to 550 Elo at the bottom.
 //!
 //! The choice is a pure function of the lines and the seed, so a seeded game is
 //! reproducible ([`Engine::set_seed`](crate::engine::Engine::set_seed): the same seed
@@ -37,8 +47,9 @@
 //! [`Options::limit_strength`](crate::engine::Options::limit_strength).
 //!
 //! Levels can also be given as an Elo ([`Skill::from_elo`], for UCI's `UCI_Elo`), through
-//! the table [`ELO_OF_LEVEL`]: level 0 is 1000 by convention, and each level above
-//! stands for the Elo the measured ladder puts it above level 0 (see that table).
+//! the table [`ELO_OF_LEVEL`]: level 1 is 1000 by convention, and each level above
+//! stands for the Elo the measured ladder puts it above level 1 (see that table);
+//! level 0 is below the scale.
 //!
 //! ```
 //! use xq_movegen::Game;
@@ -61,30 +72,42 @@ use crate::{Info, Limits, SearchResult};
 /// The strongest level: full strength, nothing changed.
 pub const MAX_LEVEL: u8 = 20;
 
-/// How many of the best moves a weakened engine chooses from.
+/// How many of the best moves a weakened engine chooses from (levels 1 to 19).
 pub const SKILL_LINES: usize = 4;
 
+/// Below this strength a level chooses among more than [`SKILL_LINES`] moves: one more
+/// for every 12 tenths below, 8 at strength 0 (level 0).
+const FEWEST_LINES_FROM: u32 = 48;
+
+/// The fewest nodes a level may search (see [`Skill::nodes`]).
+const MIN_NODES: u64 = 4000;
+
 /// The Elo each level stands for, as `UCI_Elo` maps onto levels: the measured ladder of
-/// the README (self-play between each even level and the level two above it, at 5+0.05,
-/// 16 to 64 games a rung), with level 0 at 1000 by convention (it is not measured against
-/// people or a rating list) and each even level above it at 1000 plus the Elo the ladder
-/// measured from level 0; odd levels were not played and take the midpoint of their
-/// neighbours. Full strength is 1749 Elo of self-play above level 0. Self-play between
-/// levels of one engine usually measures larger differences than games against people
-/// would.
+/// `docs/levels.md` (self-play between each odd level and the level two above it, at
+/// 5+0.05, 16 to 64 games a rung), with level 1 at 1000 by convention (it is not measured
+/// against people or a rating list) and each odd level above it at 1000 plus the Elo the
+/// ladder measured from level 1; even levels were not played and take the midpoint of
+/// their neighbours. Full strength is 1749 Elo of self-play above level 1.
+///
+/// Level 0, the beginner's level, is below the scale: every game of a self-play match
+/// against level 1 was lost, so no Elo can be read, and it takes the scale's floor, 1000
+/// (`UCI_Elo` 1000 is level 1; level 0 is chosen by `Skill Level` only). It scored 42%
+/// against a beginner-like player (`xq beginner`). Self-play between levels of one engine
+/// usually measures larger differences than games against people would.
 pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize + 1] = [
-    1000, 1136, 1273, 1354, 1436, 1546, 1657, 1710, 1763, 1810, 1858, 1960, 2063, 2158, 2254, 2329,
-    2404, 2481, 2558, 2654, 2749,
+    1000, 1000, 1136, 1273, 1354, 1436, 1546, 1657, 1710, 1763, 1810, 1858, 1960, 2063, 2158, 2254,
+    2329, 2404, 2481, 2558, 2749,
 ];
 
-/// The strength of levels 0 to 19 in tenths (see the [module documentation](self)):
-/// read off the first ladder (strength `10 x level`, 24 games a rung at 5+0.05,
-/// measured Elo to full strength 0, -137, -210, -382, -662, -942, -1358, -1732, -2039,
-/// -2584, -3128 at strength 200, 180, ..., 0) by linear interpolation, so that level
-/// `l` would lie `95 x (20 - l)` Elo below full strength. The second ladder measured the
-/// result: 1749 Elo from level 0 to full strength, 95 to 273 Elo for two levels.
+/// The strength of levels 0 to 19 in tenths (see the [module documentation](self)).
+/// Levels 1 to 19 were read off the first ladder (strength `10 x level`, 24 games a
+/// rung at 5+0.05, measured Elo to full strength 0, -137, -210, -382, -662, -942, -1358,
+/// -1732, -2039, -2584, -3128 at strength 200, 180, ..., 0) by linear interpolation, so
+/// that they would lie about 95 Elo apart. The second ladder measured the result: 1749
+/// Elo from level 1 to full strength, 95 to 273 Elo for two levels. Level 0 is strength
+/// 0, the beginner's level: depth 1, chance alone among eight moves.
 const STRENGTH: [u32; MAX_LEVEL as usize] = [
-    49, 55, 61, 66, 71, 76, 81, 86, 90, 95, 100, 106, 113, 120, 127, 133, 140, 151, 165, 186,
+    0, 49, 55, 61, 66, 71, 76, 81, 86, 90, 95, 100, 106, 113, 120, 127, 133, 140, 151, 165,
 ];
 
 /// `1000 x 2^(k / 20)` for `k` in `0..20`, rounded: the nodes between two doublings.
@@ -111,7 +134,8 @@ const SPREAD_CAP: i64 = 100;
 /// assert_eq!(Skill::new(25), Skill::FULL);
 /// assert_eq!(Skill::new(7).level(), 7);
 /// assert!(Skill::FULL.is_full_strength());
-/// assert_eq!(Skill::new(0).depth(), Some(5));
+/// assert_eq!(Skill::new(0).depth(), Some(1));
+/// assert_eq!(Skill::new(1).depth(), Some(5));
 /// assert_eq!(Skill::FULL.depth(), None);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -137,14 +161,14 @@ impl Skill {
         }
     }
 
-    /// The highest level whose Elo in [`ELO_OF_LEVEL`] is at most `elo` (level 0 below
-    /// [`MIN_ELO`], full strength from [`MAX_ELO`]).
+    /// The highest level whose Elo in [`ELO_OF_LEVEL`] is at most `elo` (level 1 at
+    /// [`MIN_ELO`], level 0 only below it, full strength from [`MAX_ELO`]).
     ///
     /// ```
     /// use xq_search::skill::{Skill, MAX_ELO, MIN_ELO};
     /// assert_eq!(Skill::from_elo(0).level(), 0);
-    /// assert_eq!(Skill::from_elo(MIN_ELO).level(), 0);
-    /// assert_eq!(Skill::from_elo(1900).level(), 10);
+    /// assert_eq!(Skill::from_elo(MIN_ELO).level(), 1);
+    /// assert_eq!(Skill::from_elo(1900).level(), 11);
     /// assert_eq!(Skill::from_elo(MAX_ELO), Skill::FULL);
     /// assert_eq!(Skill::from_elo(Skill::new(13).elo()).level(), 13);
     /// ```
@@ -168,13 +192,14 @@ impl Skill {
         self.level >= MAX_LEVEL
     }
 
-    /// The level's strength in tenths (see the [module documentation](self)): 49 at
-    /// level 0, rising to 186 at level 19; 200 at full strength.
+    /// The level's strength in tenths (see the [module documentation](self)): 0 at
+    /// level 0, 49 at level 1, rising to 165 at level 19; 200 at full strength.
     ///
     /// ```
     /// use xq_search::skill::Skill;
-    /// assert_eq!(Skill::new(0).strength(), 49);
-    /// assert_eq!(Skill::new(10).strength(), 100);
+    /// assert_eq!(Skill::new(0).strength(), 0);
+    /// assert_eq!(Skill::new(1).strength(), 49);
+    /// assert_eq!(Skill::new(11).strength(), 100);
     /// assert_eq!(Skill::FULL.strength(), 200);
     /// ```
     pub const fn strength(self) -> u32 {
@@ -185,8 +210,8 @@ impl Skill {
         }
     }
 
-    /// The deepest iteration the level completes: `1 + strength / 10` (5 at level 0, 19
-    /// at level 19); `None` at full strength.
+    /// The deepest iteration the level completes: `1 + strength / 10` (1 at level 0, 5
+    /// at level 1, 17 at level 19); `None` at full strength.
     pub const fn depth(self) -> Option<u32> {
         if self.is_full_strength() {
             None
@@ -195,39 +220,60 @@ impl Skill {
         }
     }
 
-    /// The nodes the level may search: `1000 x 2^(strength / 20)`, rounded (5,464 at
-    /// level 0, 32,000 at 10, about 630,000 at 19); `None` at full strength.
+    /// The nodes the level may search: `1000 x 2^(strength / 20)`, rounded, but at
+    /// least 4,000, enough for level 0's eight lines at depth 1 (a cap of 1,000 cut them
+    /// short in sharp positions, and the search's own best move stood in for the
+    /// chosen one): 4,000 at level 0, 5,464 at level 1, 32,000 at 11, about 304,000 at
+    /// 19; `None` at full strength.
     ///
     /// ```
     /// use xq_search::skill::Skill;
-    /// let nodes: Vec<u64> = [0, 1, 10, 19].iter().map(|&l| Skill::new(l).nodes().unwrap()).collect();
-    /// assert_eq!(nodes, [5464, 6728, 32000, 630272]);
+    /// let nodes: Vec<u64> = [0, 1, 2, 11, 19].iter().map(|&l| Skill::new(l).nodes().unwrap()).collect();
+    /// assert_eq!(nodes, [4000, 5464, 6728, 32000, 304384]);
     /// ```
     pub const fn nodes(self) -> Option<u64> {
         if self.is_full_strength() {
             return None;
         }
         let s = self.strength();
-        Some(NODES_STEP[(s % 20) as usize] << (s / 20))
+        let nodes = NODES_STEP[(s % 20) as usize] << (s / 20);
+        Some(if nodes < MIN_NODES { MIN_NODES } else { nodes })
     }
 
-    /// How many best moves the level searches and chooses from: [`SKILL_LINES`], or 1 at
-    /// full strength.
-    pub(crate) const fn lines(self) -> usize {
+    /// How many best moves the level searches and chooses from: [`SKILL_LINES`], one
+    /// more for every 12 tenths of strength below 48 (8 at level 0), or 1 at full
+    /// strength.
+    ///
+    /// ```
+    /// use xq_search::skill::{Skill, SKILL_LINES};
+    /// assert_eq!(Skill::new(0).lines(), 8);
+    /// assert_eq!(Skill::new(1).lines(), SKILL_LINES);
+    /// assert_eq!(Skill::FULL.lines(), 1);
+    /// ```
+    pub const fn lines(self) -> usize {
         if self.is_full_strength() {
             1
+        } else if self.strength() < FEWEST_LINES_FROM {
+            SKILL_LINES + ((FEWEST_LINES_FROM - self.strength() + 11) / 12) as usize
         } else {
             SKILL_LINES
         }
     }
 
-    /// The weakness `w` of the choice among lines: `120 - strength / 2` (96 at level 0,
-    /// 27 at level 19), 0 at full strength.
+    /// The weakness `w` of the choice among lines: `120 - strength / 2`, or
+    /// `128 - strength` below strength 16 (128, chance alone, at level 0; 96 at level 1;
+    /// 38 at level 19), 0 at full strength.
     pub(crate) const fn weakness(self) -> u32 {
         if self.is_full_strength() {
             0
         } else {
-            120 - self.strength() / 2
+            // `max(120 - s / 2, 128 - s)`: chance alone (128) at strength 0.
+            let s = self.strength();
+            if s < 16 {
+                128 - s
+            } else {
+                120 - s / 2
+            }
         }
     }
 
@@ -363,25 +409,30 @@ mod tests {
             assert_eq!(n, exact.round() as u64, "step {k}");
         }
         // Strength 100 (level 10) is five doublings: 32,000 nodes.
-        assert_eq!(Skill::new(10).nodes(), Some(32_000));
+        assert_eq!(Skill::new(11).nodes(), Some(32_000));
     }
 
     #[test]
     fn the_tables_are_monotone() {
         for l in 1..=MAX_LEVEL {
             let (a, b) = (Skill::new(l - 1), Skill::new(l));
-            assert!(a.elo() < b.elo());
+            // Level 0 is below the scale and shares its floor with level 1.
+            assert!(a.elo() < b.elo() || l == 1);
+            assert!(a.lines() >= b.lines());
             assert!(a.weakness() > b.weakness() || b.is_full_strength());
             if !b.is_full_strength() {
                 assert!(a.strength() < b.strength());
                 assert!(a.nodes() < b.nodes() && a.depth() <= b.depth());
             }
         }
-        assert_eq!(Skill::new(19).weakness(), 27);
-        assert_eq!(Skill::new(0).weakness(), 96);
-        assert_eq!(Skill::new(19).depth(), Some(19));
+        assert_eq!(Skill::new(19).weakness(), 38);
+        assert_eq!(Skill::new(1).weakness(), 96);
+        assert_eq!(Skill::new(0).weakness(), 128);
+        assert_eq!(Skill::new(0).depth(), Some(1));
+        assert_eq!(Skill::new(19).depth(), Some(17));
         for elo in [0, 999, 1000, 1135, 1136, 2748, 2749, 9999] {
             let s = Skill::from_elo(elo);
+            assert_eq!(s.level() == 0, elo < MIN_ELO, "{elo}");
             assert!(s.elo() <= elo.max(MIN_ELO));
             if s.level() < MAX_LEVEL {
                 assert!(Skill::new(s.level() + 1).elo() > elo);
@@ -406,8 +457,15 @@ mod tests {
             }
             seen
         };
-        let weakest = count(0);
-        // Every sound line is sometimes chosen at level 0, the best most often; the
+        // Level 0 chooses by chance alone: even the hanging chariot, about as often as
+        // the others (500 of 2000 expected each).
+        let chance = count(0);
+        assert!(
+            chance.iter().all(|&n| (400..600).contains(&n)),
+            "{chance:?}"
+        );
+        let weakest = count(1);
+        // Every sound line is sometimes chosen at level 1, the best most often; the
         // hanging chariot never (it is 940 cp worse).
         assert!(weakest[..3].iter().all(|&n| n > 0), "{weakest:?}");
         assert!(
@@ -434,9 +492,14 @@ mod tests {
             line("h0g2", 250),
         ];
         for seed in 0..1000 {
-            assert_ne!(Skill::new(0).pick(&mated, seed).unwrap().pv, mated[2].pv);
-            assert_eq!(Skill::new(0).pick(&mating, seed).unwrap().pv, mating[0].pv);
+            assert_ne!(Skill::new(1).pick(&mated, seed).unwrap().pv, mated[2].pv);
+            assert_eq!(Skill::new(1).pick(&mating, seed).unwrap().pv, mating[0].pv);
         }
+        // Level 0, the beginner's level, can miss it.
+        let missed = (0..1000)
+            .filter(|&seed| Skill::new(0).pick(&mating, seed).unwrap().pv != mating[0].pv)
+            .count();
+        assert!((500..800).contains(&missed), "{missed}");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::time::Duration;
 use xq_core::{Color, Move, SplitMix64};
 use xq_movegen::{is_legal, Game};
 use xq_search::score::MAX_PLY;
-use xq_search::skill::{Skill, MAX_ELO, MIN_ELO, SKILL_LINES};
+use xq_search::skill::{Skill, MAX_ELO, MIN_ELO};
 use xq_search::{Clock, Info, Limits, SearchResult, Searcher, StopSignal};
 
 /// The name the engine gives in `id name`.
@@ -267,12 +267,7 @@ impl Uci {
         if let Some(n) = skill.nodes() {
             limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
         }
-        let lines = if skill.is_full_strength() {
-            1
-        } else {
-            SKILL_LINES
-        };
-        self.searcher.set_multipv(self.multipv.max(lines));
+        self.searcher.set_multipv(self.multipv.max(skill.lines()));
         let whole = limits.movetime.is_some()
             || (limits.clock.is_some() && !limits.infinite)
             || !skill.is_full_strength();
