@@ -49,7 +49,7 @@ fn the_uci_options_are_announced() {
     for want in [
         "option name Skill Level type spin default 20 min 0 max 20",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1810 min 1000 max 2749",
+        "option name UCI_Elo type spin default 1783 min 1000 max 2764",
     ] {
         assert!(lines.iter().any(|l| l == want), "no {want:?} in {lines:#?}");
     }
@@ -102,7 +102,7 @@ fn limit_strength_plays_at_the_elo_and_bad_values_are_refused() {
     assert_eq!(
         e.until("readyok", T),
         [
-            "info string setoption: UCI_Elo must be between 1000 and 2749, not 999 (in: setoption name UCI_Elo value 999)",
+            "info string setoption: UCI_Elo must be between 1000 and 2764, not 999 (in: setoption name UCI_Elo value 999)",
             "info string setoption: Skill Level must be between 0 and 20, not 21 (in: setoption name Skill Level value 21)",
             "readyok",
         ]

@@ -83,11 +83,14 @@ const FEWEST_LINES_FROM: u32 = 48;
 const MIN_NODES: u64 = 4000;
 
 /// The Elo each level stands for, as `UCI_Elo` maps onto levels: the measured ladder of
-/// `docs/levels.md` (self-play between each odd level and the level two above it, at
-/// 5+0.05, 16 to 64 games a rung), with level 1 at 1000 by convention (it is not measured
-/// against people or a rating list) and each odd level above it at 1000 plus the Elo the
-/// ladder measured from level 1; even levels were not played and take the midpoint of
-/// their neighbours. Full strength is 1749 Elo of self-play above level 1.
+/// `docs/levels.md` (self-play between each odd level and the level two above it, and
+/// level 19 against full strength, at 5+0.05, 32 games a rung, played with this
+/// search), with level 1 at 1000 by convention (it is not measured against people or a
+/// rating list) and each odd level above it at 1000 plus the Elo the ladder measured
+/// from level 1; even levels were not played and take the midpoint of their neighbours.
+/// Full strength is 1764 Elo of self-play above level 1. At 5+0.05 level 19's node cap
+/// is about what full strength searches a move, so the last rung is small (33 Elo); at
+/// longer time controls full strength pulls away.
 ///
 /// Level 0, the beginner's level, is below the scale: every game of a self-play match
 /// against level 1 was lost, so no Elo can be read, and it takes the scale's floor, 1000
@@ -95,8 +98,8 @@ const MIN_NODES: u64 = 4000;
 /// against a beginner-like player (`xq beginner`). Self-play between levels of one engine
 /// usually measures larger differences than games against people would.
 pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize + 1] = [
-    1000, 1000, 1136, 1273, 1354, 1436, 1546, 1657, 1710, 1763, 1810, 1858, 1960, 2063, 2158, 2254,
-    2329, 2404, 2481, 2558, 2749,
+    1000, 1000, 1111, 1221, 1340, 1459, 1527, 1596, 1664, 1733, 1783, 1833, 1921, 2010, 2120, 2231,
+    2400, 2569, 2650, 2732, 2764,
 ];
 
 /// The strength of levels 0 to 19 in tenths (see the [module documentation](self)).
@@ -104,7 +107,8 @@ pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize + 1] = [
 /// rung at 5+0.05, measured Elo to full strength 0, -137, -210, -382, -662, -942, -1358,
 /// -1732, -2039, -2584, -3128 at strength 200, 180, ..., 0) by linear interpolation, so
 /// that they would lie about 95 Elo apart. The second ladder measured the result: 1749
-/// Elo from level 1 to full strength, 95 to 273 Elo for two levels. Level 0 is strength
+/// Elo from level 1 to full strength, 95 to 273 Elo for two levels; the third, with
+/// today's search, 1764 Elo, 100 to 338 for two levels. Level 0 is strength
 /// 0, the beginner's level: depth 1, chance alone among eight moves.
 const STRENGTH: [u32; MAX_LEVEL as usize] = [
     0, 49, 55, 61, 66, 71, 76, 81, 86, 90, 95, 100, 106, 113, 120, 127, 133, 140, 151, 165,
@@ -430,7 +434,7 @@ mod tests {
         assert_eq!(Skill::new(0).weakness(), 128);
         assert_eq!(Skill::new(0).depth(), Some(1));
         assert_eq!(Skill::new(19).depth(), Some(17));
-        for elo in [0, 999, 1000, 1135, 1136, 2748, 2749, 9999] {
+        for elo in [0, 999, 1000, 1110, 1111, 2763, 2764, 9999] {
             let s = Skill::from_elo(elo);
             assert_eq!(s.level() == 0, elo < MIN_ELO, "{elo}");
             assert!(s.elo() <= elo.max(MIN_ELO));
