@@ -258,7 +258,7 @@ impl Skill {
         if self.is_full_strength() {
             1
         } else if self.strength() < FEWEST_LINES_FROM {
-            SKILL_LINES + ((FEWEST_LINES_FROM - self.strength() + 11) / 12) as usize
+            SKILL_LINES + (FEWEST_LINES_FROM - self.strength()).div_ceil(12) as usize
         } else {
             SKILL_LINES
         }
