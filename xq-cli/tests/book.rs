@@ -6,30 +6,15 @@ mod common;
 
 use common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const GAMES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../xq-records/tests/data/games"
 );
 
-fn xq(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xq"))
-        .args(args)
-        .output()
-        .expect("the xq binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xq-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("book", name)
 }
 
 /// The book of the shared games, built by `xq book build` into `dir`.

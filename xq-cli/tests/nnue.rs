@@ -6,22 +6,12 @@ mod common;
 
 use common::*;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use xq_core::Position;
 use xq_eval::nnue::Network;
 use xq_eval::selfplay::{self, NO_SCORE};
 
-fn xq(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_xq"))
-        .args(args)
-        .output()
-        .expect("run xq")
-}
-
 fn temp(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xq-nnue-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::scratch("nnue", test)
 }
 
 /// A small network with seeded weights, written to `dir`.

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 use xq_core::{Move, Position};
@@ -155,4 +156,25 @@ pub fn mates(m: &str) -> bool {
 pub fn legal(pos: &Position, m: &str) -> bool {
     m.parse::<Move>()
         .is_ok_and(|m| xq_movegen::is_legal(pos, m))
+}
+
+/// Runs `xq` with `args` to the end.
+pub fn xq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .output()
+        .expect("the xq binary runs")
+}
+
+/// A command's standard output as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// A fresh, empty scratch directory for one test (`suite`: the test file's name).
+pub fn scratch(suite: &str, test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xq-{suite}-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
