@@ -283,7 +283,15 @@ impl Skill {
 
     /// Caps `limits` by the level's depth and nodes (a tighter limit already there is
     /// kept). Full strength leaves them alone.
-    pub(crate) fn restrict(self, limits: &mut Limits) {
+    ///
+    /// ```
+    /// use xq_search::skill::Skill;
+    /// use xq_search::Limits;
+    /// let mut limits = Limits { nodes: Some(1000), ..Limits::default() };
+    /// Skill::new(1).restrict(&mut limits);
+    /// assert_eq!((limits.depth, limits.nodes), (Some(5), Some(1000)));
+    /// ```
+    pub fn restrict(self, limits: &mut Limits) {
         if let Some(d) = self.depth() {
             limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
         }
@@ -299,8 +307,8 @@ impl Skill {
     ///
     /// This is how [`Engine`](crate::engine::Engine) plays at a level; a program that
     /// runs a [`Searcher`](crate::Searcher) itself (a browser's worker, which has no
-    /// threads) searches [`SKILL_LINES`] lines within [`Skill::depth`] and
-    /// [`Skill::nodes`] and picks with this.
+    /// threads) searches [`Skill::lines`] lines within the limits of
+    /// [`Skill::restrict`] and picks with this.
     ///
     /// ```
     /// use xq_search::skill::Skill;

@@ -261,12 +261,7 @@ impl Uci {
         };
         let skill = self.strength();
         let mut limits = limits;
-        if let Some(d) = skill.depth() {
-            limits.depth = Some(limits.depth.map_or(d, |x| x.min(d)));
-        }
-        if let Some(n) = skill.nodes() {
-            limits.nodes = Some(limits.nodes.map_or(n, |x| x.min(n)));
-        }
+        skill.restrict(&mut limits);
         self.searcher.set_multipv(self.multipv.max(skill.lines()));
         let whole = limits.movetime.is_some()
             || (limits.clock.is_some() && !limits.infinite)
