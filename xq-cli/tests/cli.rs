@@ -115,7 +115,7 @@ fn redact(text: &str, fen: &str, moves: &[&str], style: xq_movegen::notation::No
 
 #[test]
 fn analyze_text_format() {
-    let o = xq(&["analyze", "--nodes", "20000", "--hash", "4"]);
+    let o = xq(&["analyze", "--depth", "9", "--hash", "4"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let start = xq_core::START_FEN;
     insta::assert_snapshot!(redact(

@@ -786,6 +786,13 @@ mod tests {
     use super::*;
     use xq_movegen::Game;
 
+    /// A searcher with the classical evaluation, which the cache tests compare against.
+    fn classical_searcher() -> Searcher {
+        let mut searcher = Searcher::new(1);
+        searcher.set_network(None);
+        searcher
+    }
+
     /// The searcher's evaluation of the position it stands on, through the cache.
     fn cached(searcher: &mut Searcher, pos: &Position) -> i32 {
         searcher.pos = pos.clone();
@@ -795,7 +802,7 @@ mod tests {
 
     #[test]
     fn the_evaluation_cache_answers_what_the_evaluation_does() {
-        let mut searcher = Searcher::new(1);
+        let mut searcher = classical_searcher();
         let mut positions = 0;
         for fen in xq_testkit::start_fens() {
             let choices: Vec<u16> = (0..80u16).map(|i| i.wrapping_mul(7919)).collect();
@@ -817,7 +824,7 @@ mod tests {
         let late = Position::from_fen("5k3/9/9/9/9/9/9/9/R8/3K5 w - - 110 60").unwrap();
         let (want_fresh, want_late) = (xq_eval::evaluate(&fresh), xq_eval::evaluate(&late));
         assert!(want_late < want_fresh, "{want_late} {want_fresh}");
-        let mut searcher = Searcher::new(1);
+        let mut searcher = classical_searcher();
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
         assert_eq!(cached(&mut searcher, &late), want_late);
         assert_eq!(cached(&mut searcher, &fresh), want_fresh);
@@ -830,7 +837,7 @@ mod tests {
             Position::from_fen(&format!("5k3/9/9/9/9/9/9/9/R8/3K5 w - - {clock} 60")).unwrap()
         };
         let fade = xq_eval::endgame::FADE_START;
-        let mut searcher = Searcher::new(1);
+        let mut searcher = classical_searcher();
         let used = |s: &Searcher| s.eval_cache.iter().filter(|e| e.0 != 0).count();
         for clock in [0, 31, fade] {
             assert_eq!(

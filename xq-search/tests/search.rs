@@ -25,7 +25,17 @@ fn game(fen: &str, moves: &str) -> Game {
 }
 
 fn search(g: &Game, limits: Limits, config: SearchConfig) -> SearchResult {
+    search_with(g, limits, config, Searcher::new(8))
+}
+
+/// Searches with the classical evaluation, the leaf evaluation of [`negamax`].
+fn search_classical(g: &Game, limits: Limits, config: SearchConfig) -> SearchResult {
     let mut s = Searcher::new(8);
+    s.set_network(None);
+    search_with(g, limits, config, s)
+}
+
+fn search_with(g: &Game, limits: Limits, config: SearchConfig, mut s: Searcher) -> SearchResult {
     s.set_config(config);
     s.search(g, &limits, &AtomicBool::new(false), |info| {
         // Every reported line is legal from the root.
@@ -42,7 +52,7 @@ fn search(g: &Game, limits: Limits, config: SearchConfig) -> SearchResult {
     })
 }
 
-/// Plain negamax over the legal move tree with the same leaf evaluation.
+/// Plain negamax over the legal move tree with the classical leaf evaluation.
 fn negamax(pos: &mut Position, depth: u32, ply: usize) -> i32 {
     if depth == 0 {
         return xq_eval::evaluate_full(pos, &Eval::new(pos));
@@ -70,7 +80,7 @@ fn alpha_beta_returns_the_minimax_value() {
         }
         let max = if i < 12 { 3 } else { 2 };
         for depth in 1..=max {
-            let r = search(&g, Limits::depth(depth), SearchConfig::plain());
+            let r = search_classical(&g, Limits::depth(depth), SearchConfig::plain());
             let expected = negamax(&mut g.position().clone(), depth, 0);
             assert_eq!(r.value, expected, "depth {depth} of {fen}");
             compared += 1;
