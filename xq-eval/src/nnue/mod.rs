@@ -86,19 +86,27 @@ pub const VERSION: u16 = 1;
 
 const MAGIC: &[u8; 4] = b"XQNN";
 
-/// The network built into the library: the best trained so far, or `None` while no
-/// network has beaten the classical evaluation in a match (see `docs/nnue.md`).
-const EMBEDDED: Option<&[u8]> = None;
+/// The network built into the library: the best trained so far (`docs/nnue.md` has its
+/// rounds and matches). The file's name carries the start of its hash.
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/nn-d6278a79.nnue"));
 
 /// The network xq evaluates with unless told otherwise: the one built into the library
 /// (read once, then shared), or `None` when this build has none and the classical
 /// evaluation is the default.
 ///
 /// ```
-/// // Either no network is built in, or it is a valid one.
-/// if let Some(net) = xq_eval::nnue::default_network() {
-///     assert!(net.hidden() >= 16);
-/// }
+/// use xq_core::Position;
+/// use xq_eval::nnue::{default_network, Accumulator};
+/// let net = default_network().expect("this build has a network");
+/// assert_eq!(net.hidden(), 128);
+/// // The start position is level: neither side is far ahead.
+/// let pos = Position::startpos();
+/// let acc = Accumulator::new(&net, &pos);
+/// assert!(net.evaluate(&pos, &acc).abs() < 100);
+/// // Black without a chariot: Red, to move, is well ahead.
+/// let pos = Position::from_fen("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w").unwrap();
+/// let acc = Accumulator::new(&net, &pos);
+/// assert!(net.evaluate(&pos, &acc) > 300);
 /// ```
 pub fn default_network() -> Option<Arc<Network>> {
     static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
