@@ -291,6 +291,13 @@ fn eval_format() {
                     assert_eq!(words[1], b.total.to_string(), "{line}");
                     line.replacen(words[1], "<eval>", 1)
                 }
+                Some("network") => {
+                    let net = xq_eval::nnue::default_network().expect("a built-in network");
+                    let pos = game.position();
+                    let value = net.evaluate(pos, &xq_eval::nnue::Accumulator::new(&net, pos));
+                    assert_eq!(words[1], value.to_string(), "{line}");
+                    line.replacen(words[1], "<network>", 1)
+                }
                 Some(name) if b.term(name).is_some() => {
                     let t = terms.next().expect("a line per term, in order");
                     assert_eq!(name, t.name);
@@ -304,6 +311,22 @@ fn eval_format() {
         .collect();
     assert!(terms.next().is_none(), "every term is shown");
     insta::assert_snapshot!(redacted.join("\n"));
+}
+
+#[test]
+fn eval_shows_the_network_unless_classical() {
+    let o = xq(&["eval", "--classical"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("\neval "), "{text}");
+    assert!(!text.contains("network"), "{text}");
+    let o = xq(&["eval", "--eval-file", "no-such.nnue"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("xq: cannot read the network no-such.nnue: "),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
