@@ -179,6 +179,15 @@ impl Uci {
     fn handshake(&self) {
         self.session.identify();
         self.session.announce(&OPTIONS);
+        #[cfg(feature = "tune")]
+        for name in xq_search::SearchParams::NAMES {
+            let default = xq_search::SearchParams::default().get(name).unwrap_or(0);
+            say!(
+                self.session.sink,
+                "option name {name} type spin default {default} min 0 max {}",
+                i32::MAX
+            );
+        }
         say!(self.session.sink, "uciok");
     }
 
@@ -229,6 +238,18 @@ impl Uci {
                 return self.session.set_use_nnue(on);
             }
             "evalfile" => return self.session.set_eval_file(value),
+            // A tuning build also takes the search's margins, depth limits and
+            // reductions by name (see `xq_search::SearchParams`).
+            #[cfg(feature = "tune")]
+            lower if xq_search::SearchParams::NAMES.contains(&lower) => {
+                let v = crate::protocol::parse_spin(&name, value, 0, i32::MAX as u64)? as i32;
+                let mut params = self.session.engine.params().clone();
+                params
+                    .set(lower, v)
+                    .map_err(|_| CommandError::UnknownOption(name.clone()))?;
+                self.session.engine.set_params(params);
+                return Ok(());
+            }
             _ => return Err(CommandError::UnknownOption(name)),
         }
         self.session.set_options(o)

@@ -720,3 +720,49 @@ fn uci_show_wdl_adds_the_chances_to_the_info_lines() {
     let (_, lines) = e.go("depth 2");
     assert!(!lines.iter().any(|l| l.contains(" wdl ")), "{lines:?}");
 }
+
+/// The nodes of the last `info depth` line of a search.
+fn last_nodes(lines: &[String]) -> u64 {
+    let last = lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    after_key(last, "nodes")[0].parse().unwrap()
+}
+
+#[test]
+fn search_parameters_are_options_in_a_tuning_build_only() {
+    let tune = cfg!(feature = "tune");
+    let mut e = Engine::uci();
+    e.send("uci");
+    let lines = e.until("uciok", T);
+    let line = "option name rfp_margin type spin default 95 min 0 max 2147483647";
+    assert_eq!(lines.iter().any(|l| l == line), tune, "{lines:?}");
+    e.send("position startpos moves h2e2 h9g7");
+    let (_, lines) = e.go("depth 8");
+    let plain = last_nodes(&lines);
+    e.send("ucinewgame");
+    e.send("setoption name rfp_margin value 10");
+    if tune {
+        e.ready();
+        // A smaller reverse-futility margin prunes more: another tree.
+        e.send("position startpos moves h2e2 h9g7");
+        let (_, lines) = e.go("depth 8");
+        assert_ne!(last_nodes(&lines), plain);
+        e.send("setoption name rfp_margin value -1");
+        let lines = e.until("info string", T);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+    } else {
+        let lines = e.until("info string", T);
+        assert!(lines[0].contains("rfp_margin"), "{lines:?}");
+    }
+    // The same search as before after the default is set again (or nothing was set).
+    e.send("ucinewgame");
+    e.send("setoption name rfp_margin value 95");
+    if !tune {
+        e.until("info string", T);
+    }
+    e.send("position startpos moves h2e2 h9g7");
+    let (_, lines) = e.go("depth 8");
+    assert_eq!(last_nodes(&lines), plain);
+}

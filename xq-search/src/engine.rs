@@ -61,7 +61,7 @@ use crate::skill::{LastIteration, Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
 use crate::time::{time_budget, Budget};
 pub use crate::tt::TableError;
 use crate::tt::TranspositionTable;
-use crate::{Info, Limits, SearchResult, Searcher};
+use crate::{Info, Limits, SearchParams, SearchResult, Searcher};
 use xq_book::{Book, BookMove};
 use xq_core::Color;
 use xq_eval::nnue::Network;
@@ -358,6 +358,8 @@ pub struct Engine {
     seeds: SplitMix64,
     /// The opening book, if one is set.
     book: Option<Arc<Book>>,
+    /// The search's margins, depth limits and reductions.
+    params: SearchParams,
 }
 
 impl std::fmt::Debug for Engine {
@@ -452,6 +454,7 @@ impl Engine {
             spare: Arc::new(TranspositionTable::new(1)),
             seeds: SplitMix64::new(clock_seed()),
             book: None,
+            params: SearchParams::default(),
         };
         // The table has its size already: nothing to allocate.
         let _ = engine.sync();
@@ -484,6 +487,32 @@ impl Engine {
     pub fn set_options(&mut self, options: Options) -> Result<(), TableError> {
         self.options = options.clamped(&self.caps);
         self.sync()
+    }
+
+    /// The search's margins, depth limits and reductions.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Sets the search's margins, depth limits and reductions on every thread (a tuner's
+    /// way in: see [`SearchParams::set`]); they take effect now if the engine is idle,
+    /// else when the running search has ended. The engine plays at full strength with
+    /// [`SearchParams::default`].
+    ///
+    /// ```
+    /// use xq_search::engine::{Engine, Options};
+    /// use xq_search::{Limits, SearchParams};
+    /// let mut engine = Engine::new(Options { hash_mib: 1, ..Options::default() });
+    /// let mut params = SearchParams::default();
+    /// params.set("rfp_margin", 80).unwrap();
+    /// engine.set_params(params);
+    /// assert_eq!(engine.params().get("rfp_margin"), Some(80));
+    /// assert_eq!(engine.search(Limits::depth(4), |_| true).depth, 4);
+    /// ```
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+        // Only a table that cannot be had fails, and the table's size is not changed.
+        let _ = self.sync();
     }
 
     /// Seeds the generator of the level's choices: after the same seed, the same
@@ -641,6 +670,7 @@ impl Engine {
         if searchers.is_empty() {
             let mut s = Searcher::with_table(self.tt.clone());
             s.set_network(self.options.network.clone());
+            s.set_params(self.params.clone());
             searchers.push(s);
         }
         let level = Level {
@@ -877,6 +907,9 @@ impl Engine {
             s.set_multipv(if i == 0 { self.options.multipv } else { 1 });
             if !same_net(s) {
                 s.set_network(self.options.network.clone());
+            }
+            if s.params != self.params {
+                s.set_params(self.params.clone());
             }
         }
         refused.map_or(Ok(()), Err)
