@@ -15,7 +15,7 @@ use std::time::Instant;
 use xq_core::Color;
 use xq_eval::nnue::train::{TrainOptions, TrainSample, Trainer};
 use xq_eval::nnue::{Network, MAX_HIDDEN};
-use xq_eval::selfplay::{self, NO_SCORE};
+use xq_eval::selfplay;
 use xq_eval::tune::parse_sample;
 use xq_movegen::GameResult;
 
@@ -81,13 +81,9 @@ fn read_file(path: &Path, out: &mut Vec<TrainSample>, games: &mut u32) -> Result
     if bytes.starts_with(b"XQSP") {
         selfplay::read_each(&bytes, |game| {
             *games += 1;
-            for (pos, m, score) in game.positions() {
+            for (pos, score) in game.quiet_positions() {
                 let score = i32::from(score);
-                if score == i32::from(NO_SCORE)
-                    || score.abs() > MAX_SCORE
-                    || pos.is_check()
-                    || !pos.is_empty(m.to())
-                {
+                if score.abs() > MAX_SCORE {
                     continue;
                 }
                 let us = pos.side_to_move();

@@ -14,6 +14,7 @@
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::time::Instant;
+use xq_movegen::GameResult;
 use xq_search::wdl::{material, WdlModel, MAX_MATERIAL, MIN_MATERIAL, MODEL};
 
 /// The line that opens the generated block of `wdl.rs`.
@@ -24,7 +25,8 @@ const END: &str = "// @generated-end";
 /// Fit the win/draw/loss model to self-play data.
 #[derive(clap::Args, Debug)]
 pub struct TuneWdlArgs {
-    /// Data files written by `xq datagen` (`FEN | score | result` lines).
+    /// Data files written by `xq datagen`: `FEN | score | result` lines, or binary
+    /// (`--format binary`).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// The fraction of the games kept out of the fit to measure it (0.1: every tenth).
@@ -289,9 +291,36 @@ pub fn run(args: &TuneWdlArgs) -> Result<i32> {
     // changes.
     let mut games = Vec::new();
     let mut last: Option<(u32, u8)> = None;
+    let point = |pos: &xq_core::Position, red_cp: i32, result: u8| Point {
+        cp: f64::from(red_cp),
+        x: f64::from(material(pos).clamp(MIN_MATERIAL, MAX_MATERIAL)) / 100.0,
+        result,
+    };
     for path in &args.files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        if bytes.starts_with(b"XQSP") {
+            // Whole games: each one's positions are its own.
+            xq_eval::selfplay::read_each(&bytes, |game| {
+                let result = match game.result {
+                    GameResult::BlackWins => 0,
+                    GameResult::Draw => 1,
+                    GameResult::RedWins => 2,
+                };
+                let index = games.last().map_or(0, |g| g + 1);
+                for (pos, score) in game.quiet_positions() {
+                    let red_cp = i32::from(score) * pos.side_to_move().sign();
+                    data.push(point(&pos, red_cp, result));
+                    games.push(index);
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            last = None;
+            continue;
+        }
+        let text = std::str::from_utf8(&bytes).map_err(|_| {
+            anyhow::anyhow!("{}: neither xq datagen text nor binary", path.display())
+        })?;
         for (i, line) in text.lines().enumerate() {
             match xq_eval::tune::parse_sample(line) {
                 Ok(Some(s)) => {
@@ -302,11 +331,7 @@ pub fn run(args: &TuneWdlArgs) -> Result<i32> {
                     let game = games.last().copied().unwrap_or(0) + usize::from(new_game);
                     games.push(game);
                     last = Some((ply, result));
-                    data.push(Point {
-                        cp: f64::from(s.score),
-                        x: f64::from(material(&s.pos).clamp(MIN_MATERIAL, MAX_MATERIAL)) / 100.0,
-                        result,
-                    });
+                    data.push(point(&s.pos, s.score, result));
                 }
                 Ok(None) => {}
                 Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),

@@ -66,6 +66,33 @@ impl GameRecord {
             (before, m, score)
         })
     }
+
+    /// The positions a tuner learns from, as `xq datagen`'s text form keeps them: those
+    /// with a score (not a random opening move, not a mate), not in check, and whose
+    /// move is not a capture. Each with its score, from its side to move's view.
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_eval::selfplay::{GameRecord, NO_SCORE};
+    /// use xq_movegen::GameResult;
+    /// let game = GameRecord {
+    ///     start: Position::startpos(),
+    ///     result: GameResult::Draw,
+    ///     plies: ["h2e2", "h9g7", "b0c2", "i9h9", "e2e6"]
+    ///         .iter()
+    ///         .zip([NO_SCORE, 10, -20, 5, 30])
+    ///         .map(|(m, s)| (m.parse().unwrap(), s))
+    ///         .collect(),
+    /// };
+    /// // The random first move has no score and the last move captures a soldier.
+    /// let kept: Vec<i16> = game.quiet_positions().map(|(_, score)| score).collect();
+    /// assert_eq!(kept, [10, -20, 5]);
+    /// ```
+    pub fn quiet_positions(&self) -> impl Iterator<Item = (Position, i16)> + '_ {
+        self.positions().filter_map(|(pos, m, score)| {
+            (score != NO_SCORE && !pos.is_check() && pos.is_empty(m.to())).then_some((pos, score))
+        })
+    }
 }
 
 /// Writes games into a buffer in the format (see the [module docs](self)).
