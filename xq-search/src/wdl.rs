@@ -46,11 +46,11 @@ pub const MAX_MATERIAL: u32 = 106;
 
 // The block between the markers is written by `xq tune-wdl --write`.
 // @generated-begin
-/// The fitted model: `xq tune-wdl` on 91296 positions of `xq datagen` self-play (see
+/// The fitted model: `xq tune-wdl` on 1079079 positions of `xq datagen` self-play (see
 /// docs/wdl.md).
 pub const MODEL: WdlModel = WdlModel {
-    a: [2090.885, -3815.172, 1726.178, 207.633],
-    b: [638.749, -1421.462, 1130.724, -93.988],
+    a: [1144.915, -1781.322, 378.294, 458.077],
+    b: [103.191, -270.733, 388.625, 44.954],
 };
 // @generated-end
 
