@@ -151,6 +151,13 @@ fn millis(name: &str, word: Option<&str>) -> Result<Duration, CommandError> {
     Ok(Duration::from_millis(v.max(0) as u64))
 }
 
+/// The least value a tuning build takes for the search parameter `name`: 1 for a
+/// divisor (the search divides by it), else 0 (no parameter is meant to be negative).
+#[cfg(feature = "tune")]
+fn tune_min(name: &str) -> u64 {
+    u64::from(name.ends_with("_divisor"))
+}
+
 /// The UCI command handler.
 #[derive(Debug)]
 pub struct Uci {
@@ -184,7 +191,8 @@ impl Uci {
             let default = xq_search::SearchParams::default().get(name).unwrap_or(0);
             say!(
                 self.session.sink,
-                "option name {name} type spin default {default} min 0 max {}",
+                "option name {name} type spin default {default} min {} max {}",
+                tune_min(name),
                 i32::MAX
             );
         }
@@ -242,7 +250,8 @@ impl Uci {
             // reductions by name (see `xq_search::SearchParams`).
             #[cfg(feature = "tune")]
             lower if xq_search::SearchParams::NAMES.contains(&lower) => {
-                let v = crate::protocol::parse_spin(&name, value, 0, i32::MAX as u64)? as i32;
+                let v = crate::protocol::parse_spin(&name, value, tune_min(lower), i32::MAX as u64)?
+                    as i32;
                 let mut params = self.session.engine.params().clone();
                 params
                     .set(lower, v)

@@ -735,9 +735,9 @@ fn search_parameters_are_options_in_a_tuning_build_only() {
     let tune = cfg!(feature = "tune");
     let mut e = Engine::uci();
     e.send("uci");
-    let lines = e.until("uciok", T);
+    let announced = e.until("uciok", T);
     let line = "option name rfp_margin type spin default 95 min 0 max 2147483647";
-    assert_eq!(lines.iter().any(|l| l == line), tune, "{lines:?}");
+    assert_eq!(announced.iter().any(|l| l == line), tune, "{announced:?}");
     e.send("position startpos moves h2e2 h9g7");
     let (_, lines) = e.go("depth 8");
     let plain = last_nodes(&lines);
@@ -749,9 +749,18 @@ fn search_parameters_are_options_in_a_tuning_build_only() {
         e.send("position startpos moves h2e2 h9g7");
         let (_, lines) = e.go("depth 8");
         assert_ne!(last_nodes(&lines), plain);
-        e.send("setoption name rfp_margin value -1");
-        let lines = e.until("info string", T);
-        assert_eq!(lines.len(), 1, "{lines:?}");
+        // Out of range: a negative margin, and a divisor of 0 (the search divides by
+        // it); each is refused with a line and changes nothing.
+        for bad in [
+            "setoption name rfp_margin value -1",
+            "setoption name nmp_depth_divisor value 0",
+        ] {
+            e.send(bad);
+            let lines = e.until("info string", T);
+            assert_eq!(lines.len(), 1, "{lines:?}");
+        }
+        let divisor = "option name nmp_depth_divisor type spin default 4 min 1 max 2147483647";
+        assert!(announced.iter().any(|l| l == divisor), "{announced:?}");
     } else {
         let lines = e.until("info string", T);
         assert!(lines[0].contains("rfp_margin"), "{lines:?}");
