@@ -50,7 +50,7 @@
 //! ```
 
 use crate::time::Instant;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -1014,9 +1014,16 @@ fn search_thread(
             Some(x) => x,
             None => unreachable!("go always passes a searcher"),
         };
+        // One count of the helpers' nodes for this search: the main thread reports and
+        // limits the whole search's nodes.
+        let helper_nodes = Arc::new(AtomicU64::new(0));
+        main.helper_nodes = helper_nodes.clone();
+        for h in helpers.iter_mut() {
+            h.helper_nodes = helper_nodes.clone();
+        }
         let stop = &ctl.stop;
         let (game, limits) = (&game, &limits);
-        std::thread::scope(|s| {
+        let mut result = std::thread::scope(|s| {
             for (i, h) in helpers.iter_mut().enumerate() {
                 // A helper the system will not start is done without.
                 let _ = std::thread::Builder::new()
@@ -1038,7 +1045,10 @@ fn search_thread(
             let result = main.search_within(game, limits, budget, stop, 0, &mut report);
             stop.store(true, Ordering::SeqCst);
             result
-        })
+        });
+        // The helpers have ended and added all their nodes.
+        result.nodes = main.nodes + helper_nodes.load(Ordering::SeqCst);
+        result
     };
     if !level.skill.is_full_strength() && !result.from_book {
         level.skill.choose(last.lines(), level.seed, &mut result);
@@ -1114,5 +1124,45 @@ mod tests {
             .expect("the search ended by itself");
         assert!(best.is_some());
         assert_eq!(*listener.infos.lock().unwrap(), 1);
+    }
+
+    fn two_threads() -> Engine {
+        Engine::new(Options {
+            threads: 2,
+            hash_mib: 16,
+            ..Options::default()
+        })
+    }
+
+    #[test]
+    fn a_parallel_search_reports_every_threads_nodes() {
+        let mut engine = two_threads();
+        let mut last = 0;
+        let result = engine.search(Limits::depth(8), |info| {
+            assert!(info.nodes >= last, "{} after {last}", info.nodes);
+            last = info.nodes;
+            true
+        });
+        let (main, helper) = (engine.searchers[0].nodes, engine.searchers[1].nodes);
+        assert!(main > 0 && helper > 0, "{main} {helper}");
+        assert_eq!(result.nodes, main + helper);
+        assert!(last <= result.nodes);
+    }
+
+    #[test]
+    fn a_node_limit_is_of_the_whole_search() {
+        let mut engine = two_threads();
+        let n = 60_000;
+        let result = engine.search(Limits::nodes(n), |_| true);
+        let (main, helper) = (engine.searchers[0].nodes, engine.searchers[1].nodes);
+        assert_eq!(result.nodes, main + helper);
+        // The threads exchange their counts every 1,024 nodes, and a helper stops within
+        // 1,024 nodes of the main thread.
+        assert!(
+            (n..n + 8 * 1024).contains(&result.nodes),
+            "{} = {main} + {helper}",
+            result.nodes
+        );
+        assert!(helper > 0, "{main} {helper}");
     }
 }

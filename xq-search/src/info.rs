@@ -18,7 +18,7 @@ pub struct Info {
     pub score: Score,
     /// The raw search value behind `score`.
     pub value: i32,
-    /// Nodes searched so far.
+    /// Nodes searched so far, by all threads of a parallel search.
     pub nodes: u64,
     /// Time since the search started.
     pub time: Duration,
@@ -52,7 +52,7 @@ pub struct SearchResult {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Nodes searched.
+    /// Nodes searched, by all threads of a parallel search.
     pub nodes: u64,
     /// Time spent.
     pub time: Duration,

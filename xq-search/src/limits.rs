@@ -74,7 +74,8 @@ impl<F: Fn() -> bool> StopSignal for F {
 pub struct Limits {
     /// Deepest iteration to complete.
     pub depth: Option<u32>,
-    /// Stop after about this many nodes.
+    /// Stop after about this many nodes (all threads' together in a parallel search:
+    /// they exchange their counts every 1,024 nodes; exact with one thread).
     pub nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<u32>,

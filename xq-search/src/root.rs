@@ -73,6 +73,9 @@ impl Searcher {
         self.limits = limits.clone();
         self.budget = budget;
         self.nodes = 0;
+        self.thread = thread;
+        self.published = 0;
+        self.others = 0;
         self.seldepth = 0;
         self.stopped = false;
         self.null_min_ply = 0;
@@ -161,13 +164,14 @@ impl Searcher {
                     break;
                 }
                 self.root_excluded.push(pv[0]);
+                self.exchange_nodes();
                 let info = Info {
                     depth: d,
                     seldepth: self.seldepth as u32,
                     multipv: line + 1,
                     score: Score::from_value(value),
                     value,
-                    nodes: self.nodes,
+                    nodes: self.total_nodes(),
                     time: self.start.elapsed(),
                     hashfull: self.tt.hashfull(),
                     pv,
@@ -229,13 +233,14 @@ impl Searcher {
                     }
                 }
             }
-            if limits.nodes.is_some_and(|n| self.nodes >= n) {
+            if limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
                 break;
             }
             depth += 1;
         }
+        self.exchange_nodes();
         result.ponder = result.pv.get(1).copied();
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes();
         result.time = self.start.elapsed();
         result
     }

@@ -14,6 +14,7 @@ use crate::stack::{StackEntry, STACK_SIZE};
 use crate::time::Budget;
 use crate::time::Instant;
 use crate::tt::{Bound, TranspositionTable};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::nnue::Network;
@@ -68,6 +69,16 @@ pub struct Searcher {
     pub(crate) heuristics: Heuristics,
     /// Nodes searched so far (in the tree and in quiescence).
     pub(crate) nodes: u64,
+    /// Which thread of a parallel search this is (0: the main thread, which reports).
+    pub(crate) thread: usize,
+    /// The nodes the helper threads of a parallel search have searched so far, shared by
+    /// its threads: each helper adds its own every 1,024 nodes and when it ends.
+    pub(crate) helper_nodes: Arc<AtomicU64>,
+    /// A helper's nodes already added to `helper_nodes`.
+    pub(crate) published: u64,
+    /// The main thread's last reading of `helper_nodes` (taken every 1,024 nodes; 0
+    /// with one thread, so a node limit is exact then).
+    pub(crate) others: u64,
     /// The deepest ply reached in the current iteration.
     pub(crate) seldepth: usize,
     /// No null move before this ply (inside a null move's verification search).
@@ -136,6 +147,10 @@ impl Searcher {
             correction: CorrectionHistory::new(),
             heuristics: Heuristics::new(),
             nodes: 0,
+            thread: 0,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            published: 0,
+            others: 0,
             seldepth: 0,
             null_min_ply: 0,
             stopped: false,
@@ -195,7 +210,8 @@ impl Searcher {
     }
 
     /// Stops the search when a limit is reached or `stop` is set (the flag and the clock
-    /// are read every 1,024 nodes: reading them costs more than a node's other work).
+    /// are read every 1,024 nodes: reading them costs more than a node's other work; the
+    /// threads' node counts are exchanged then too).
     #[inline]
     pub(crate) fn check_stop(&mut self, stop: &dyn StopSignal) {
         if self.nodes & 1023 == 0 {
@@ -207,10 +223,29 @@ impl Searcher {
                     self.stopped = true;
                 }
             }
+            self.exchange_nodes();
         }
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             self.stopped = true;
         }
+    }
+
+    /// A helper adds its new nodes to the shared count; the main thread reads it.
+    pub(crate) fn exchange_nodes(&mut self) {
+        if self.thread == 0 {
+            self.others = self.helper_nodes.load(Ordering::Relaxed);
+        } else if self.nodes > self.published {
+            self.helper_nodes
+                .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
+    }
+
+    /// The nodes of the whole search as this thread last knew them (the main thread's
+    /// own and, in a parallel search, the helpers' at the last exchange).
+    #[inline(always)]
+    pub(crate) fn total_nodes(&self) -> u64 {
+        self.nodes + self.others
     }
 
     /// The static evaluation of the node at `ply`, from the side to move's point of view:
