@@ -345,3 +345,59 @@ impl Protocol for Ucci {
         self.session.eof();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clock `go ARGS` sets.
+    fn clock_of(ucci: &Ucci, args: &str) -> Option<Clock> {
+        let words: Vec<&str> = args.split_whitespace().collect();
+        let (limits, problems) = ucci.read_go(&words);
+        problems.unwrap();
+        limits.unwrap().clock
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn times_are_seconds_unless_usemillisec() {
+        let (sink, _) = Sink::buffer();
+        let mut ucci = Ucci::with_sink(sink, Caps::default());
+        // `go time T` alone: T is for this move.
+        let this_move = |t| Clock {
+            time: t,
+            inc: Duration::ZERO,
+            movestogo: Some(1),
+        };
+        assert_eq!(clock_of(&ucci, "time 1"), Some(this_move(ms(1000))));
+        assert_eq!(
+            clock_of(&ucci, "time 2.5 increment 0.5"),
+            Some(Clock {
+                time: ms(2500),
+                inc: ms(500),
+                movestogo: None
+            })
+        );
+        ucci.setoption(&["usemillisec", "true"]).unwrap();
+        assert_eq!(clock_of(&ucci, "time 400"), Some(this_move(ms(400))));
+        assert_eq!(
+            clock_of(
+                &ucci,
+                "time 20000 movestogo 40 opptime 20000 oppmovestogo 40"
+            ),
+            Some(Clock {
+                time: ms(20_000),
+                inc: Duration::ZERO,
+                movestogo: Some(40)
+            })
+        );
+        ucci.setoption(&["usemillisec", "false"]).unwrap();
+        assert_eq!(clock_of(&ucci, "time 400"), Some(this_move(ms(400_000))));
+        // `go depth 0` asks for no search.
+        let (limits, problems) = ucci.read_go(&["depth", "0"]);
+        assert_eq!((limits, problems), (None, Ok(())));
+    }
+}

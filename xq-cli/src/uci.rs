@@ -358,3 +358,45 @@ impl Protocol for Uci {
         self.session.eof();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn the_clock_is_the_side_to_moves() {
+        let (sink, _) = Sink::buffer();
+        let mut uci = Uci::with_sink(sink, Caps::default());
+        let go = "wtime 60000 btime 30000 winc 1000 binc 500 movestogo 12";
+        let read = |uci: &Uci| {
+            let words: Vec<&str> = go.split_whitespace().collect();
+            let (limits, problems) = uci.read_go(&words);
+            problems.unwrap();
+            limits.clock.unwrap()
+        };
+        assert_eq!(
+            read(&uci),
+            Clock {
+                time: ms(60_000),
+                inc: ms(1000),
+                movestogo: Some(12)
+            }
+        );
+        assert_eq!(uci.handle("position startpos moves h2e2"), Flow::Continue);
+        assert_eq!(
+            read(&uci),
+            Clock {
+                time: ms(30_000),
+                inc: ms(500),
+                movestogo: Some(12)
+            }
+        );
+        let (limits, problems) = uci.read_go(&["movetime", "300"]);
+        assert_eq!(problems, Ok(()));
+        assert_eq!(limits, Limits::movetime(ms(300)));
+    }
+}

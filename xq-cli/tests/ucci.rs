@@ -137,31 +137,20 @@ fn times_are_seconds_unless_usemillisec() {
     let (best, _) = answer(&mut e, "go time 1");
     let took = t.elapsed();
     assert!(legal(&Position::startpos(), &best.unwrap()));
+    // A lower bound only (a loaded machine makes searches longer, never shorter); the
+    // units themselves are unit-tested on `read_go` in src/ucci.rs.
     assert!(
         took >= Duration::from_millis(300),
         "seconds read as ms? {took:?}"
     );
-    assert!(took < Duration::from_millis(1000), "{took:?}");
     e.send("setoption usemillisec true");
-    let t = Instant::now();
     let (best, _) = answer(&mut e, "go time 400 increment 0");
     assert!(legal(&Position::startpos(), &best.unwrap()));
-    assert!(
-        t.elapsed() < Duration::from_millis(400),
-        "{:?}",
-        t.elapsed()
-    );
-    let t = Instant::now();
     let (best, _) = answer(
         &mut e,
         "go time 20000 movestogo 40 opptime 20000 oppmovestogo 40",
     );
     assert!(legal(&Position::startpos(), &best.unwrap()));
-    assert!(
-        t.elapsed() < Duration::from_millis(2500),
-        "{:?}",
-        t.elapsed()
-    );
 }
 
 #[test]
