@@ -1,6 +1,6 @@
 //! The engine's UCI, a subset for a Web Worker: `uci`, `isready`, `ucinewgame`,
 //! `setoption` (`Hash`, `MultiPV`, `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`, `Clear
-//! Hash`), `position`, `go` (`depth`, `nodes`, `movetime`, `mate`, `wtime`/`btime`,
+//! Hash`, `UCI_ShowWDL`, `UCI_Variant`), `position`, `go` (`depth`, `nodes`, `movetime`, `mate`, `wtime`/`btime`,
 //! `winc`/`binc`, `movestogo`, `infinite`, `searchmoves`), `stop`, `bench`, `d`.
 //!
 //! A worker's thread cannot read its messages while it searches, so a `go` is not run by
@@ -46,6 +46,8 @@ pub struct Uci {
     skill: Skill,
     limit_strength: bool,
     elo: u32,
+    /// `UCI_ShowWDL`: the info lines carry `wdl W D L`.
+    show_wdl: bool,
     seeds: SplitMix64,
     go: Option<Go>,
 }
@@ -71,6 +73,9 @@ struct Go {
     seed: u64,
     /// The lines to report (a level searches more than it shows).
     shown: usize,
+    /// With `UCI_ShowWDL`, the material of the position searched (the win/draw/loss
+    /// model's input besides the score).
+    wdl_material: Option<u32>,
 }
 
 impl Default for Uci {
@@ -90,6 +95,7 @@ impl Uci {
             skill: Skill::FULL,
             limit_strength: false,
             elo: MAX_ELO,
+            show_wdl: false,
             seeds: SplitMix64::new(0x5EED),
             go: None,
         }
@@ -165,6 +171,8 @@ impl Uci {
         out(&format!(
             "option name UCI_Elo type spin default {MAX_ELO} min {MIN_ELO} max {MAX_ELO}"
         ));
+        out("option name UCI_ShowWDL type check default false");
+        out("option name UCI_Variant type combo default xiangqi var xiangqi");
         out("uciok");
     }
 
@@ -186,6 +194,11 @@ impl Uci {
                 )),
             }
         };
+        let check = || match value {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("option {name}: must be true or false")),
+        };
         let result = match name.to_ascii_lowercase().as_str() {
             "hash" => number(1, MAX_HASH_MIB as u64).map(|v| {
                 self.hash_mib = v as usize;
@@ -200,17 +213,13 @@ impl Uci {
             "uci_elo" => number(u64::from(MIN_ELO), u64::from(MAX_ELO)).map(|v| {
                 self.elo = v as u32;
             }),
-            "uci_limitstrength" => match value {
-                "true" => {
-                    self.limit_strength = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.limit_strength = false;
-                    Ok(())
-                }
-                _ => Err(format!("option {name}: must be true or false")),
-            },
+            "uci_limitstrength" => check().map(|on| self.limit_strength = on),
+            "uci_showwdl" => check().map(|on| self.show_wdl = on),
+            "uci_variant" if value.eq_ignore_ascii_case("xiangqi") => Ok(()),
+            "uci_variant" => Err(format!(
+                "unsupported variant '{}': xq plays xiangqi",
+                printable(value, 20)
+            )),
             _ => Err(format!("unknown option: {}", printable(name, 40))),
         };
         if let Err(e) = result {
@@ -282,6 +291,9 @@ impl Uci {
             skill,
             seed: self.seeds.next_u64(),
             shown: self.multipv,
+            wdl_material: self
+                .show_wdl
+                .then(|| xq_search::wdl::material(self.game.position())),
         });
         true
     }
@@ -405,7 +417,7 @@ fn run(
         }
         limits.infinite = false;
     }
-    let (base, start, shown) = (go.nodes, go.start, go.shown);
+    let (base, start, shown, wdl) = (go.nodes, go.start, go.shown, go.wdl_material);
     let lines = &mut go.lines;
     let result = searcher.search(game, &limits, stop, |info: &Info| {
         if depth.is_some_and(|d| info.depth != d) {
@@ -416,20 +428,25 @@ fn run(
         }
         lines.push(info.clone());
         if info.multipv <= shown {
-            out(&info_line(info, base + info.nodes, start.elapsed()));
+            out(&info_line(info, base + info.nodes, start.elapsed(), wdl));
         }
     });
     go.nodes += result.nodes;
     result
 }
 
-/// One `info` line: nodes and time of the whole `go` (a step mode search adds its steps).
-fn info_line(info: &Info, nodes: u64, time: Duration) -> String {
+/// One `info` line: nodes and time of the whole `go` (a step mode search adds its steps),
+/// and with `wdl_material` (`UCI_ShowWDL`) the chances in permille.
+fn info_line(info: &Info, nodes: u64, time: Duration, wdl_material: Option<u32>) -> String {
     let ms = time.as_millis() as u64;
     let nps = nodes * 1000 / ms.max(1);
     let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    let wdl = wdl_material.map_or(String::new(), |m| {
+        let w = xq_search::wdl::MODEL.wdl(info.score, m);
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    });
     format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {nodes} nps {nps} hashfull {} time {ms} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{wdl} nodes {nodes} nps {nps} hashfull {} time {ms} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -640,6 +657,56 @@ mod tests {
         assert!(out[..6].iter().all(|l| l.starts_with("info string ")));
         assert!(out[5].ends_with("frobnicate?"));
         assert_eq!(out[6], format!("info string fen {}", xq_core::START_FEN));
+    }
+
+    #[test]
+    fn show_wdl_and_the_variant() {
+        let mut uci = Uci::new();
+        let out = lines(&mut uci, &["uci"]);
+        assert!(out.contains(&"option name UCI_ShowWDL type check default false".into()));
+        assert!(
+            out.contains(&"option name UCI_Variant type combo default xiangqi var xiangqi".into())
+        );
+        let out = lines(&mut uci, &["go depth 2"]);
+        assert!(!out.iter().any(|l| l.contains(" wdl ")), "{out:?}");
+        // A chariot up: Red wins most, and the three chances make a thousand.
+        let out = lines(
+            &mut uci,
+            &[
+                "setoption name UCI_ShowWDL value true",
+                "setoption name UCI_Variant value xiangqi",
+                "position fen 1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                "go depth 3",
+            ],
+        );
+        let info = out
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        let words: Vec<&str> = info.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "wdl").expect(info);
+        assert_eq!(words[at - 3], "score", "{info}");
+        let wdl: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(wdl.iter().sum::<u32>(), 1000, "{info}");
+        assert!(wdl[0] > 500, "{info}");
+        let out = lines(
+            &mut uci,
+            &[
+                "setoption name UCI_Variant value shogi",
+                "setoption name UCI_ShowWDL value maybe",
+            ],
+        );
+        assert_eq!(
+            out,
+            [
+                "info string unsupported variant 'shogi': xq plays xiangqi",
+                "info string option UCI_ShowWDL: must be true or false",
+            ]
+        );
     }
 
     #[test]
