@@ -1,7 +1,8 @@
 //! The engine's UCI, a subset for a Web Worker: `uci`, `isready`, `ucinewgame`,
 //! `setoption` (`Hash`, `MultiPV`, `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`, `Clear
-//! Hash`, `UCI_ShowWDL`, `UCI_Variant`), `position`, `go` (`depth`, `nodes`, `movetime`, `mate`, `wtime`/`btime`,
-//! `winc`/`binc`, `movestogo`, `infinite`, `searchmoves`), `stop`, `bench`, `d`.
+//! Hash`, `UCI_ShowWDL`, `UCI_Variant`), `position`, `go` (`depth`, `nodes`, `movetime`,
+//! `mate`, `wtime`/`btime`, `winc`/`binc`, `movestogo`, `infinite`, `searchmoves`),
+//! `stop`, `bench`, `d`.
 //!
 //! A worker's thread cannot read its messages while it searches, so a `go` is not run by
 //! [`Uci::command`]: it is kept, and the worker's script runs it in one of two ways.
