@@ -12,10 +12,16 @@
 // thinks. When the page is cross-origin isolated (COOP same-origin and COEP
 // require-corp, as `xq serve` sends), the two share a SharedArrayBuffer: on `stop` this
 // script writes the number of the last `go` into it, and the search, which reads it
-// with Atomics.load every 1,024 nodes, stops at once. Without isolation there is no
-// shared memory: the search runs one iteration at a time and reads its messages between
-// two, so `stop` is answered at the end of the current iteration. `?nosab` on the
-// script's URL forces that fallback.
+// with Atomics.load every 1,024 nodes, stops at once (`ponderhit` likewise). Without
+// isolation there is no shared memory: the search runs one iteration at a time and reads
+// its messages between two, so `stop` is answered at the end of the current iteration.
+// `?nosab` on the script's URL forces that fallback.
+//
+// Options that name a file (`EvalFile`, a network written by `xq train`; `BookFile`, a
+// book) take a file the page fetched and handed over first:
+//
+//   engine.postMessage({ file: 'my.nnue', data: await (await fetch('my.nnue')).arrayBuffer() });
+//   engine.postMessage('setoption name EvalFile value my.nnue');
 //
 // The same file runs under Node's worker_threads (the package's tests do).
 (function () {
@@ -31,8 +37,13 @@
   const early = [];    // lines that came before the search worker was made
 
   function fromPage(data) {
+    if (data && typeof data === 'object' && 'file' in data) {
+      // A file for an option (a network, a book): kept by the search worker.
+      if (inner) inner.postMessage(data); else early.push(data);
+      return;
+    }
     if (typeof data !== 'string') {
-      toPage('info string xq-engine.js takes UCI text lines');
+      toPage('info string xq-engine.js takes UCI text lines, or { file, data } objects');
       return;
     }
     for (const raw of data.split('\n')) {
@@ -46,14 +57,17 @@
         return;
       }
       const searching = answered < gos;
-      if (searching && cmd === 'isready') {
-        toPage('readyok'); // the search worker is busy; the lines queue in order
-        continue;
+      if (searching && flag) {
+        // The search worker is busy until its search ends: `isready` is answered here
+        // (the lines queue in order), `stop` and a new `go` stop the search through the
+        // shared flag, `ponderhit` starts its clock.
+        if (cmd === 'isready') {
+          toPage('readyok');
+          continue;
+        }
+        if (cmd === 'stop' || cmd === 'go') Atomics.store(flag, 0, gos);
+        if (cmd === 'ponderhit') Atomics.store(flag, 1, gos);
       }
-      // `stop`, and any command but `isready` that comes while a search runs, stop it
-      // (the search worker answers `bestmove` first, then takes the command). Every
-      // `go` so far is stopped: the next one has a higher number.
-      if (searching && flag) Atomics.store(flag, 0, gos);
       if (cmd === 'go') gos += 1;
       if (inner) inner.postMessage(line); else early.push(line);
     }
@@ -67,7 +81,7 @@
   function start(workerUrl, WorkerClass, nodeOptions) {
     const shared = typeof SharedArrayBuffer === 'function' &&
       globalThis.crossOriginIsolated !== false && !query.has('nosab');
-    flag = shared ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    flag = shared ? new Int32Array(new SharedArrayBuffer(8)) : null;
     inner = nodeOptions ? new WorkerClass(workerUrl, nodeOptions) : new WorkerClass(workerUrl);
     if (nodeOptions) {
       inner.on('message', fromSearch);

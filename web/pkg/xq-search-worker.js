@@ -1,11 +1,15 @@
 // xq-search-worker.js: the search side of xq-engine.js (which starts this worker and
-// relays the page's UCI lines to it). Not for pages to start themselves.
+// relays the page's UCI lines and files to it). Not for pages to start themselves.
 //
-// The first message is { init: true, flag } where `flag` is an Int32Array over a
-// SharedArrayBuffer, or null. With a flag, a `go` runs to its end in one call and polls
-// `Atomics.load(flag, 0) >= its number` every 1,024 nodes (the relay stores the number
-// of the last `go` to stop). Without, it runs one iteration at a time and reads the
-// lines that came in between: `stop` (or any other command) ends it there.
+// The first message is { init: true, flag } where `flag` is an Int32Array of two over a
+// SharedArrayBuffer, or null. With a flag, a search runs to its end in one call and
+// polls it every 1,024 nodes: it stops once `flag[0]` reaches its `go`'s number (the
+// relay stores the number of the last `go` to stop), and a ponder search turns into a
+// timed one once `flag[1]` does (`ponderhit`). Without a flag, it runs one iteration at
+// a time and reads the lines that came in between: `stop` ends it there, `ponderhit`
+// starts its clock, other commands are taken as the native engine takes them.
+// A message { file: NAME, data: ArrayBuffer or Uint8Array } keeps a file for
+// `setoption name EvalFile value NAME` or `setoption name BookFile value NAME`.
 (function () {
   'use strict';
   const inBrowser = typeof self === 'object' && typeof WorkerGlobalScope !== 'undefined';
@@ -15,45 +19,43 @@
   let flag = null;
   let gos = 0;         // `go` lines taken
   let stepping = false;
-  let searchingGo = 0;
   const queue = [];
   const out = (line) => post(line);
 
   function fail(e) {
     // A trap leaves the engine's state unknown: start a fresh one, and answer a `go`.
     post('info string internal error: ' + (e && e.message ? e.message : String(e)));
-    const wasSearching = engine && (() => { try { return engine.searching; } catch (_) { return true; } })();
+    let wasSearching = true;
+    try { wasSearching = engine.searching; } catch (_) { /* the engine is gone */ }
     try { engine = new wasm.UciEngine(); } catch (_) { engine = null; }
     stepping = false;
-    if (wasSearching || searchingGo) post('bestmove (none)');
-    searchingGo = 0;
+    if (wasSearching) post('bestmove (none)');
+  }
+
+  // Runs the search the last command left waiting: to its end with the shared flag,
+  // else one iteration now and the next after the messages that came in.
+  function run() {
+    if (flag) {
+      const mine = gos;
+      engine.search(() => Atomics.load(flag, 0) >= mine, () => Atomics.load(flag, 1) >= mine, out);
+      return false;
+    }
+    stepping = true;
+    setTimeout(step, 0);
+    return true;
   }
 
   function pump() {
     if (!engine || stepping) return;
     while (queue.length > 0) {
-      const line = queue.shift();
+      const msg = queue.shift();
       try {
-        if (/^go\b/.test(line)) gos += 1;
-        if (engine.command(line, out)) {
-          searchingGo = gos;
-          if (flag) {
-            const mine = gos;
-            engine.search(() => Atomics.load(flag, 0) >= mine, out);
-            searchingGo = 0;
-          } else {
-            stepping = true;
-            setTimeout(step, 0);
-            return;
-          }
-        } else if (!engine.searching) {
-          searchingGo = 0;
-        } else if (!flag) {
-          // `isready` between two iterations: the search goes on.
-          stepping = true;
-          setTimeout(step, 0);
-          return;
+        if (typeof msg === 'object') {
+          engine.putFile(String(msg.file), msg.data instanceof Uint8Array ? msg.data : new Uint8Array(msg.data));
+          continue;
         }
+        if (/^go\b/.test(msg)) gos += 1;
+        if (engine.command(msg, out) && run()) return;
       } catch (e) {
         fail(e);
       }
@@ -61,24 +63,23 @@
   }
 
   function step() {
+    stepping = false;
     if (queue.length > 0) {
-      // A line came in: `stop` ends the search, any other command ends it too, first.
-      stepping = false;
+      // Lines came in: take them first (`stop` ends the search); the search goes on
+      // after them if it still wants to.
       pump();
-      return;
+      if (stepping) return;
     }
     try {
-      if (engine.step(out)) {
-        stepping = false;
-        searchingGo = 0;
-        pump();
-      } else {
+      if (!engine.step(out)) {
+        stepping = true;
         setTimeout(step, 0);
+        return;
       }
     } catch (e) {
       fail(e);
-      pump();
     }
+    pump();
   }
 
   function onMessage(data) {
@@ -91,7 +92,7 @@
       }, (e) => post('info string could not load the engine: ' + (e && e.message ? e.message : e)));
       return;
     }
-    if (typeof data === 'string') {
+    if (typeof data === 'string' || (data && typeof data === 'object' && 'file' in data)) {
       queue.push(data);
       pump();
     }

@@ -539,7 +539,7 @@ fn annotate_record(
         Some(theirs) => format!("{sum}\n{theirs}"),
         None => sum,
     });
-    record.set_tag("Annotator", xq_cli::NAME);
+    record.set_tag("Annotator", xq_protocol::NAME);
 }
 
 fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde_json::Value {

@@ -4,7 +4,8 @@
 /// (Defined before the modules, so they can use it by name.)
 macro_rules! outln {
     ($($arg:tt)*) => {
-        xq_cli::protocol::stdout_line(format_args!($($arg)*)).map_err(|_| crate::StdoutClosed)
+        xq_protocol::write_line(&mut std::io::stdout().lock(), format_args!($($arg)*))
+            .map_err(|_| crate::StdoutClosed)
     };
 }
 
@@ -27,10 +28,10 @@ mod web_assets {
     include!(concat!(env!("OUT_DIR"), "/web_assets.rs"));
 }
 
-use xq_cli::auto::Auto;
-use xq_cli::protocol::{self, Protocol, Sink};
-use xq_cli::{ucci, uci, xboard};
-use xq_search::engine::{Caps, MAX_HASH_MIB};
+use xq_protocol::{Auto, Protocol, Sink, Ucci, Uci, XBoard};
+use xq_search::beginner::BeginnerEngine;
+use xq_search::engine::MAX_HASH_MIB;
+use xq_search::Engine;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -182,23 +183,17 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Ok(run_protocol(&mut Auto::new(
-            Sink::stdout(),
-            Caps::default(),
-        ))),
-        Some(Command::Uci) => Ok(run_protocol(&mut uci::Uci::new())),
-        Some(Command::Ucci) => Ok(run_protocol(&mut ucci::Ucci::new())),
-        Some(Command::Xboard) => Ok(run_protocol(&mut xboard::XBoard::new())),
+        None => Ok(run_protocol(Auto::new(stdout(), Engine::default()))),
+        Some(Command::Uci) => Ok(run_protocol(Uci::new(stdout(), Engine::default()))),
+        Some(Command::Ucci) => Ok(run_protocol(Ucci::new(stdout(), Engine::default()))),
+        Some(Command::Xboard) => Ok(run_protocol(XBoard::new(stdout(), Engine::default()))),
         Some(Command::Beginner { seed }) => {
             let seed = seed.unwrap_or_else(|| {
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(1, |d| d.as_nanos() as u64)
             });
-            Ok(run_protocol(&mut xq_cli::beginner::BeginnerUci::with_sink(
-                Sink::stdout(),
-                seed,
-            )))
+            Ok(run_protocol(Uci::new(stdout(), BeginnerEngine::new(seed))))
         }
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
@@ -239,9 +234,15 @@ impl std::fmt::Display for StdoutClosed {
 
 impl std::error::Error for StdoutClosed {}
 
+/// Standard output as a protocol's sink.
+fn stdout() -> Sink {
+    Sink::writer(std::io::stdout())
+}
+
 /// Runs an engine protocol on standard input and output. It ends at `quit`, at the end
-/// of the input, or when standard output is closed.
-fn run_protocol(proto: &mut dyn Protocol) -> i32 {
-    protocol::run(proto, &mut std::io::stdin().lock());
+/// of the input (after a search with limits of its own has answered), or when standard
+/// output is closed.
+fn run_protocol(mut proto: impl Protocol) -> i32 {
+    xq_protocol::run(&mut proto, &mut std::io::stdin().lock());
     0
 }

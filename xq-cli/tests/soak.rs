@@ -24,18 +24,15 @@ const WATCHDOG: Duration = Duration::from_secs(120);
 /// Memory allowed beyond the largest hash size set, MiB.
 const SLACK_MIB: u64 = 64;
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
+/// The deterministic generator of the session's random commands.
+struct Rng(xq_core::SplitMix64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        self.0.next_u64()
     }
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.below(n)
     }
     fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
@@ -312,7 +309,7 @@ fn random_move_text(rng: &mut Rng) -> String {
 
 /// One soak session; returns (commands sent, searches answered, peak RSS MiB).
 fn soak(seed: u64, ucci: bool, commands: usize) -> (usize, u64, u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(xq_core::SplitMix64::new(seed));
     let mut e = Engine::start();
     let proto = if ucci { "ucci" } else { "uci" };
     e.send(proto);

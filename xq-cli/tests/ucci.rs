@@ -309,15 +309,16 @@ fn quit_says_bye_and_nothing_else() {
 
 #[test]
 fn a_hashsize_the_machine_refuses_is_reported() {
-    use xq_cli::protocol::{Protocol, Sink};
-    use xq_search::engine::Caps;
+    use xq_protocol::{Protocol, Sink};
+    use xq_search::engine::{Caps, Options};
     let (sink, lines) = Sink::buffer();
     let caps = Caps {
         max_threads: 2,
         table_limit_mib: Some(100),
         ..Caps::default()
     };
-    let mut ucci = xq_cli::ucci::Ucci::with_sink(sink, caps);
+    let mut ucci =
+        xq_protocol::Ucci::new(sink, xq_search::Engine::with_caps(Options::default(), caps));
     ucci.handle("setoption hashsize 65536");
     ucci.handle("setoption hashsize 32");
     ucci.handle("setoption threads 1024");

@@ -449,23 +449,26 @@ fn uci_variant_is_xiangqi_and_nothing_else() {
 /// A UCI session in this process, its table allowed at most 100 MiB, at most two
 /// threads: the binary with a machine that refuses bigger tables.
 fn small_machine() -> (
-    xq_cli::uci::Uci,
+    xq_protocol::Uci<xq_search::Engine>,
     std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 ) {
-    use xq_cli::protocol::Sink;
-    use xq_search::engine::Caps;
+    use xq_protocol::Sink;
+    use xq_search::engine::{Caps, Options};
     let (sink, lines) = Sink::buffer();
     let caps = Caps {
         max_threads: 2,
         table_limit_mib: Some(100),
         ..Caps::default()
     };
-    (xq_cli::uci::Uci::with_sink(sink, caps), lines)
+    (
+        xq_protocol::Uci::new(sink, xq_search::Engine::with_caps(Options::default(), caps)),
+        lines,
+    )
 }
 
 #[test]
 fn a_hash_the_machine_refuses_is_reported_and_the_engine_plays_on() {
-    use xq_cli::protocol::Protocol;
+    use xq_protocol::Protocol;
     let (mut uci, lines) = small_machine();
     uci.handle("uci");
     lines.lock().unwrap().clear();
@@ -516,7 +519,7 @@ fn a_hash_the_machine_refuses_is_reported_and_the_engine_plays_on() {
 
 #[test]
 fn threads_go_up_to_1024() {
-    use xq_cli::protocol::Protocol;
+    use xq_protocol::Protocol;
     let (mut uci, lines) = small_machine();
     // Taken (this machine caps them at two), and one more is out of range.
     uci.handle("setoption name Threads value 1024");

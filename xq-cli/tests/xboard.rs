@@ -5,12 +5,11 @@ mod common;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use xq_cli::auto::Auto;
-use xq_cli::protocol::{Flow, Protocol, Sink};
-use xq_cli::xboard::XBoard;
 use xq_core::{Color, Move, Position};
 use xq_movegen::Game;
-use xq_search::engine::Caps;
+use xq_protocol::{Auto, Flow, Protocol, Sink, XBoard};
+use xq_search::engine::{Caps, Options};
+use xq_search::Engine;
 
 const T: Duration = Duration::from_secs(30);
 
@@ -50,7 +49,10 @@ impl Gui {
     fn new() -> Gui {
         let (sink, out) = Sink::buffer();
         Gui {
-            engine: Box::new(XBoard::with_sink(sink, Gui::caps())),
+            engine: Box::new(XBoard::new(
+                sink,
+                Engine::with_caps(Options::default(), Gui::caps()),
+            )),
             out,
             read: 0,
             game: Game::startpos(),
@@ -432,7 +434,7 @@ fn options_and_unknown_commands() {
 #[test]
 fn plain_xq_recognises_xboard() {
     let (sink, out) = Sink::buffer();
-    let mut auto = Auto::new(sink, Gui::caps());
+    let mut auto = Auto::new(sink, Engine::with_caps(Options::default(), Gui::caps()));
     auto.handle("xboard");
     auto.handle("protover 2");
     auto.handle("ping 3");
@@ -469,7 +471,7 @@ fn memory_the_machine_refuses_is_an_error_and_the_table_stays() {
         table_limit_mib: Some(100),
         ..Caps::default()
     };
-    let mut engine = XBoard::with_sink(sink, caps);
+    let mut engine = XBoard::new(sink, Engine::with_caps(Options::default(), caps));
     engine.handle("xboard");
     engine.handle("memory 65536");
     engine.handle("memory 32");

@@ -321,6 +321,27 @@ impl Position {
         Fen::from(self).to_string()
     }
 
+    /// The position mirrored left to right (file `a` to file `i`), with the same side to
+    /// move and clocks: a position exactly as good for each side, which training data
+    /// and symmetry tests use.
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 3 20").unwrap();
+    /// assert_eq!(pos.flip_horizontal().to_fen(), "5k3/9/9/9/9/9/9/9/8R/4K4 w - - 3 20");
+    /// assert_eq!(pos.flip_horizontal().flip_horizontal(), pos);
+    /// ```
+    pub fn flip_horizontal(&self) -> Position {
+        let orig = Fen::from(self);
+        let mut fen = orig.clone();
+        for sq in Square::ALL {
+            fen.set(sq.flip_horizontal(), orig.piece_on(sq));
+        }
+        // Every rule of a legal placement (the palaces, the elephants' and advisors'
+        // points, the soldiers' ranks, facing generals, check) is symmetric left to right.
+        Position::try_from(&fen).expect("the mirror of a legal position is legal")
+    }
+
     /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {

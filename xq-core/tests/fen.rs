@@ -6,7 +6,7 @@ use xq_core::{
     Square, START_FEN,
 };
 
-const SUITE: &str = include_str!("../../data/perft.epd");
+use xq_testkit::SUITE;
 
 /// The FEN of each suite line (the text before the first `;`).
 fn suite_fens() -> Vec<&'static str> {
@@ -383,23 +383,6 @@ fn impossible_positions() {
 
 // ---------------------------------------------------------------------- robustness
 
-/// Marsaglia's xorshift64: a deterministic generator with no dependencies.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Characters a mutation may insert: everything a FEN uses, a few it must refuse, and
 /// some outside ASCII.
 const ALPHABET: &[char] = &[
@@ -425,7 +408,8 @@ fn parse_checked(text: &str) {
 
 #[test]
 fn garbage_never_panics() {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = xq_core::SplitMix64::new(0x9e37_79b9_7f4a_7c15);
+    let mut below = |n: usize| rng.below(n as u64) as usize;
     let fens = suite_fens();
     let mut accepted = 0;
     for fen in &fens {
@@ -437,10 +421,10 @@ fn garbage_never_panics() {
         // Random mutations: replace, insert, delete or swap a few characters.
         for _ in 0..300 {
             let mut c = chars.clone();
-            for _ in 0..1 + rng.below(3) {
-                let i = rng.below(c.len() + 1);
-                let ch = ALPHABET[rng.below(ALPHABET.len())];
-                match rng.below(4) {
+            for _ in 0..1 + below(3) {
+                let i = below(c.len() + 1);
+                let ch = ALPHABET[below(ALPHABET.len())];
+                match below(4) {
                     0 if i < c.len() => c[i] = ch,
                     1 => c.insert(i, ch),
                     2 if i < c.len() => {
@@ -457,17 +441,15 @@ fn garbage_never_panics() {
         // Raw byte flips, read back as (lossy) UTF-8.
         for _ in 0..100 {
             let mut bytes = fen.as_bytes().to_vec();
-            let i = rng.below(bytes.len());
-            bytes[i] ^= 1 << rng.below(8);
+            let i = below(bytes.len());
+            bytes[i] ^= 1 << below(8);
             parse_checked(&String::from_utf8_lossy(&bytes));
         }
     }
     // Pure garbage.
     for _ in 0..2000 {
-        let len = rng.below(120);
-        let text: String = (0..len)
-            .map(|_| ALPHABET[rng.below(ALPHABET.len())])
-            .collect();
+        let len = below(120);
+        let text: String = (0..len).map(|_| ALPHABET[below(ALPHABET.len())]).collect();
         parse_checked(&text);
     }
     // Some mutations are harmless (a swapped pair of equal digits, a changed clock), so a

@@ -4,7 +4,7 @@ use xq_core::Position;
 use xq_eval::{breakdown, evaluate, Eval};
 use xq_movegen::legal_moves;
 
-const SUITE: &str = include_str!("../../data/perft.epd");
+use xq_testkit::SUITE;
 
 fn suite() -> Vec<Position> {
     SUITE

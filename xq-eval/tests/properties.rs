@@ -4,7 +4,7 @@
 //! its trace. Each property runs 256 cases (set `PROPTEST_CASES` to run more).
 
 use proptest::prelude::*;
-use xq_core::{Fen, Position, Square};
+use xq_core::Position;
 use xq_eval::params::PARAMS;
 use xq_eval::{breakdown, evaluate, evaluate_full, trace, Eval};
 use xq_movegen::legal_moves;
@@ -59,7 +59,7 @@ proptest! {
     #[test]
     fn eval_is_symmetric_under_left_right_mirror(positions in game()) {
         for pos in &positions {
-            let mirrored = mirror(pos);
+            let mirrored = pos.flip_horizontal();
             prop_assert_eq!(evaluate(pos), evaluate(&mirrored), "{} vs {}", pos, mirrored);
             prop_assert_eq!(breakdown(pos), breakdown(&mirrored));
         }
@@ -90,14 +90,4 @@ proptest! {
             }
         }
     }
-}
-
-/// `pos` mirrored left to right.
-fn mirror(pos: &Position) -> Position {
-    let orig = Fen::from(pos);
-    let mut fen = orig.clone();
-    for sq in Square::ALL {
-        fen.set(sq.flip_horizontal(), orig.piece_on(sq));
-    }
-    Position::try_from(&fen).expect("a mirrored position is valid")
 }

@@ -4,12 +4,12 @@
 //! through them on stable Rust, so `cargo test --workspace` covers the corpus.
 
 use std::collections::BTreeSet;
-use xq_cli::auto::Auto;
-use xq_cli::protocol::{read_line, run, Flow, Protocol, Sink};
 use xq_core::{Color, Fen, Move, Piece, PieceKind, Position, Square};
 use xq_eval::Eval;
 use xq_movegen::Gen;
-use xq_search::engine::Caps;
+use xq_protocol::{read_line, run, Auto, Flow, Protocol, Sink};
+use xq_search::engine::{Caps, Options};
+use xq_search::Engine;
 
 /// A fuzz target: panics on a violated invariant.
 pub type Target = fn(&[u8]);
@@ -27,7 +27,7 @@ pub const TARGETS: &[(&str, Target)] = &[
 
 /// The perft suite's positions (seed positions for `legal`).
 pub fn suite_fens() -> Vec<&'static str> {
-    include_str!("../../data/perft.epd")
+    xq_testkit::SUITE
         .lines()
         .filter_map(|l| l.split(';').next())
         .map(str::trim)
@@ -129,7 +129,7 @@ pub fn protocol(data: &[u8]) {
         max_nodes: Some(PROTOCOL_NODES),
         ..Caps::default()
     };
-    let mut engine = Auto::new(sink, caps);
+    let mut engine = Auto::new(sink, Engine::with_caps(Options::default(), caps));
     let mut gos = 0usize;
     let mut proto: Option<&str> = None;
     let mut input = data;
@@ -212,7 +212,7 @@ pub fn protocol(data: &[u8]) {
     assert!(answers <= gos, "{answers} answers to {gos} searches");
     // Keep `run` itself exercised too (it is what the binary uses).
     let (sink, _) = Sink::buffer();
-    let mut engine = Auto::new(sink, caps);
+    let mut engine = Auto::new(sink, Engine::with_caps(Options::default(), caps));
     let mut input = data;
     if data.len() < 512 {
         run(&mut engine, &mut input);

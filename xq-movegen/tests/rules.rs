@@ -9,7 +9,7 @@ use xq_movegen::{
     try_play, CheckTest, Gen, IllegalMoveError, MoveList, Outcome, Reason,
 };
 
-const SUITE: &str = include_str!("../../data/perft.epd");
+use xq_testkit::SUITE;
 
 /// `(line, FEN, D1 count)` for every suite position.
 fn suite() -> Vec<(usize, Position, u64)> {
@@ -65,20 +65,6 @@ fn set(moves: &[Move]) -> BTreeSet<Move> {
 
 fn mv(text: &str) -> Move {
     text.parse().unwrap()
-}
-
-/// Marsaglia's xorshift64: deterministic and dependency-free.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        (x % n as u64) as usize
-    }
 }
 
 // ---------------------------------------------------------------------- an independent generator
@@ -725,7 +711,7 @@ fn cannon_check_evasions() {
 fn replayed_lines_round_trip() {
     let mut plies = 0;
     for seed in 1..=8u64 {
-        let mut rng = XorShift(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut rng = xq_core::SplitMix64::new(seed);
         let mut pos = Position::startpos();
         let mut history = vec![(pos.clone(), pos.key())];
         let mut played = Vec::new();
@@ -735,7 +721,7 @@ fn replayed_lines_round_trip() {
                 assert!(outcome(&pos).is_some());
                 break;
             }
-            let m = moves[rng.below(moves.len())];
+            let m = moves[rng.below(moves.len() as u64) as usize];
             assert!(
                 try_play(&mut pos, m).is_ok(),
                 "seed {seed}: {}",

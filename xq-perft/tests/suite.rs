@@ -8,7 +8,7 @@ use xq_movegen::legal_moves;
 use xq_perft::suite::{parse_suite, run_suite, RunOptions, SuiteEntry, SuiteReport};
 use xq_perft::{divide, divide_with_progress, perft, perft_threads};
 
-const SUITE: &str = include_str!("../../data/perft.epd");
+use xq_testkit::SUITE;
 
 /// One suite line, parsed by this test on its own (not by `xq_perft::suite`, so a bug
 /// there cannot hide positions from the test).

@@ -4,6 +4,8 @@
 // pages (`madvise`, in `tt.rs`).
 #![deny(unsafe_code)]
 
+pub mod beginner;
+pub mod bench;
 mod correction;
 pub mod engine;
 mod history;

@@ -891,7 +891,7 @@ mod tests {
     fn dropping_the_pruned_quiet_moves_leaves_the_tree_as_it_was() {
         // Openings, middlegames and endgames (the first lines of the bench), and the
         // positions of a few random games.
-        let mut fens: Vec<String> = include_str!("../../xq-cli/src/bench.fens")
+        let mut fens: Vec<String> = crate::bench::POSITIONS
             .lines()
             .take(12)
             .map(String::from)

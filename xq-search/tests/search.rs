@@ -8,7 +8,7 @@ use xq_movegen::{is_legal, legal_moves};
 use xq_search::score::{mated_in, INFINITE};
 use xq_search::{Limits, Score, SearchConfig, SearchResult, Searcher};
 
-const SUITE: &str = include_str!("../../data/perft.epd");
+use xq_testkit::SUITE;
 
 fn suite_fens() -> Vec<String> {
     SUITE

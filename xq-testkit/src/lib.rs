@@ -14,6 +14,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod conformance;
+
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use xq_core::{Color, Position, START_FEN};

@@ -1,72 +1,152 @@
-//! The engine for JavaScript: [`UciEngine`], the UCI core that the worker script
-//! `xq-engine.js` drives, and [`bench`].
+//! The engine for JavaScript: [`UciEngine`], the UCI session that the worker script
+//! `xq-search-worker.js` drives (xq-protocol's UCI over a [`Stepper`], the same protocol
+//! and options as the native engine), and [`bench`].
 
-use crate::uci::Uci;
+use std::sync::{Arc, Mutex};
 use wasm_bindgen::prelude::*;
+use xq_protocol::files::Memory;
+use xq_protocol::{Protocol, Sink, Uci};
+use xq_search::engine::{Caps, Options, SearchEngine, StepState, Stepper};
+
+/// The largest `Hash` in MiB (a wasm32 memory holds at most 4 GiB).
+pub const MAX_HASH_MIB: usize = 1024;
+/// The default `Hash` in MiB.
+pub const DEFAULT_HASH_MIB: usize = 16;
 
 /// The UCI engine of a worker. Lines go in with [`UciEngine::command`]; the engine's
-/// lines come out through the `out` callback, one string per line. A `go` returns
-/// `true` and waits: run it with [`UciEngine::search`] (to its end, polling `stop()`,
-/// a function that says whether to stop) or [`UciEngine::step`] (one iteration a call).
-/// Bad input is an `info string` line, never an exception.
+/// lines come out through the `out` callback, one string per line. After a `go` the
+/// search waits for the worker to run it: with [`UciEngine::search`] (to its end,
+/// polling two functions that say whether to stop and whether the move pondered on was
+/// played) or [`UciEngine::step`] (one iteration a call, the worker reading its
+/// messages in between). Bad input is an `info string` line, never an exception.
+/// Files the options name (`EvalFile`, `BookFile`) are handed over first with
+/// [`UciEngine::put_file`]: a page has no disk.
 #[wasm_bindgen]
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct UciEngine {
-    uci: Uci,
+    uci: Uci<Stepper>,
+    lines: Arc<Mutex<Vec<String>>>,
 }
 
-fn emit(out: &js_sys::Function) -> impl FnMut(&str) + '_ {
-    move |line: &str| {
-        // A throwing callback is the page's business; the engine goes on.
-        let _ = out.call1(&JsValue::NULL, &JsValue::from_str(line));
+impl Default for UciEngine {
+    fn default() -> UciEngine {
+        UciEngine::new()
+    }
+}
+
+/// A `Signals` that calls the page's two functions.
+struct PageSignals<'a> {
+    stop: &'a js_sys::Function,
+    ponderhit: Option<&'a js_sys::Function>,
+}
+
+fn truthy(f: &js_sys::Function) -> bool {
+    f.call0(&JsValue::NULL)
+        .map(|v| v.is_truthy())
+        .unwrap_or(false)
+}
+
+impl xq_search::engine::Signals for PageSignals<'_> {
+    fn stop(&self) -> bool {
+        truthy(self.stop)
+    }
+
+    fn ponderhit(&self) -> bool {
+        self.ponderhit.is_some_and(truthy)
     }
 }
 
 #[wasm_bindgen]
 impl UciEngine {
-    /// An engine at the start position, `Hash` 16 MiB, full strength.
+    /// An engine at the start position, `Hash` 16 MiB, one thread, full strength.
     #[wasm_bindgen(constructor)]
     pub fn new() -> UciEngine {
-        UciEngine::default()
+        let caps = Caps {
+            max_hash_mib: MAX_HASH_MIB,
+            max_threads: 1,
+            ..Caps::default()
+        };
+        let options = Options {
+            hash_mib: DEFAULT_HASH_MIB,
+            ..Options::default()
+        };
+        let (sink, lines) = Sink::buffer();
+        let engine = Stepper::new(options, caps);
+        UciEngine {
+            uci: Uci::with_files(sink, engine, Box::new(Memory::default())),
+            lines,
+        }
     }
 
-    /// Handles one UCI line; returns `true` when a search now waits to be run.
+    /// Hands the lines written so far to `out`.
+    fn flush(&self, out: &js_sys::Function) {
+        let lines = std::mem::take(&mut *self.lines.lock().unwrap_or_else(|e| e.into_inner()));
+        for line in lines {
+            // A throwing callback is the page's business; the engine goes on.
+            let _ = out.call1(&JsValue::NULL, &JsValue::from_str(&line));
+        }
+    }
+
+    /// Does the search want to be run (a `go` that has not searched to its limits)?
+    fn wants_cpu(&self) -> bool {
+        self.uci.engine().state() == StepState::Searching
+    }
+
+    /// Handles one UCI line; returns `true` when a search now waits to be run by
+    /// [`UciEngine::search`] or [`UciEngine::step`].
     pub fn command(&mut self, line: &str, out: &js_sys::Function) -> bool {
-        self.uci.command(line, &mut emit(out))
+        let line = line.trim();
+        if !line.is_empty() {
+            self.uci.handle(line);
+        }
+        self.flush(out);
+        self.wants_cpu()
     }
 
     /// Runs the waiting search to its end; `stop()` is called every 1,024 nodes and
-    /// ends the search when it returns a true value.
-    pub fn search(&mut self, stop: &js_sys::Function, out: &js_sys::Function) {
-        let signal = || {
-            stop.call0(&JsValue::NULL)
-                .map(|v| v.is_truthy())
-                .unwrap_or(false)
+    /// ends the search when it returns a true value, and while pondering so is
+    /// `ponderhit()` (optional), which turns the search into a timed one.
+    pub fn search(
+        &mut self,
+        stop: &js_sys::Function,
+        ponderhit: Option<js_sys::Function>,
+        out: &js_sys::Function,
+    ) {
+        let signals = PageSignals {
+            stop,
+            ponderhit: ponderhit.as_ref(),
         };
-        self.uci.search(&signal, &mut emit(out));
+        self.uci.engine_mut().run(&signals);
+        self.flush(out);
     }
 
-    /// Runs one iteration of the waiting search; `true` when it is over (its `bestmove`
-    /// written).
+    /// Runs one iteration of the waiting search; `true` when it wants no more steps (it
+    /// has answered, or it is held until `stop` or `ponderhit`).
     pub fn step(&mut self, out: &js_sys::Function) -> bool {
-        self.uci.step(&mut emit(out))
+        let never = || false;
+        self.uci.engine_mut().step(&never);
+        self.flush(out);
+        !self.wants_cpu()
     }
 
-    /// Ends the waiting search now (its `bestmove` from the iterations done).
-    pub fn finish(&mut self, out: &js_sys::Function) {
-        self.uci.finish(&mut emit(out));
-    }
-
-    /// Does a search wait to be run?
+    /// Has a search been started that has not answered yet?
     #[wasm_bindgen(getter)]
-    pub fn searching(&self) -> bool {
-        self.uci.is_searching()
+    pub fn searching(&mut self) -> bool {
+        self.uci.engine_mut().is_searching()
     }
 
-    /// Seeds the choices of a playing level (the same seed, the same moves).
+    /// Keeps `bytes` as the file `name`, for `setoption name EvalFile value NAME` (a
+    /// network written by `xq train`) or `setoption name BookFile value NAME` (a book).
+    #[wasm_bindgen(js_name = putFile)]
+    pub fn put_file(&mut self, name: &str, bytes: Vec<u8>) {
+        self.uci.files_mut().put(name, bytes);
+    }
+
+    /// Seeds the choices of a playing level and of the book (the same seed, the same
+    /// moves).
     #[wasm_bindgen(js_name = setSeed)]
     pub fn set_seed(&mut self, seed: f64) {
-        self.uci.set_seed(seed as u64);
+        self.uci.engine_mut().core_mut().set_seed(seed as u64);
     }
 }
 
@@ -82,14 +162,20 @@ pub struct BenchResult {
     pub nps: f64,
 }
 
-/// `xq bench` in the page: the same 40 positions, depth (9 when omitted), 16 MiB table,
-/// so the node count equals the native one's; the time is the page's clock.
+/// `xq bench` in the page: the same 40 positions, depth (9 when omitted), 16 MiB table
+/// and network, so the node count equals the native one's; the time is the page's clock.
 #[wasm_bindgen]
-pub fn bench(depth: Option<u32>) -> BenchResult {
-    let c = crate::run_bench(depth.unwrap_or(crate::BENCH_DEPTH), &mut |_, _, _| {});
-    BenchResult {
+pub fn bench(depth: Option<u32>) -> Result<BenchResult, JsError> {
+    let c = xq_search::bench::run(
+        depth.unwrap_or(xq_search::bench::DEPTH),
+        xq_search::bench::HASH_MIB,
+        xq_eval::nnue::default_network(),
+        &mut |_, _, _| {},
+    )
+    .map_err(crate::js_error)?;
+    Ok(BenchResult {
         nodes: c.nodes as f64,
         ms: c.time.as_secs_f64() * 1000.0,
         nps: c.nps() as f64,
-    }
+    })
 }

@@ -6,72 +6,13 @@
 mod board;
 mod engine;
 mod records;
-pub mod uci;
 
 pub use board::{Board, Outcome};
-pub use engine::{bench, BenchResult, UciEngine};
+pub use engine::{bench, BenchResult, UciEngine, DEFAULT_HASH_MIB, MAX_HASH_MIB};
 pub use records::{read_pgn, read_pgn_bytes, read_xqf, write_pgn, Record};
 
-use std::time::Duration;
 use wasm_bindgen::JsError;
 use xq_movegen::notation::Notation;
-use xq_movegen::Game;
-use xq_search::{Limits, Searcher};
-
-/// The clock: the page's in a browser (`std::time::Instant` panics there), the system's
-/// on other targets.
-mod clock {
-    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-    pub use std::time::Instant;
-    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-    pub use web_time::Instant;
-}
-
-/// The positions of `xq bench`: the same 40, so that the node counts agree.
-pub const BENCH_POSITIONS: &str = include_str!("../../xq-cli/src/bench.fens");
-/// The depth of `xq bench`.
-pub const BENCH_DEPTH: u32 = 9;
-/// The table size of `xq bench`, MiB.
-pub const BENCH_HASH_MIB: usize = 16;
-
-/// What a bench run counted: its nodes and the time spent searching.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BenchCount {
-    /// Nodes over every position.
-    pub nodes: u64,
-    /// Time spent searching (setting up each position's searcher not counted).
-    pub time: Duration,
-}
-
-impl BenchCount {
-    /// Nodes per second.
-    pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
-    }
-}
-
-/// Runs `xq bench` (each position searched to `depth` by a fresh searcher with a 16 MiB
-/// table), calling `each(index, nodes, fen)` after each position.
-pub fn run_bench(depth: u32, each: &mut dyn FnMut(usize, u64, &str)) -> BenchCount {
-    let mut count = BenchCount::default();
-    let never = || false;
-    for (i, fen) in BENCH_POSITIONS
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .enumerate()
-    {
-        let Ok(game) = Game::from_fen_moves(fen, &[] as &[&str]) else {
-            continue; // the file is the binary's own: every line parses
-        };
-        let mut searcher = Searcher::new(BENCH_HASH_MIB);
-        let start = clock::Instant::now();
-        let r = searcher.search(&game, &Limits::depth(depth), &never, |_| {});
-        count.time += start.elapsed();
-        count.nodes += r.nodes;
-        each(i + 1, r.nodes, fen);
-    }
-    count
-}
 
 /// The notation named `name`: `iccs`, `wxf`, `chinese` or `chinese-traditional`.
 fn notation(name: &str) -> Result<Notation, JsError> {

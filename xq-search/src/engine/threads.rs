@@ -1,296 +1,18 @@
-//! The engine: the search on a pool of threads (Lazy SMP) over one shared table, run in
-//! the background so that it can be stopped, pondered and held, at a playing level, with
-//! a clock turned into a time budget. GUIs play with it through the `xq` binary's
-//! protocols, and a program takes it from here.
-//!
-//! [`Engine::go`] starts a search of the current game on its own thread (and helper
-//! threads for Lazy SMP) and returns at once; the engine reports each completed
-//! iteration and the final answer to a [`Listener`]. [`Engine::stop`] stops it and
-//! returns the answer; [`Engine::wait`] waits for the search to end by its limits.
-//!
-//! Infinite and ponder searches are *held*: when such a search ends by itself, its
-//! thread waits for [`Engine::stop`] (or [`Engine::ponderhit`]) before it answers, as
-//! the protocols ask.
-//!
-//! Pondering: a ponder search is started without any time limit (depth and node limits
-//! still apply), and the time budget the clock would give is remembered. On
-//! [`Engine::ponderhit`] the clock starts: the soft limit becomes a deadline checked after
-//! every completed iteration (no new iteration after it), and a timer thread sets the
-//! stop flag at the hard deadline. The search itself is not restarted, so nothing it
-//! learnt is lost.
-//!
-//! Playing levels ([`Options::strength`]): below full strength the search is capped by
-//! the level's depth and nodes and searches the level's number of lines (not reported
-//! beyond the [`Options::multipv`] asked for); the move answered is the one the level
-//! picks from the last completed iteration, with a seed drawn from the engine's own
-//! generator ([`Engine::set_seed`]).
-//!
-//! ```
-//! use std::sync::mpsc;
-//! use xq_movegen::Game;
-//! use xq_search::engine::{Engine, Options};
-//! use xq_search::{Info, Limits};
-//!
-//! // Two threads and a 16 MiB table.
-//! let mut engine = Engine::new(Options { threads: 2, hash_mib: 16, ..Options::default() });
-//! engine.set_game(Game::startpos());
-//!
-//! // Search without a limit of its own; the infos arrive on a channel while it thinks.
-//! let (tx, infos) = mpsc::channel::<Info>();
-//! engine.go(Limits::infinite(), move |info: &Info| {
-//!     let _ = tx.send(info.clone());
-//! });
-//! let first_five: Vec<Info> = infos.iter().take(5).collect();
-//! assert_eq!(first_five[0].depth, 1);
-//!
-//! // Stop it and read the answer.
-//! let result = engine.stop().expect("a search was running");
-//! assert!(result.depth >= 5);
-//! assert_eq!(result.pv.first(), result.best_move.as_ref());
-//! ```
+//! [`Engine`]: a [`Core`]'s jobs run on a pool of threads (Lazy SMP) over one shared
+//! table, in the background.
 
-use crate::time::Instant;
+use super::core::{Core, Job};
+use super::{Caps, Listener, Options, SearchEngine, TableError, DEFAULT_HASH_MIB};
+use crate::skill::LastIteration;
+use crate::time::{Budget, Instant};
+use crate::tt::{TranspositionTable, TtEntry};
+use crate::{Info, Limits, SearchParams, SearchResult, Searcher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::Duration;
-use xq_core::{Move, Position, SplitMix64};
+use xq_book::Book;
+use xq_core::Move;
 use xq_movegen::Game;
-
-use crate::skill::{LastIteration, Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
-use crate::time::{time_budget, Budget};
-pub use crate::tt::TableError;
-use crate::tt::TranspositionTable;
-use crate::{Info, Limits, SearchParams, SearchResult, Searcher};
-use xq_book::{Book, BookMove};
-use xq_core::Color;
-use xq_eval::nnue::Network;
-
-/// Default transposition table size, MiB.
-pub const DEFAULT_HASH_MIB: usize = 64;
-/// Largest transposition table, MiB: 32 TiB on 64-bit systems (as Stockfish allows, for
-/// the biggest machines), 2 GiB on 32-bit ones. Whether a size can be had is the
-/// system's to say: a table it refuses is reported ([`TableError`]), and the engine
-/// keeps the one it has.
-#[cfg(target_pointer_width = "64")]
-pub const MAX_HASH_MIB: usize = 1 << 25;
-/// Largest transposition table, MiB: 32 TiB on 64-bit systems (as Stockfish allows, for
-/// the biggest machines), 2 GiB on 32-bit ones. Whether a size can be had is the
-/// system's to say: a table it refuses is reported ([`TableError`]), and the engine
-/// keeps the one it has.
-#[cfg(not(target_pointer_width = "64"))]
-pub const MAX_HASH_MIB: usize = 2048;
-/// Most search threads. A thread the system refuses to start is done without: the
-/// search goes on with the threads it has.
-pub const MAX_THREADS: usize = 1024;
-/// Most MultiPV lines.
-pub const MAX_MULTIPV: usize = 16;
-/// Default time kept back from every move for communication delays.
-pub const DEFAULT_OVERHEAD: Duration = Duration::from_millis(30);
-/// Largest move overhead.
-pub const MAX_OVERHEAD: Duration = Duration::from_millis(5000);
-/// Default Elo for [`Options::limit_strength`]: level 10's.
-pub const DEFAULT_ELO: u32 = ELO_OF_LEVEL[10];
-/// Default [`Options::book_depth`]: the book for the first 20 moves of each side.
-pub const DEFAULT_BOOK_DEPTH: u32 = 40;
-/// Largest [`Options::book_depth`].
-pub const MAX_BOOK_DEPTH: u32 = 1000;
-
-/// The engine's settings (the protocols' options).
-///
-/// ```
-/// use xq_search::engine::Options;
-/// use xq_search::skill::Skill;
-/// let mut o = Options { skill: Skill::new(5), ..Options::default() };
-/// assert_eq!(o.strength(), Skill::new(5));
-/// o.limit_strength = true;
-/// o.elo = Skill::new(12).elo();
-/// assert_eq!(o.strength(), Skill::new(12));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Transposition table size, MiB (UCI `Hash`).
-    pub hash_mib: usize,
-    /// Search threads, Lazy SMP (UCI `Threads`).
-    pub threads: usize,
-    /// Lines to report (UCI `MultiPV`).
-    pub multipv: usize,
-    /// Time kept back from every move for communication delays (UCI `Move Overhead`).
-    pub move_overhead: Duration,
-    /// The playing level (UCI `Skill Level`, UCCI `skill`); level 20 is full strength.
-    pub skill: Skill,
-    /// Play at the level of [`elo`](Options::elo) instead of [`skill`](Options::skill)
-    /// (UCI `UCI_LimitStrength`).
-    pub limit_strength: bool,
-    /// The Elo to play at with [`limit_strength`](Options::limit_strength) (UCI
-    /// `UCI_Elo`), mapped onto a level by [`Skill::from_elo`].
-    pub elo: u32,
-    /// The network to evaluate with, or `None` for the classical evaluation (UCI
-    /// `Use NNUE` and `EvalFile`). The default is [`xq_eval::nnue::default_network`].
-    pub network: Option<Arc<Network>>,
-    /// Play a move of the opening book ([`Engine::set_book`]) while it has one (UCI
-    /// `OwnBook`): see [`Engine::go`].
-    pub own_book: bool,
-    /// The book is asked in the game's first this many plies, counted from the start
-    /// of the game as the position's move number says (UCI `BookDepth`).
-    pub book_depth: u32,
-    /// Play the book's heaviest move instead of one picked by weight (UCI `Best Book
-    /// Move`): the same game every time.
-    pub best_book_move: bool,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mib: DEFAULT_HASH_MIB,
-            threads: 1,
-            multipv: 1,
-            move_overhead: DEFAULT_OVERHEAD,
-            skill: Skill::FULL,
-            limit_strength: false,
-            elo: DEFAULT_ELO,
-            network: xq_eval::nnue::default_network(),
-            own_book: false,
-            book_depth: DEFAULT_BOOK_DEPTH,
-            best_book_move: false,
-        }
-    }
-}
-
-impl Options {
-    /// The level the engine plays at: the level of [`elo`](Options::elo) when
-    /// [`limit_strength`](Options::limit_strength) is on, else [`skill`](Options::skill).
-    pub fn strength(&self) -> Skill {
-        if self.limit_strength {
-            Skill::from_elo(self.elo)
-        } else {
-            self.skill
-        }
-    }
-
-    /// These options brought within their ranges and `caps`.
-    fn clamped(&self, caps: &Caps) -> Options {
-        Options {
-            hash_mib: self.hash_mib.clamp(1, caps.max_hash_mib),
-            threads: self.threads.clamp(1, caps.max_threads),
-            multipv: self.multipv.clamp(1, MAX_MULTIPV),
-            move_overhead: self.move_overhead.min(MAX_OVERHEAD),
-            skill: self.skill,
-            limit_strength: self.limit_strength,
-            elo: self.elo.clamp(MIN_ELO, MAX_ELO),
-            network: self.network.clone(),
-            own_book: self.own_book,
-            book_depth: self.book_depth.min(MAX_BOOK_DEPTH),
-            best_book_move: self.best_book_move,
-        }
-    }
-}
-
-/// Resource caps for an embedded engine: the most a user of it may set, and an optional
-/// node cap on every search (fuzzing and tests use small ones).
-///
-/// ```
-/// use xq_search::engine::{Caps, Engine, Options, TableError};
-/// // A process that gives its engine's table at most 16 MiB: a bigger one is refused
-/// // as the system would refuse it, and the engine keeps its table.
-/// let caps = Caps { table_limit_mib: Some(16), ..Caps::default() };
-/// let mut engine = Engine::with_caps(Options { hash_mib: 8, ..Options::default() }, caps);
-/// let refused = engine.set_options(Options { hash_mib: 64, ..engine.options().clone() });
-/// assert_eq!(refused, Err(TableError { mib: 64 }));
-/// assert_eq!(engine.options().hash_mib, 8);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Caps {
-    /// Largest transposition table, MiB: a larger [`Options::hash_mib`] is brought down
-    /// to it without a word (the default table is never larger).
-    pub max_hash_mib: usize,
-    /// Most search threads.
-    pub max_threads: usize,
-    /// Every search stops after this many nodes, whatever its limits say.
-    pub max_nodes: Option<u64>,
-    /// The memory the table may take, MiB: a larger table is refused as when the system
-    /// refuses the memory (the engine keeps its table and reports a [`TableError`]).
-    /// `None`: as much as the system gives.
-    pub table_limit_mib: Option<usize>,
-}
-
-impl Default for Caps {
-    fn default() -> Caps {
-        Caps {
-            max_hash_mib: MAX_HASH_MIB,
-            max_threads: MAX_THREADS,
-            max_nodes: None,
-            table_limit_mib: None,
-        }
-    }
-}
-
-impl Caps {
-    /// These caps within the engine's own limits.
-    fn clamped(&self) -> Caps {
-        Caps {
-            max_hash_mib: self.max_hash_mib.clamp(1, MAX_HASH_MIB),
-            max_threads: self.max_threads.clamp(1, MAX_THREADS),
-            max_nodes: self.max_nodes.map(|n| n.max(1)),
-            table_limit_mib: self.table_limit_mib,
-        }
-    }
-
-    /// A table of `mib` MiB, unless it is over the limit or the system refuses it.
-    fn table(&self, mib: usize) -> Result<TranspositionTable, TableError> {
-        if self.table_limit_mib.is_some_and(|limit| mib > limit) {
-            return Err(TableError { mib });
-        }
-        TranspositionTable::try_new(mib)
-    }
-}
-
-/// Where a search's reports go. Both methods are called on the search thread. A closure
-/// `Fn(&Info)` is a listener that takes the infos and ignores the answer (read it from
-/// [`Engine::stop`] or [`Engine::wait`]).
-pub trait Listener: Send + Sync {
-    /// A completed iteration (one line of MultiPV).
-    fn info(&self, info: &Info);
-
-    /// The final answer for `game`'s current position (`best_move` is `None` when there
-    /// is no legal, unbanned move; `ponder`, when set, is legal after `best_move`).
-    fn best_move(&self, result: &SearchResult, game: &Game) {
-        let _ = (result, game);
-    }
-
-    /// Nobody reads the reports any more (a closed pipe): a running search stops.
-    fn is_closed(&self) -> bool {
-        false
-    }
-
-    /// The move answered comes from the opening book: `chosen`, one of `moves` (the
-    /// book's moves in the position, heaviest first). Called before
-    /// [`best_move`](Listener::best_move), instead of any [`info`](Listener::info).
-    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
-        let _ = (moves, chosen);
-    }
-}
-
-impl<F: Fn(&Info) + Send + Sync> Listener for F {
-    fn info(&self, info: &Info) {
-        self(info)
-    }
-}
-
-impl<L: Listener + ?Sized> Listener for Arc<L> {
-    fn info(&self, info: &Info) {
-        (**self).info(info)
-    }
-    fn best_move(&self, result: &SearchResult, game: &Game) {
-        (**self).best_move(result, game)
-    }
-    fn is_closed(&self) -> bool {
-        (**self).is_closed()
-    }
-    fn book(&self, moves: &[BookMove], chosen: &BookMove) {
-        (**self).book(moves, chosen)
-    }
-}
 
 #[derive(Debug, Default)]
 struct ControlState {
@@ -339,34 +61,26 @@ impl Running {
     }
 }
 
-/// The engine: the game, the options, the searchers and the running search.
+/// The engine: a [`Core`] (the game, the options, the book), the searchers and the
+/// running search, on threads of its own.
 ///
-/// See the [module docs](self) for an example.
+/// See the [module docs](super) for an example.
 pub struct Engine {
-    game: Game,
-    banned: Vec<Move>,
-    options: Options,
+    core: Core,
     tt: Arc<TranspositionTable>,
     tt_mib: usize,
     searchers: Vec<Searcher>,
     pending_new_game: bool,
     running: Option<Running>,
-    caps: Caps,
     /// A minimal table the searchers hold while the real one is replaced or cleared.
     spare: Arc<TranspositionTable>,
-    /// The generator of the seeds of the level's choices and of book picks.
-    seeds: SplitMix64,
-    /// The opening book, if one is set.
-    book: Option<Arc<Book>>,
-    /// The search's margins, depth limits and reductions.
-    params: SearchParams,
 }
 
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine")
-            .field("fen", &self.game.position().to_fen())
-            .field("options", &self.options)
+            .field("fen", &self.core.game().position().to_fen())
+            .field("options", self.core.options())
             .field("searching", &self.running.is_some())
             .finish()
     }
@@ -411,8 +125,11 @@ impl Engine {
         Engine::try_with_caps(options.clone(), caps)
             .or_else(|_| Engine::try_with_caps(smaller, caps))
             .unwrap_or_else(|_| {
-                let caps = caps.clamped();
-                Engine::build(options, caps, Arc::new(TranspositionTable::new(1)), 1)
+                Engine::build(
+                    Core::new(options, caps),
+                    Arc::new(TranspositionTable::new(1)),
+                    1,
+                )
             })
     }
 
@@ -429,51 +146,58 @@ impl Engine {
     /// assert_eq!(Engine::try_with_caps(big, caps).unwrap_err(), TableError { mib: 16 });
     /// ```
     pub fn try_with_caps(options: Options, caps: Caps) -> Result<Engine, TableError> {
-        let caps = caps.clamped();
-        let mib = options.clamped(&caps).hash_mib;
-        let tt = caps.table(mib)?;
-        Ok(Engine::build(options, caps, Arc::new(tt), mib))
+        let core = Core::new(options, caps);
+        let mib = core.options().hash_mib;
+        let tt = core.caps().table(mib)?;
+        Ok(Engine::build(core, Arc::new(tt), mib))
     }
 
     /// The engine with its table made.
-    fn build(options: Options, caps: Caps, tt: Arc<TranspositionTable>, tt_mib: usize) -> Engine {
-        let options = Options {
-            hash_mib: tt_mib,
-            ..options.clamped(&caps)
-        };
+    fn build(mut core: Core, tt: Arc<TranspositionTable>, tt_mib: usize) -> Engine {
+        core.set_hash_mib(tt_mib);
         let mut engine = Engine {
-            game: Game::startpos(),
-            banned: Vec::new(),
+            core,
             tt,
             tt_mib,
-            options,
             searchers: Vec::new(),
             pending_new_game: false,
             running: None,
-            caps,
             spare: Arc::new(TranspositionTable::new(1)),
-            seeds: SplitMix64::new(clock_seed()),
-            book: None,
-            params: SearchParams::default(),
         };
         // The table has its size already: nothing to allocate.
         let _ = engine.sync();
         engine
     }
 
+    /// The game, the options, the book, the seed and the parameters.
+    pub fn core(&self) -> &Core {
+        &self.core
+    }
+
     /// The current game.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.core.game()
+    }
+
+    /// Sets the game to search from (a GUI's `position`); clears the banned moves.
+    pub fn set_game(&mut self, game: Game) {
+        self.core.set_game(game);
+    }
+
+    /// Forbids these moves in the current position (UCCI `banmoves`), until the next
+    /// [`Engine::set_game`].
+    pub fn set_banned(&mut self, moves: Vec<Move>) {
+        self.core.set_banned(moves);
     }
 
     /// The options.
     pub fn options(&self) -> &Options {
-        &self.options
+        self.core.options()
     }
 
     /// The resource caps.
     pub fn caps(&self) -> &Caps {
-        &self.caps
+        self.core.caps()
     }
 
     /// Changes the options, brought within their ranges and the caps; they take effect
@@ -485,13 +209,13 @@ impl Engine {
     /// taken. (When the engine is searching, the table is made when the search has
     /// ended, and a refusal then leaves the old size without a word.)
     pub fn set_options(&mut self, options: Options) -> Result<(), TableError> {
-        self.options = options.clamped(&self.caps);
+        self.core.set_options(options);
         self.sync()
     }
 
     /// The search's margins, depth limits and reductions.
     pub fn params(&self) -> &SearchParams {
-        &self.params
+        self.core.params()
     }
 
     /// Sets the search's margins, depth limits and reductions on every thread (a tuner's
@@ -510,104 +234,30 @@ impl Engine {
     /// assert_eq!(engine.search(Limits::depth(4), |_| true).depth, 4);
     /// ```
     pub fn set_params(&mut self, params: SearchParams) {
-        self.params = params;
+        self.core.set_params(params);
         // Only a table that cannot be had fails, and the table's size is not changed.
         let _ = self.sync();
     }
 
-    /// Seeds the generator of the level's choices: after the same seed, the same
-    /// searches choose the same moves (a reproducible game). The engine starts from a
-    /// seed taken from the clock.
+    /// Seeds the generator of the level's choices and of book picks (see
+    /// [`Core::set_seed`]).
     pub fn set_seed(&mut self, seed: u64) {
-        self.seeds = SplitMix64::new(seed);
+        self.core.set_seed(seed);
     }
 
-    /// Sets the opening book (`None`: none). The engine plays from it when
-    /// [`Options::own_book`] is on; see [`Engine::go`].
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use xq_book::{BookBuilder, BuildOptions};
-    /// use xq_search::Engine;
-    /// let mut engine = Engine::default();
-    /// assert!(engine.book().is_none());
-    /// engine.set_book(Some(Arc::new(BookBuilder::new(BuildOptions::default()).finish())));
-    /// assert!(engine.book().unwrap().is_empty());
-    /// ```
+    /// Sets the opening book (see [`Core::set_book`]).
     pub fn set_book(&mut self, book: Option<Arc<Book>>) {
-        self.book = book;
+        self.core.set_book(book);
     }
 
     /// The opening book, if one is set.
     pub fn book(&self) -> Option<&Book> {
-        self.book.as_deref()
-    }
-
-    /// The book's answer for the current game within `limits`: the moves it offers (of
-    /// those `limits` allow, not banned, not repeating a position of the game) and the
-    /// one picked, with the book's reply to it as the move to ponder on.
-    fn book_answer(&mut self, limits: &Limits) -> Option<BookAnswer> {
-        // Analysis (infinite, mate) and pondering search.
-        if !self.options.own_book || limits.infinite || limits.ponder || limits.mate.is_some() {
-            return None;
-        }
-        let book = self.book.clone()?;
-        let pos = self.game.position();
-        let ply = 2 * pos.fullmove_number().saturating_sub(1)
-            + u32::from(pos.side_to_move() == Color::Black);
-        if ply >= self.options.book_depth {
-            return None;
-        }
-        let earlier: Vec<u64> = (0..self.game.moves().len())
-            .filter_map(|i| self.game.position_at(i).map(|p| p.key()))
-            .collect();
-        let moves: Vec<BookMove> = book
-            .probe(pos)
-            .into_iter()
-            .filter(|b| limits.root_moves.is_empty() || limits.root_moves.contains(&b.mv))
-            .filter(|b| !limits.banned_moves.contains(&b.mv) && !self.banned.contains(&b.mv))
-            .filter(|b| {
-                let mut after = pos.clone();
-                after.make_move(b.mv);
-                !earlier.contains(&after.key()) && after.key() != pos.key()
-            })
-            .collect();
-        let chosen = if self.options.best_book_move {
-            *moves.first()?
-        } else {
-            let sum: u64 = moves.iter().map(|b| u64::from(b.weight)).sum();
-            let mut r = self.seeds.next_u64() % sum.max(1);
-            *moves.iter().find(|b| {
-                let here = r < u64::from(b.weight);
-                r = r.saturating_sub(u64::from(b.weight));
-                here
-            })?
-        };
-        let mut after = pos.clone();
-        after.make_move(chosen.mv);
-        let ponder = book.probe(&after).first().map(|b| b.mv);
-        Some(BookAnswer {
-            moves,
-            chosen,
-            ponder,
-        })
+        self.core.book()
     }
 
     /// The shared transposition table (to probe it).
     pub fn table(&self) -> &TranspositionTable {
         &self.tt
-    }
-
-    /// Sets the game to search from (a GUI's `position`); clears the banned moves.
-    pub fn set_game(&mut self, game: Game) {
-        self.game = game;
-        self.banned.clear();
-    }
-
-    /// Forbids these moves in the current position (UCCI `banmoves`), until the next
-    /// [`Engine::set_game`].
-    pub fn set_banned(&mut self, moves: Vec<Move>) {
-        self.banned = moves;
     }
 
     /// Forgets everything learnt (a new game): clears the table and the searchers'
@@ -619,16 +269,8 @@ impl Engine {
     }
 
     /// Starts a search of the current game within `limits`, reporting to `listener`, and
-    /// returns at once. A search already running is stopped first (and answers).
-    ///
-    /// With [`Options::own_book`] on and a book set, a game still within
-    /// [`Options::book_depth`] plies is answered from the book when it has a move for
-    /// the position (among `limits`' root moves, not banned, not repeating a position
-    /// of the game): picked by weight with the engine's generator ([`Engine::set_seed`]),
-    /// or the heaviest with [`Options::best_book_move`]. Nothing is searched: the
-    /// listener hears [`Listener::book`], then the answer, which says
-    /// [`from_book`](SearchResult::from_book). Infinite, ponder and mate searches are
-    /// analysis: they always search.
+    /// returns at once. A search already running is stopped first (and answers). What
+    /// the search is (the level, the book's answer, the time) is [`Core::job`]'s.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -647,46 +289,20 @@ impl Engine {
     /// ```
     pub fn go(&mut self, limits: Limits, listener: impl Listener + 'static) {
         self.stop();
-        let book = self.book_answer(&limits);
-        let budget = time_budget(
-            limits.clock.as_ref(),
-            limits.movetime,
-            self.options.move_overhead,
-        );
-        let mut limits = limits;
-        limits.banned_moves.extend(self.banned.iter().copied());
-        let skill = self.options.strength();
-        skill.restrict(&mut limits);
-        if let Some(cap) = self.caps.max_nodes {
-            limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap)));
-        }
-        // The searchers read the time from the budget given here, and none when
-        // pondering or searching forever.
-        let held = limits.infinite || limits.ponder;
-        let search_budget = budget.filter(|_| !held);
+        let job = self.core.job(limits);
+        let held = job.is_held();
         let ctl = Arc::new(Control::default());
         ctl.lock().hold = held;
         let mut searchers = std::mem::take(&mut self.searchers);
         if searchers.is_empty() {
             let mut s = Searcher::with_table(self.tt.clone());
-            s.set_network(self.options.network.clone());
-            s.set_params(self.params.clone());
+            s.set_network(self.core.options().network.clone());
+            s.set_params(self.core.params().clone());
             searchers.push(s);
         }
-        let level = Level {
-            skill,
-            seed: self.seeds.next_u64(),
-            shown: self.options.multipv,
-        };
-        searchers[0].set_multipv(self.options.multipv.max(skill.lines()));
-        let (ponder, infinite) = (limits.ponder, limits.infinite);
-        let job = Job {
-            game: self.game.clone(),
-            limits,
-            budget: search_budget,
-            level,
-            book,
-        };
+        searchers[0].set_multipv(job.lines());
+        let (ponder, infinite) = (job.limits().ponder, job.limits().infinite);
+        let budget = job.clock_budget();
         let thread_ctl = ctl.clone();
         let handle = std::thread::Builder::new()
             .name("search".into())
@@ -850,8 +466,9 @@ impl Engine {
         if self.running.is_some() {
             return Ok(());
         }
+        let options = self.core.options().clone();
         // The table keeps static evaluations: another evaluation starts afresh.
-        let same_net = |s: &Searcher| match (&s.net, &self.options.network) {
+        let same_net = |s: &Searcher| match (&s.net, &options.network) {
             (Some(a), Some(b)) => Arc::ptr_eq(a, b),
             (a, b) => a.is_none() && b.is_none(),
         };
@@ -859,12 +476,12 @@ impl Engine {
             self.pending_new_game = true;
         }
         let mut refused = None;
-        if self.pending_new_game || self.tt_mib != self.options.hash_mib {
+        if self.pending_new_game || self.tt_mib != options.hash_mib {
             // Detach the searchers, so that the engine holds the only reference.
             for s in &mut self.searchers {
                 s.set_table(self.spare.clone());
             }
-            let same_size = self.tt_mib == self.options.hash_mib;
+            let same_size = self.tt_mib == options.hash_mib;
             match Arc::get_mut(&mut self.tt) {
                 // A new game: clear the table in place. Freeing it and allocating
                 // another left freed tables resident in the allocator's heap, so that
@@ -874,11 +491,12 @@ impl Engine {
                     // Release the old table before allocating the new one; if the new
                     // one is refused, make the old size again (or the smallest).
                     self.tt = self.spare.clone();
-                    let (tt, mib) = match self.caps.table(self.options.hash_mib) {
-                        Ok(tt) => (tt, self.options.hash_mib),
+                    let caps = *self.core.caps();
+                    let (tt, mib) = match caps.table(options.hash_mib) {
+                        Ok(tt) => (tt, options.hash_mib),
                         Err(e) => {
                             refused = Some(e);
-                            match self.caps.table(self.tt_mib) {
+                            match caps.table(self.tt_mib) {
                                 Ok(tt) => (tt, self.tt_mib),
                                 Err(_) => (TranspositionTable::new(1), 1),
                             }
@@ -886,7 +504,7 @@ impl Engine {
                     };
                     self.tt = Arc::new(tt);
                     self.tt_mib = mib;
-                    self.options.hash_mib = mib;
+                    self.core.set_hash_mib(mib);
                 }
             }
             for s in &mut self.searchers {
@@ -899,20 +517,71 @@ impl Engine {
             }
             self.pending_new_game = false;
         }
-        self.searchers.truncate(self.options.threads);
-        while self.searchers.len() < self.options.threads {
+        self.searchers.truncate(options.threads);
+        while self.searchers.len() < options.threads {
             self.searchers.push(Searcher::with_table(self.tt.clone()));
         }
+        let params = self.core.params();
         for (i, s) in self.searchers.iter_mut().enumerate() {
-            s.set_multipv(if i == 0 { self.options.multipv } else { 1 });
+            s.set_multipv(if i == 0 { options.multipv } else { 1 });
             if !same_net(s) {
-                s.set_network(self.options.network.clone());
+                s.set_network(options.network.clone());
             }
-            if s.params != self.params {
-                s.set_params(self.params.clone());
+            if &s.params != params {
+                s.set_params(params.clone());
             }
         }
         refused.map_or(Ok(()), Err)
+    }
+}
+
+impl SearchEngine for Engine {
+    fn core(&self) -> &Core {
+        &self.core
+    }
+
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
+
+    fn set_options(&mut self, options: Options) -> Result<(), TableError> {
+        Engine::set_options(self, options)
+    }
+
+    fn set_params(&mut self, params: SearchParams) {
+        Engine::set_params(self, params);
+    }
+
+    fn new_game(&mut self) {
+        Engine::new_game(self);
+    }
+
+    fn go(&mut self, limits: Limits, listener: Box<dyn Listener>) {
+        Engine::go(self, limits, listener);
+    }
+
+    fn stop(&mut self) -> Option<SearchResult> {
+        Engine::stop(self)
+    }
+
+    fn ponderhit(&mut self) -> bool {
+        Engine::ponderhit(self)
+    }
+
+    fn abandon(&mut self) {
+        Engine::abandon(self);
+    }
+
+    fn wait(&mut self) -> Option<SearchResult> {
+        Engine::wait(self)
+    }
+
+    fn is_searching(&mut self) -> bool {
+        Engine::is_searching(self)
+    }
+
+    fn probe(&self, key: u64) -> Option<TtEntry> {
+        self.tt.probe(key, 0)
     }
 }
 
@@ -940,71 +609,14 @@ fn timer_thread(ctl: Arc<Control>, deadline: Instant) {
     }
 }
 
-/// A seed from the clock, for an engine nobody seeded.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0x5EED, |d| d.as_nanos() as u64)
-}
-
-/// How a search plays at a level.
-#[derive(Clone, Copy, Debug)]
-struct Level {
-    skill: Skill,
-    /// The seed of this search's choice.
-    seed: u64,
-    /// The lines asked to be reported (the level may search more).
-    shown: usize,
-}
-
-/// What one search is asked to do.
-struct Job {
-    game: Game,
-    limits: Limits,
-    budget: Option<Budget>,
-    level: Level,
-    /// The answer from the book, if there is one: then nothing is searched.
-    book: Option<BookAnswer>,
-}
-
-/// The book's answer: the moves it offers, the one picked, and the book's reply to it.
-#[derive(Clone, Debug)]
-struct BookAnswer {
-    moves: Vec<BookMove>,
-    chosen: BookMove,
-    ponder: Option<Move>,
-}
-
-impl BookAnswer {
-    /// The answer as a search result: the move, its expected reply, no search.
-    fn result(&self) -> SearchResult {
-        let mut pv = vec![self.chosen.mv];
-        pv.extend(self.ponder);
-        SearchResult {
-            best_move: Some(self.chosen.mv),
-            ponder: self.ponder,
-            pv,
-            from_book: true,
-            ..SearchResult::default()
-        }
-    }
-}
-
 fn search_thread(
     mut searchers: Vec<Searcher>,
     job: Job,
     ctl: Arc<Control>,
     listener: impl Listener,
 ) -> Finished {
-    let Job {
-        game,
-        limits,
-        budget,
-        level,
-        book,
-    } = job;
     let mut last = LastIteration::default();
-    let mut result = if let Some(book) = book {
+    let result = if let Some(book) = job.book() {
         if !ctl.quiet.load(Ordering::SeqCst) {
             listener.book(&book.moves, &book.chosen);
         }
@@ -1022,7 +634,7 @@ fn search_thread(
             h.helper_nodes = helper_nodes.clone();
         }
         let stop = &ctl.stop;
-        let (game, limits) = (&game, &limits);
+        let (game, limits, budget) = (job.game(), job.limits(), job.search_budget());
         let mut result = std::thread::scope(|s| {
             for (i, h) in helpers.iter_mut().enumerate() {
                 // A helper the system will not start is done without.
@@ -1033,7 +645,7 @@ fn search_thread(
                     });
             }
             let mut report = |info: &Info| {
-                if !ctl.quiet.load(Ordering::Relaxed) && info.multipv <= level.shown {
+                if !ctl.quiet.load(Ordering::Relaxed) && job.shows(info) {
                     listener.info(info);
                 }
                 last.add(info);
@@ -1050,12 +662,7 @@ fn search_thread(
         result.nodes = main.nodes + helper_nodes.load(Ordering::SeqCst);
         result
     };
-    if !level.skill.is_full_strength() && !result.from_book {
-        level.skill.choose(last.lines(), level.seed, &mut result);
-    }
-    if let Some(best) = result.best_move {
-        result.ponder = legal_ponder(game.position(), best, result.ponder);
-    }
+    let result = job.answer(result, &last);
     let mut st = ctl.lock();
     while st.hold {
         st = match ctl.cv.wait(st) {
@@ -1064,26 +671,18 @@ fn search_thread(
         };
     }
     if !ctl.quiet.load(Ordering::SeqCst) {
-        listener.best_move(&result, &game);
+        listener.best_move(&result, job.game());
     }
     st.done = true;
     drop(st);
     ctl.cv.notify_all();
     (searchers, result)
 }
-
-/// The expected reply to `best` if it is legal after it.
-fn legal_ponder(pos: &Position, best: Move, ponder: Option<Move>) -> Option<Move> {
-    let p = ponder?;
-    let mut after = pos.clone();
-    xq_movegen::try_play(&mut after, best).ok()?;
-    xq_movegen::is_legal(&after, p).then_some(p)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::mpsc::{channel, Sender};
+    use std::time::Duration;
 
     /// Reports nothing; closed after the first iteration; sends the best move.
     struct ClosedAfterOne {

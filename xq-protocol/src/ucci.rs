@@ -10,89 +10,17 @@
 //! as UCCI defines none; the protocol's `randomness` (variety among good moves at full
 //! depth) is another thing and, like other engines' options, ignored.
 
-use crate::protocol::{
-    parse_check, parse_go, parse_legal_moves, parse_num, parse_position, say, Arity, CommandError,
-    Flow, GoArg, Protocol, Sink,
-};
-use crate::session::{Common, Dialect, EngineOption, Kind, Session, BUILT_IN_NET};
+use crate::error::CommandError;
+use crate::files::{Disk, Files};
+use crate::io::{Flow, Protocol, Sink};
+use crate::options::{ucci_options, Kind};
+use crate::parse::{parse_go, parse_legal_moves, parse_num, parse_position, Arity, GoArg};
+use crate::session::{Common, Dialect, Session};
 
 use std::time::Duration;
-use xq_search::engine::{
-    Caps, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD, MAX_HASH_MIB, MAX_OVERHEAD, MAX_THREADS,
-};
-use xq_search::skill::{Skill, MAX_LEVEL};
+use xq_search::engine::SearchEngine;
 use xq_search::tt::Bound;
 use xq_search::{Clock, Limits};
-
-/// The options, as the handshake announces them. A size or count of 0 means the default.
-const HASHSIZE: EngineOption = EngineOption {
-    name: "hashsize",
-    kind: Kind::Spin {
-        default: DEFAULT_HASH_MIB as u64,
-        min: 0,
-        max: MAX_HASH_MIB as u64,
-    },
-};
-const THREADS: EngineOption = EngineOption {
-    name: "threads",
-    kind: Kind::Spin {
-        default: 1,
-        min: 0,
-        max: MAX_THREADS as u64,
-    },
-};
-const SKILL: EngineOption = EngineOption {
-    name: "skill",
-    kind: Kind::Spin {
-        default: MAX_LEVEL as u64,
-        min: 0,
-        max: MAX_LEVEL as u64,
-    },
-};
-const OVERHEAD: EngineOption = EngineOption {
-    name: "moveoverhead",
-    kind: Kind::Spin {
-        default: DEFAULT_OVERHEAD.as_millis() as u64,
-        min: 0,
-        max: MAX_OVERHEAD.as_millis() as u64,
-    },
-};
-const OPTIONS: [EngineOption; 11] = [
-    EngineOption {
-        name: "usemillisec",
-        kind: Kind::Check { default: false },
-    },
-    HASHSIZE,
-    THREADS,
-    EngineOption {
-        name: "ponder",
-        kind: Kind::Check { default: false },
-    },
-    EngineOption {
-        name: "newgame",
-        kind: Kind::Button,
-    },
-    SKILL,
-    OVERHEAD,
-    EngineOption {
-        name: "usennue",
-        kind: Kind::Check { default: true },
-    },
-    EngineOption {
-        name: "evalfile",
-        kind: Kind::Text {
-            default: BUILT_IN_NET,
-        },
-    },
-    EngineOption {
-        name: "usebook",
-        kind: Kind::Check { default: true },
-    },
-    EngineOption {
-        name: "bookfiles",
-        kind: Kind::Text { default: "" },
-    },
-];
 
 /// UCCI's `go` keywords (`depth` takes a number or `infinite`; the opponent's clock is
 /// read and ignored).
@@ -109,111 +37,60 @@ const GO: &[(&str, Arity)] = &[
     ("oppmovestogo", Arity::Value),
 ];
 
-/// A check option's value; `setoption ponder` alone switches it on.
-fn check(name: &str, value: Option<&str>) -> Result<bool, CommandError> {
-    value.map_or(Ok(true), |v| parse_check(name, Some(v)))
-}
-
-/// The UCCI command handler.
+/// The UCCI command handler, over any engine (see [`Uci`](crate::Uci)).
 #[derive(Debug)]
-pub struct Ucci {
-    session: Session,
-    use_millisec: bool,
-    /// `usebook` (on by default, as ElephantEye's).
-    use_book: bool,
+pub struct Ucci<E> {
+    session: Session<E>,
 }
 
-impl Default for Ucci {
-    fn default() -> Self {
-        Ucci::new()
-    }
-}
-
-impl Ucci {
-    /// A fresh engine on standard output.
-    pub fn new() -> Ucci {
-        Ucci::with_sink(Sink::stdout(), Caps::default())
+impl<E: SearchEngine> Ucci<E> {
+    /// A session writing to `sink`, with `engine`, reading files from the disk.
+    pub fn new(sink: Sink, engine: E) -> Ucci<E> {
+        Ucci::with_files(sink, engine, Box::new(Disk))
     }
 
-    /// An engine writing to `sink`, within `caps`.
-    pub fn with_sink(sink: Sink, caps: Caps) -> Ucci {
+    /// A session writing to `sink`, with `engine`, reading the options' files from
+    /// `files`.
+    pub fn with_files(sink: Sink, engine: E, files: Box<dyn Files>) -> Ucci<E> {
+        let options = ucci_options(engine.core().caps(), engine.options().hash_mib);
         Ucci {
-            session: Session::new(sink, caps, Dialect::Ucci),
-            use_millisec: false,
-            use_book: true,
+            session: Session::new(sink, engine, Dialect::Ucci, options, files),
         }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &E {
+        &self.session.engine
+    }
+
+    /// The engine, to run a [`Stepper`](xq_search::engine::Stepper)'s search.
+    pub fn engine_mut(&mut self) -> &mut E {
+        &mut self.session.engine
     }
 
     fn handshake(&self) {
         self.session.identify();
-        self.session.announce(&OPTIONS);
+        self.session.announce();
         say!(self.session.sink, "ucciok");
     }
 
+    /// `setoption <name> [<value>]`: a check option alone is switched on; a text option
+    /// (a path) takes the rest of the line. Options UCCI engines do not share (style,
+    /// ...) are ignored, as UCCI asks.
     fn setoption(&mut self, words: &[&str]) -> Result<(), CommandError> {
         let Some((name, rest)) = words.split_first() else {
             return Err(CommandError::Usage("setoption <name> [<value>]"));
         };
-        let value = rest.first().copied();
-        let mut o = self.session.engine.options().clone();
-        match name.to_ascii_lowercase().as_str() {
-            "usemillisec" => {
-                self.use_millisec = check(name, value)?;
-                return Ok(());
-            }
-            "hashsize" => {
-                let n = HASHSIZE.spin(value)? as usize;
-                o.hash_mib = if n == 0 { DEFAULT_HASH_MIB } else { n };
-            }
-            "threads" => o.threads = (THREADS.spin(value)? as usize).max(1),
-            // Only announced: pondering is driven by `go ponder`.
-            "ponder" => {
-                check(name, value)?;
-                return Ok(());
-            }
-            "moveoverhead" => o.move_overhead = Duration::from_millis(OVERHEAD.spin(value)?),
-            "skill" => o.skill = Skill::new(SKILL.spin(value)? as u8),
-            // As ElephantEye: a book is used once one is given, unless `usebook false`.
-            "usebook" => {
-                self.use_book = check(name, value)?;
-                o.own_book = self.use_book && self.session.engine.book().is_some();
-            }
-            "bookfiles" => {
-                let result = self.bookfiles(&rest.join(" "));
-                o = self.session.engine.options().clone();
-                o.own_book = self.use_book && self.session.engine.book().is_some();
-                self.session.set_options(o)?;
-                return result;
-            }
-            "newgame" | "clearhash" => {
-                self.session.engine.new_game();
-                return Ok(());
-            }
-            "usennue" => {
-                let on = check(name, value)?;
-                return self.session.set_use_nnue(on);
-            }
-            // A path may hold spaces: the rest of the line.
-            "evalfile" => return self.session.set_eval_file(Some(&rest.join(" "))),
-            // Options of other engines (style, ...): ignored, as UCCI asks.
-            _ => return Ok(()),
-        }
-        self.session.set_options(o)
-    }
-
-    /// `bookfiles FILE[;FILE...]`: the first file that is a book (UCCI lists several,
-    /// separated by `;`; xq uses one). Every file that is not a book is reported; with
-    /// none, the engine plays without a book.
-    fn bookfiles(&mut self, list: &str) -> Result<(), CommandError> {
-        let mut problems = Vec::new();
-        for path in list.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-            match self.session.load_book(path) {
-                Ok(()) => return CommandError::from_problems(problems),
-                Err(e) => problems.push(e),
-            }
-        }
-        self.session.engine.set_book(None);
-        CommandError::from_problems(problems)
+        let Some(option) = self.session.option(name) else {
+            return Ok(());
+        };
+        let text = rest.join(" ");
+        let value = match option.kind {
+            Kind::Check { .. } if rest.is_empty() => Some("true"),
+            Kind::Text { .. } => Some(text.as_str()),
+            _ => rest.first().copied(),
+        };
+        self.session.set(&option, value)
     }
 
     /// A time in the GUI's unit (seconds, or milliseconds with `usemillisec`).
@@ -225,7 +102,11 @@ impl Ucci {
                 value: word.unwrap_or_default().to_string(),
             });
         }
-        let ms = if self.use_millisec { v } else { v * 1000.0 };
+        let ms = if self.session.settings.use_millisec {
+            v
+        } else {
+            v * 1000.0
+        };
         Ok(Duration::from_millis(ms.clamp(0.0, 1e12) as u64))
     }
 
@@ -275,7 +156,7 @@ impl Ucci {
     fn banmoves(&mut self, words: &[&str]) -> Result<(), CommandError> {
         let pos = self.session.engine.game().position().clone();
         let (good, bad) = parse_legal_moves(&pos, words);
-        self.session.engine.set_banned(good);
+        self.session.engine.core_mut().set_banned(good);
         CommandError::from_problems(bad)
     }
 
@@ -288,7 +169,7 @@ impl Ucci {
             game.position()
         };
         let mut out = String::from("pophash");
-        if let Some(e) = self.session.engine.table().probe(pos.key(), 0) {
+        if let Some(e) = self.session.engine.probe(pos.key()) {
             if let Some(m) = e.mv.filter(|&m| xq_movegen::is_legal(pos, m)) {
                 out.push_str(&format!(" bestmove {m}"));
             }
@@ -304,7 +185,7 @@ impl Ucci {
     }
 }
 
-impl Protocol for Ucci {
+impl<E: SearchEngine> Protocol for Ucci<E> {
     fn handle(&mut self, line: &str) -> Flow {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&cmd, args)) = words.split_first() else {
@@ -351,7 +232,7 @@ mod tests {
     use super::*;
 
     /// The clock `go ARGS` sets.
-    fn clock_of(ucci: &Ucci, args: &str) -> Option<Clock> {
+    fn clock_of<E: SearchEngine>(ucci: &Ucci<E>, args: &str) -> Option<Clock> {
         let words: Vec<&str> = args.split_whitespace().collect();
         let (limits, problems) = ucci.read_go(&words);
         problems.unwrap();
@@ -365,7 +246,8 @@ mod tests {
     #[test]
     fn times_are_seconds_unless_usemillisec() {
         let (sink, _) = Sink::buffer();
-        let mut ucci = Ucci::with_sink(sink, Caps::default());
+        let engine = xq_search::engine::Stepper::new(Default::default(), Default::default());
+        let mut ucci = Ucci::new(sink, engine);
         // `go time T` alone: T is for this move.
         let this_move = |t| Clock {
             time: t,

@@ -13,11 +13,11 @@
 //! 3. and when every move leaves something to take, a random one of those that leave
 //!    the least.
 //!
-//! It does not look for mates, threats or anything two plies deep. [`BeginnerUci`]
-//! speaks enough UCI for a match referee (`xq beginner`).
+//! It does not look for mates, threats or anything two plies deep. [`BeginnerEngine`]
+//! is the engine the protocols drive for `xq beginner`.
 //!
 //! ```
-//! use xq_cli::beginner::Beginner;
+//! use xq_search::beginner::Beginner;
 //! use xq_core::Position;
 //! // Red's chariot can take Black's unprotected horse on a5.
 //! let pos = Position::from_fen("3k5/9/9/9/n8/9/9/9/9/R3K4 w").unwrap();
@@ -25,15 +25,17 @@
 //! assert_eq!(player.choose(&pos).unwrap().to_string(), "a0a5");
 //! ```
 
-use crate::protocol::{parse_num, parse_position, say, CommandError, Flow, Protocol, Sink};
+use crate::engine::{Caps, Core, Listener, Options, SearchEngine, TableError};
+use crate::tt::TtEntry;
+use crate::{Limits, SearchParams, SearchResult};
 use xq_core::{Move, PieceKind, Position, SplitMix64};
-use xq_movegen::{legal_moves, Game};
+use xq_movegen::legal_moves;
 
 /// A piece's worth to the beginner, in tenths of a soldier: chariot 90, cannon 45,
 /// horse 40, advisor and elephant 20, soldier 10, general 0 (it is never taken).
 ///
 /// ```
-/// use xq_cli::beginner::value;
+/// use xq_search::beginner::value;
 /// use xq_core::PieceKind;
 /// assert_eq!(value(PieceKind::Chariot), 90);
 /// assert_eq!(value(PieceKind::Soldier), 10);
@@ -54,7 +56,7 @@ pub fn value(kind: PieceKind) -> i32 {
 /// `None` when `m` takes nothing.
 ///
 /// ```
-/// use xq_cli::beginner::capture_gain;
+/// use xq_search::beginner::capture_gain;
 /// use xq_core::Position;
 /// // The chariot takes the soldier on a5, which the chariot on a9 guards: 10 - 90.
 /// let pos = Position::from_fen("r2k5/9/9/9/p8/9/9/9/9/R3K4 w").unwrap();
@@ -78,7 +80,7 @@ pub fn capture_gain(pos: &Position, m: Move) -> Option<i32> {
 /// use xq_core::Position;
 /// // Black to move: its chariot on a9 takes Red's unguarded chariot on a5.
 /// let pos = Position::from_fen("r2k5/9/9/9/R8/9/9/9/9/4K4 b").unwrap();
-/// assert_eq!(xq_cli::beginner::hanging(&pos), 90);
+/// assert_eq!(xq_search::beginner::hanging(&pos), 90);
 /// ```
 pub fn hanging(pos: &Position) -> i32 {
     legal_moves(pos)
@@ -145,90 +147,88 @@ impl Beginner {
     }
 }
 
-/// The beginner as a UCI engine (`xq beginner`): `uci`, `isready`, `ucinewgame`,
-/// `position`, `go` (whatever its limits: it answers at once), `setoption name Seed
-/// value N`, `quit`. Other commands are refused with an `info string`.
+/// The beginner as an engine the protocols can drive (`xq beginner` speaks UCI with it):
+/// whatever the limits, a `go` is answered at once with the beginner's move. The options
+/// are taken and change nothing.
+///
+/// ```
+/// use xq_search::beginner::BeginnerEngine;
+/// use xq_search::engine::SearchEngine;
+/// use xq_search::Limits;
+/// use xq_movegen::Game;
+/// let mut engine = BeginnerEngine::new(7);
+/// engine.set_game(Game::from_fen_moves("3k5/9/9/9/n8/9/9/9/9/R3K4 w", &[] as &[&str]).unwrap());
+/// engine.go(Limits::depth(1), Box::new(|_: &xq_search::Info| {}));
+/// assert_eq!(engine.stop(), None); // it has answered already
+/// ```
 #[derive(Debug)]
-pub struct BeginnerUci {
-    sink: Sink,
-    game: Game,
+pub struct BeginnerEngine {
+    core: Core,
     player: Beginner,
 }
 
-impl BeginnerUci {
-    /// The engine writing to `sink`, its choices seeded with `seed`.
-    pub fn with_sink(sink: Sink, seed: u64) -> BeginnerUci {
-        BeginnerUci {
-            sink,
-            game: Game::startpos(),
+impl BeginnerEngine {
+    /// The engine, its choices seeded with `seed`.
+    pub fn new(seed: u64) -> BeginnerEngine {
+        BeginnerEngine {
+            core: Core::new(Options::default(), Caps::default()),
             player: Beginner::new(seed),
-        }
-    }
-
-    fn setoption(&mut self, words: &[&str]) -> Result<(), CommandError> {
-        match words {
-            ["name", name, "value", v] if name.eq_ignore_ascii_case("seed") => {
-                self.player = Beginner::new(parse_num("Seed", Some(v))?);
-                Ok(())
-            }
-            ["name", name, "value", v] if name.eq_ignore_ascii_case("uci_variant") => {
-                if v.eq_ignore_ascii_case("xiangqi") {
-                    Ok(())
-                } else {
-                    Err(CommandError::UnsupportedVariant(v.to_string()))
-                }
-            }
-            ["name", name, ..] => Err(CommandError::UnknownOption(name.to_string())),
-            _ => Err(CommandError::Usage("setoption name <name> value <value>")),
         }
     }
 }
 
-impl Protocol for BeginnerUci {
-    fn handle(&mut self, line: &str) -> Flow {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some((&cmd, args)) = words.split_first() else {
-            return Flow::Continue;
-        };
-        let result = match cmd {
-            "uci" => {
-                say!(self.sink, "id name xq beginner");
-                say!(self.sink, "id author {}", crate::AUTHOR);
-                say!(
-                    self.sink,
-                    "option name Seed type spin default 1 min 0 max 4294967295"
-                );
-                say!(
-                    self.sink,
-                    "option name UCI_Variant type combo default xiangqi var xiangqi"
-                );
-                say!(self.sink, "uciok");
-                Ok(())
-            }
-            "isready" => {
-                say!(self.sink, "readyok");
-                Ok(())
-            }
-            "ucinewgame" | "stop" | "ponderhit" | "debug" => Ok(()),
-            "setoption" => self.setoption(args),
-            "position" => parse_position(args).map(|g| self.game = g),
-            "go" => {
-                match self.player.choose(self.game.position()) {
-                    Some(m) => say!(self.sink, "bestmove {m}"),
-                    None => say!(self.sink, "bestmove (none)"),
-                }
-                Ok(())
-            }
-            "quit" => return Flow::Quit,
-            _ => Err(CommandError::UnknownCommand),
-        };
-        if let Err(e) = result {
-            crate::protocol::report_error(&self.sink, cmd, &e, line);
-        }
-        self.sink.flow()
+impl SearchEngine for BeginnerEngine {
+    fn core(&self) -> &Core {
+        &self.core
     }
 
-    fn eof(&mut self) {}
+    fn core_mut(&mut self) -> &mut Core {
+        &mut self.core
+    }
+
+    fn set_options(&mut self, options: Options) -> Result<(), TableError> {
+        self.core.set_options(options);
+        Ok(())
+    }
+
+    fn set_params(&mut self, params: SearchParams) {
+        self.core.set_params(params);
+    }
+
+    fn new_game(&mut self) {}
+
+    fn go(&mut self, _limits: Limits, listener: Box<dyn Listener>) {
+        let game = self.core.game();
+        let best_move = self.player.choose(game.position());
+        let result = SearchResult {
+            best_move,
+            pv: best_move.into_iter().collect(),
+            ..SearchResult::default()
+        };
+        listener.best_move(&result, game);
+    }
+
+    fn stop(&mut self) -> Option<SearchResult> {
+        None
+    }
+
+    fn ponderhit(&mut self) -> bool {
+        false
+    }
+
+    fn abandon(&mut self) {}
+
+    fn wait(&mut self) -> Option<SearchResult> {
+        None
+    }
+
+    fn is_searching(&mut self) -> bool {
+        false
+    }
+
+    fn probe(&self, _key: u64) -> Option<TtEntry> {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -305,39 +305,6 @@ mod tests {
         assert_eq!(
             Beginner::new(5).choose(&start),
             Beginner::new(5).choose(&start)
-        );
-    }
-
-    #[test]
-    fn it_speaks_uci() {
-        let (sink, lines) = Sink::buffer();
-        let mut e = BeginnerUci::with_sink(sink, 3);
-        for l in [
-            "uci",
-            "isready",
-            "setoption name Seed value 9",
-            "setoption name Hash value 16",
-            "position fen 3k5/9/9/9/n8/9/9/9/9/R3K4 w",
-            "go wtime 1000 btime 1000",
-            "position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b",
-            "go depth 1",
-        ] {
-            assert_eq!(e.handle(l), Flow::Continue);
-        }
-        assert_eq!(e.handle("quit"), Flow::Quit);
-        assert_eq!(
-            *lines.lock().unwrap(),
-            [
-                "id name xq beginner",
-                "id author The xq developers",
-                "option name Seed type spin default 1 min 0 max 4294967295",
-                "option name UCI_Variant type combo default xiangqi var xiangqi",
-                "uciok",
-                "readyok",
-                "info string setoption: unknown option 'Hash' (in: setoption name Hash value 16)",
-                "bestmove a0a5",
-                "bestmove (none)",
-            ]
         );
     }
 }

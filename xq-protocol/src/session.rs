@@ -1,14 +1,16 @@
-//! What UCI and UCCI share: the engine and where its answers go, the commands both
-//! answer alike (`isready`, `position`, `stop`, `ponderhit`, `quit`), the line's
-//! dispatch and its error report, the thinking lines and the best move. Each protocol
-//! adds its handshake, its options and its `go`.
+//! What UCI and UCCI share: the engine and where its answers go, the options, the
+//! commands both answer alike (`isready`, `position`, `stop`, `ponderhit`, `quit`), the
+//! line's dispatch and its error report, the thinking lines and the best move. Each
+//! protocol adds its handshake, its option table and its `go`.
 
-use crate::protocol::{parse_position, parse_spin, report_error, say, CommandError, Flow, Sink};
-use std::sync::Arc;
-use xq_book::{Book, BookMove};
-use xq_eval::nnue::Network;
+use crate::error::CommandError;
+use crate::files::Files;
+use crate::io::{report_error, Flow, Sink};
+use crate::options::{find, EngineOption, Kind, Settings};
+use crate::parse::parse_position;
+use xq_book::BookMove;
 use xq_movegen::Game;
-use xq_search::engine::{Caps, Engine, Listener, Options};
+use xq_search::engine::{Listener, SearchEngine};
 use xq_search::{Info, Limits, Score, SearchResult};
 
 /// The engine's name and version, as protocols announce it.
@@ -34,27 +36,46 @@ pub(crate) struct Output {
     wdl_material: Option<u32>,
 }
 
+/// A UCI `info` line for a completed iteration; with `wdl_material` (`UCI_ShowWDL`,
+/// the material of the position searched) the chances of a win, a draw and a loss in
+/// permille after the score.
+///
+/// ```
+/// use xq_search::{Info, Score};
+/// let info = Info {
+///     depth: 3, seldepth: 5, multipv: 1, score: Score::Cp(30), value: 30, nodes: 1200,
+///     time: std::time::Duration::from_millis(4), hashfull: 0, pv: vec!["h2e2".parse().unwrap()],
+/// };
+/// assert_eq!(
+///     xq_protocol::uci_info_line(&info, None),
+///     "info depth 3 seldepth 5 multipv 1 score cp 30 nodes 1200 nps 300000 hashfull 0 time 4 pv h2e2"
+/// );
+/// ```
+pub fn uci_info_line(info: &Info, wdl_material: Option<u32>) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let wdl = wdl_material.map_or(String::new(), |m| {
+        let w = xq_search::wdl::MODEL.wdl(info.score, m);
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    });
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{wdl} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.score,
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.time.as_millis(),
+        pv.join(" ")
+    )
+}
+
 impl Listener for Output {
     fn info(&self, info: &Info) {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
         match self.dialect {
-            Dialect::Uci => say!(
-                self.sink,
-                "info depth {} seldepth {} multipv {} score {}{} nodes {} nps {} hashfull {} time {} pv {}",
-                info.depth,
-                info.seldepth,
-                info.multipv,
-                info.score,
-                self.wdl_material.map_or(String::new(), |m| {
-                    let w = xq_search::wdl::MODEL.wdl(info.score, m);
-                    format!(" wdl {} {} {}", w.win, w.draw, w.loss)
-                }),
-                info.nodes,
-                info.nps(),
-                info.hashfull,
-                info.time.as_millis(),
-                pv.join(" ")
-            ),
+            Dialect::Uci => say!(self.sink, "{}", uci_info_line(info, self.wdl_material)),
             // UCCI has no MultiPV: the best line only, score in centipawns.
             Dialect::Ucci if info.multipv == 1 => {
                 say!(
@@ -111,49 +132,6 @@ impl Listener for Output {
     }
 }
 
-/// An option as the handshake announces it.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct EngineOption {
-    pub(crate) name: &'static str,
-    pub(crate) kind: Kind,
-}
-
-/// An option's type, as both protocols name them.
-#[derive(Copy, Clone, Debug)]
-pub(crate) enum Kind {
-    Spin {
-        default: u64,
-        min: u64,
-        max: u64,
-    },
-    Check {
-        default: bool,
-    },
-    Button,
-    /// One of a fixed list of words.
-    Combo {
-        default: &'static str,
-        vars: &'static [&'static str],
-    },
-    /// Any text (a file name); an empty default is written `<empty>`, as UCI does.
-    Text {
-        default: &'static str,
-    },
-}
-
-/// The value of the network file option that means the built-in network.
-pub(crate) const BUILT_IN_NET: &str = "<built-in>";
-
-impl EngineOption {
-    /// The value of this spin option, within its range.
-    pub(crate) fn spin(&self, value: Option<&str>) -> Result<u64, CommandError> {
-        match self.kind {
-            Kind::Spin { min, max, .. } => parse_spin(self.name, value, min, max),
-            _ => unreachable!("{} is not a spin option", self.name),
-        }
-    }
-}
-
 /// What a shared command asks of the line loop.
 pub(crate) enum Common {
     /// Answered (or refused).
@@ -162,108 +140,53 @@ pub(crate) enum Common {
     Quit,
 }
 
-/// The engine of a UCI or UCCI session, with the sink its answers go to.
+/// The engine of a UCI or UCCI session, the sink its answers go to, and its options.
 #[derive(Debug)]
-pub(crate) struct Session {
-    pub(crate) engine: Engine,
+pub(crate) struct Session<E> {
+    pub(crate) engine: E,
     pub(crate) sink: Sink,
     dialect: Dialect,
-    /// Evaluate with a network (`Use NNUE`, `usennue`)?
-    use_nnue: bool,
-    /// The network loaded from a file (`EvalFile`, `evalfile`); `None`: the built-in one.
-    net_file: Option<Arc<Network>>,
-    /// UCI's `UCI_ShowWDL`: the info lines carry `wdl W D L`.
-    pub(crate) show_wdl: bool,
+    pub(crate) settings: Settings,
+    /// The protocol's options.
+    options: Vec<EngineOption>,
 }
 
-impl Session {
-    pub(crate) fn new(sink: Sink, caps: Caps, dialect: Dialect) -> Session {
+impl<E: SearchEngine> Session<E> {
+    pub(crate) fn new(
+        sink: Sink,
+        engine: E,
+        dialect: Dialect,
+        options: Vec<EngineOption>,
+        files: Box<dyn Files>,
+    ) -> Session<E> {
         Session {
-            engine: Engine::with_caps(Options::default(), caps),
+            engine,
             sink,
             dialect,
-            use_nnue: true,
-            net_file: None,
-            show_wdl: false,
+            settings: Settings::new(files),
+            options,
         }
     }
 
-    /// Changes the engine's options; a table the system refuses is reported, with the
-    /// size kept.
-    pub(crate) fn set_options(&mut self, options: Options) -> Result<(), CommandError> {
-        let asked = options.hash_mib;
-        self.engine
-            .set_options(options)
-            .map_err(|_| CommandError::Table {
-                asked,
-                kept: self.engine.options().hash_mib,
-            })
+    /// The option of this protocol named `name` (in any case).
+    pub(crate) fn option(&self, name: &str) -> Option<EngineOption> {
+        find(&self.options, name).copied()
     }
 
-    /// Sets the book from the file at `path` (empty, or UCI's `<empty>`: no book). A file
-    /// that is not a book leaves the engine without one, and is the error.
-    pub(crate) fn load_book(&mut self, path: &str) -> Result<(), CommandError> {
-        let path = path.trim();
-        if path.is_empty() || path == "<empty>" {
-            self.engine.set_book(None);
-            return Ok(());
+    /// Sets the option `option` to `value`; a note (a network loaded) is said.
+    pub(crate) fn set(
+        &mut self,
+        option: &EngineOption,
+        value: Option<&str>,
+    ) -> Result<(), CommandError> {
+        let value = option.parse(value)?;
+        let note = self
+            .settings
+            .apply(&mut self.engine, option.setting, value)?;
+        if let Some(note) = note {
+            say!(self.sink, "info string {note}");
         }
-        match Book::open(path) {
-            Ok(book) => {
-                self.engine.set_book(Some(Arc::new(book)));
-                Ok(())
-            }
-            Err(error) => {
-                self.engine.set_book(None);
-                Err(CommandError::Book {
-                    path: path.to_string(),
-                    error,
-                })
-            }
-        }
-    }
-
-    /// `Use NNUE` / `usennue`: evaluate with the network (the loaded one, else the
-    /// built-in one), or with the classical evaluation.
-    pub(crate) fn set_use_nnue(&mut self, on: bool) -> Result<(), CommandError> {
-        self.use_nnue = on;
-        self.apply_eval()
-    }
-
-    /// `EvalFile` / `evalfile`: loads a network file; an empty value or
-    /// [`BUILT_IN_NET`] goes back to the built-in network. On an error nothing changes.
-    pub(crate) fn set_eval_file(&mut self, value: Option<&str>) -> Result<(), CommandError> {
-        let path = value.map(str::trim).unwrap_or_default();
-        self.net_file = if path.is_empty() || path == BUILT_IN_NET || path == "<empty>" {
-            None
-        } else {
-            let fail = |reason: String| CommandError::EvalFile {
-                path: path.to_string(),
-                reason,
-            };
-            let bytes = std::fs::read(path).map_err(|e| fail(e.to_string()))?;
-            let net = Network::from_bytes(&bytes).map_err(|e| fail(e.to_string()))?;
-            say!(
-                self.sink,
-                "info string network {path} loaded ({} hidden units)",
-                net.hidden()
-            );
-            Some(Arc::new(net))
-        };
-        self.apply_eval()
-    }
-
-    /// Gives the engine the evaluation the two options choose.
-    fn apply_eval(&mut self) -> Result<(), CommandError> {
-        let mut o = self.engine.options().clone();
-        o.network = if self.use_nnue {
-            self.net_file
-                .clone()
-                .or_else(xq_eval::nnue::default_network)
-        } else {
-            None
-        };
-        self.set_options(o)
+        Ok(())
     }
 
     /// Starts a search that answers on the sink.
@@ -272,10 +195,11 @@ impl Session {
             sink: self.sink.clone(),
             dialect: self.dialect,
             wdl_material: self
+                .settings
                 .show_wdl
                 .then(|| xq_search::wdl::material(self.engine.game().position())),
         };
-        self.engine.go(limits, output);
+        self.engine.go(limits, Box::new(output));
     }
 
     /// Announces the engine: its name and authors (and, in UCCI, its copyright).
@@ -288,8 +212,8 @@ impl Session {
     }
 
     /// Announces the options, each as the dialect writes it.
-    pub(crate) fn announce(&self, options: &[EngineOption]) {
-        for o in options {
+    pub(crate) fn announce(&self) {
+        for o in &self.options {
             let name = o.name;
             match (self.dialect, o.kind) {
                 (Dialect::Uci, Kind::Spin { default, min, max }) => say!(
@@ -348,6 +272,7 @@ impl Session {
                 Ok(())
             }
             "position" => parse_position(args).map(|g| self.engine.set_game(g)),
+            "bench" => self.bench(args),
             "stop" => {
                 self.engine.stop();
                 Ok(())
@@ -383,8 +308,45 @@ impl Session {
         self.sink.flow()
     }
 
-    /// Standard input ended: stop quietly.
+    /// The input ended: a search with limits of its own finishes and answers; a held
+    /// one (infinite, pondering) is stopped and answers.
     pub(crate) fn eof(&mut self) {
-        self.engine.abandon();
+        self.engine.wait();
+    }
+
+    /// `bench [DEPTH]`: `xq bench` (the same positions, depth and table size, so the
+    /// same node count), each position's nodes and the total as `info string` lines.
+    fn bench(&mut self, args: &[&str]) -> Result<(), CommandError> {
+        let depth = match args {
+            [] => xq_search::bench::DEPTH,
+            [d] => crate::parse::parse_spin("depth", Some(d), 1, 20)? as u32,
+            _ => return Err(CommandError::Usage("bench [depth]")),
+        };
+        self.engine.stop();
+        let network = self.engine.options().network.clone();
+        let sink = self.sink.clone();
+        let total = xq_search::bench::run(
+            depth,
+            xq_search::bench::HASH_MIB,
+            network,
+            &mut |i, fen, r| {
+                say!(
+                    sink,
+                    "info string bench {i:>2} {:>10} nodes  {fen}",
+                    r.nodes
+                );
+            },
+        )
+        .map_err(|e| CommandError::Table {
+            asked: e.mib,
+            kept: 0,
+        })?;
+        say!(
+            self.sink,
+            "info string bench {} nodes {} nps",
+            total.nodes,
+            total.nps()
+        );
+        Ok(())
     }
 }

@@ -37,11 +37,10 @@
 //! `1-0 {checkmate}`, `1/2-1/2 {repetition}`.
 //!
 //! ```
-//! use xq_cli::protocol::{Protocol, Sink};
-//! use xq_cli::xboard::XBoard;
-//! use xq_search::engine::Caps;
+//! use xq_protocol::{Protocol, Sink, XBoard};
+//! use xq_search::Engine;
 //! let (sink, lines) = Sink::buffer();
-//! let mut engine = XBoard::with_sink(sink, Caps::default());
+//! let mut engine = XBoard::new(sink, Engine::default());
 //! for line in ["xboard", "protover 2", "new", "variant xiangqi", "force", "usermove h2e2", "ping 1"] {
 //!     engine.handle(line);
 //! }
@@ -50,7 +49,8 @@
 //! assert_eq!(lines.last().unwrap(), "pong 1");
 //! ```
 
-use crate::protocol::{printable, say, CommandError, Flow, Protocol, Sink};
+use crate::error::CommandError;
+use crate::io::{printable, Flow, Protocol, Sink};
 use crate::session::NAME;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -58,7 +58,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use xq_core::{Color, Move, ParseMoveError};
 use xq_movegen::Game;
-use xq_search::engine::{Caps, Engine, Listener, Options};
+use xq_search::engine::{Listener, Options, SearchEngine};
 use xq_search::skill::{Skill, MAX_LEVEL};
 use xq_search::{Clock, Info, Limits, Score, SearchResult};
 
@@ -75,7 +75,7 @@ const XBOARD_MATE: i32 = 100_000;
 /// The [`ParseMoveError`] of a text that is not a move.
 ///
 /// ```
-/// use xq_cli::xboard::{from_xboard, to_xboard};
+/// use xq_protocol::xboard::{from_xboard, to_xboard};
 /// let m = from_xboard("h2e2").unwrap();
 /// assert_eq!(m.to_string(), "h2e2"); // ICCS: the central cannon
 /// assert_eq!(to_xboard(m), "h2e2");
@@ -95,7 +95,7 @@ pub fn to_xboard(m: Move) -> String {
 /// moves and -100000 - N for mated in N.
 ///
 /// ```
-/// use xq_cli::xboard::xboard_score;
+/// use xq_protocol::xboard::xboard_score;
 /// use xq_search::Score;
 /// assert_eq!(xboard_score(Score::Cp(-35)), -35);
 /// assert_eq!(xboard_score(Score::Mate(3)), 100_003);
@@ -220,10 +220,10 @@ enum TimeControl {
     PerMove(Duration),
 }
 
-/// The XBoard command handler.
+/// The XBoard command handler, over any engine (see [`Uci`](crate::Uci)).
 #[derive(Debug)]
-pub struct XBoard {
-    engine: Engine,
+pub struct XBoard<E> {
+    engine: E,
     sink: Sink,
     output: Arc<XBoardOutput>,
     shared: Arc<Shared>,
@@ -239,12 +239,6 @@ pub struct XBoard {
     engine_time: Option<Duration>,
     /// The depth cap (`sd`).
     depth: Option<u32>,
-}
-
-impl Default for XBoard {
-    fn default() -> Self {
-        XBoard::new()
-    }
 }
 
 /// Parses a time of `level`: minutes, or `MIN:SEC`; characters after the number are
@@ -274,21 +268,16 @@ fn seconds(text: &str) -> Option<Duration> {
     (v.is_finite() && v >= 0.0).then(|| Duration::from_secs_f64(v.min(1e9)))
 }
 
-impl XBoard {
-    /// A fresh engine on standard output.
-    pub fn new() -> XBoard {
-        XBoard::with_sink(Sink::stdout(), Caps::default())
-    }
-
-    /// An engine writing to `sink`, within `caps`.
-    pub fn with_sink(sink: Sink, caps: Caps) -> XBoard {
+impl<E: SearchEngine> XBoard<E> {
+    /// A session writing to `sink`, with `engine`.
+    pub fn new(sink: Sink, engine: E) -> XBoard<E> {
         let shared = Arc::new(Shared::default());
         let output = Arc::new(XBoardOutput {
             sink: sink.clone(),
             shared: shared.clone(),
         });
         XBoard {
-            engine: Engine::with_caps(Options::default(), caps),
+            engine,
             sink,
             output,
             shared,
@@ -374,7 +363,7 @@ impl XBoard {
             },
         }
         self.engine.set_game(self.game.clone());
-        self.engine.go(limits, self.output.clone());
+        self.engine.go(limits, Box::new(self.output.clone()));
     }
 
     /// (Re)starts the analysis of the current position.
@@ -384,7 +373,8 @@ impl XBoard {
             return;
         }
         self.engine.set_game(self.game.clone());
-        self.engine.go(Limits::infinite(), self.output.clone());
+        self.engine
+            .go(Limits::infinite(), Box::new(self.output.clone()));
     }
 
     fn usermove(&mut self, text: &str) -> Result<(), CommandError> {
@@ -607,7 +597,7 @@ impl XBoard {
     }
 }
 
-impl Protocol for XBoard {
+impl<E: SearchEngine> Protocol for XBoard<E> {
     fn handle(&mut self, line: &str) -> Flow {
         self.absorb();
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -626,6 +616,7 @@ impl Protocol for XBoard {
     }
 
     fn eof(&mut self) {
-        self.engine.abandon();
+        self.engine.wait();
+        self.absorb();
     }
 }

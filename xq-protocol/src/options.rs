@@ -1,0 +1,569 @@
+//! The engine's options as data: for each protocol one table whose rows give an option's
+//! name, its type with its default and range, and what setting it does ([`Setting`]).
+//! The handshake announces a table, `setoption` parses a value against its row
+//! ([`EngineOption::parse`]) and [`Settings::apply`] carries it out on any engine, so
+//! that the binary, the web worker and a program embedding the engine take the same
+//! options in the same way.
+//!
+//! ```
+//! use xq_protocol::options::{uci_options, find, Value};
+//! use xq_search::engine::Caps;
+//! let table = uci_options(&Caps::default(), 64);
+//! let hash = find(&table, "hash").unwrap();
+//! assert_eq!(hash.name, "Hash");
+//! assert_eq!(hash.parse(Some("32")), Ok(Value::Spin(32)));
+//! assert_eq!(
+//!     hash.parse(Some("0")).unwrap_err().to_string(),
+//!     format!("Hash must be between 1 and {}, not 0", xq_search::engine::MAX_HASH_MIB)
+//! );
+//! ```
+
+use crate::error::CommandError;
+use crate::files::Files;
+use crate::parse::{parse_check, parse_spin};
+use std::sync::Arc;
+use std::time::Duration;
+use xq_book::{Book, BookError};
+use xq_eval::nnue::Network;
+use xq_search::engine::{
+    Caps, SearchEngine, DEFAULT_BOOK_DEPTH, DEFAULT_ELO, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD,
+    MAX_BOOK_DEPTH, MAX_MULTIPV, MAX_OVERHEAD,
+};
+use xq_search::skill::{Skill, MAX_ELO, MAX_LEVEL, MIN_ELO};
+
+/// An option's type, as the protocols name them, with its default and range.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number within `min..=max`.
+    Spin {
+        /// The value before any `setoption`.
+        default: u64,
+        /// The least value.
+        min: u64,
+        /// The greatest value.
+        max: u64,
+    },
+    /// On or off.
+    Check {
+        /// The value before any `setoption`.
+        default: bool,
+    },
+    /// An action without a value.
+    Button,
+    /// One of a fixed list of words.
+    Combo {
+        /// The value before any `setoption`.
+        default: &'static str,
+        /// The words allowed.
+        vars: &'static [&'static str],
+    },
+    /// Any text (a file name); an empty default is written `<empty>`, as UCI does.
+    Text {
+        /// The value before any `setoption`.
+        default: &'static str,
+    },
+}
+
+/// What setting an option does: the same setting may have another name (and range) in
+/// another protocol (UCI's `Hash` is UCCI's `hashsize`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// The table's size, MiB (0: the default).
+    Hash,
+    /// Search threads (0: one).
+    Threads,
+    /// Lines reported.
+    MultiPv,
+    /// Announced only: pondering is driven by `go ponder`.
+    Ponder,
+    /// Clears the table and the histories.
+    ClearHash,
+    /// Time kept back from every move, milliseconds.
+    MoveOverhead,
+    /// The playing level.
+    SkillLevel,
+    /// Play at the level of the Elo asked for.
+    LimitStrength,
+    /// The Elo to play at.
+    Elo,
+    /// Evaluate with a network (else the classical evaluation).
+    UseNnue,
+    /// The network file (or the built-in network).
+    EvalFile,
+    /// The variant: only Xiangqi.
+    Variant,
+    /// Info lines carry the chances of a win, a draw and a loss.
+    ShowWdl,
+    /// Play from the opening book.
+    OwnBook,
+    /// The opening book's file.
+    BookFile,
+    /// UCCI's list of book files, separated by `;`: the first that is a book is used, and
+    /// the book is used as soon as it is given (unless [`Setting::UseBook`] is off).
+    BookFiles,
+    /// The book is asked in the game's first this many plies.
+    BookDepth,
+    /// Play the book's heaviest move.
+    BestBookMove,
+    /// UCCI's times in milliseconds instead of seconds.
+    UseMillisec,
+    /// UCCI's switch for the book.
+    UseBook,
+    /// A search parameter of a tuning build, by name ([`xq_search::SearchParams`]).
+    Param(&'static str),
+}
+
+/// One option: its name, its type and what it does.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// The name the protocol gives it.
+    pub name: &'static str,
+    /// Its type, default and range.
+    pub kind: Kind,
+    /// What setting it does.
+    pub setting: Setting,
+}
+
+/// A value an option was given, parsed against its type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// A spin option's number.
+    Spin(u64),
+    /// A check option's state.
+    Check(bool),
+    /// A text or combo option's text.
+    Text(String),
+    /// A button was pressed.
+    Button,
+}
+
+/// The value of the network file option that means the built-in network.
+pub const BUILT_IN_NET: &str = "<built-in>";
+
+impl EngineOption {
+    /// Parses `value` as this option takes it: a number within its range, `true` or
+    /// `false` (also `on`/`off`, `1`/`0`, any case), one of its words, or any text
+    /// (`None` and `<empty>` are the empty text).
+    ///
+    /// # Errors
+    /// The [`CommandError`] that says what is wrong with the value.
+    ///
+    /// ```
+    /// use xq_protocol::options::{find, uci_options, Value};
+    /// use xq_search::engine::Caps;
+    /// let table = uci_options(&Caps::default(), 64);
+    /// let wdl = find(&table, "UCI_ShowWDL").unwrap();
+    /// assert_eq!(wdl.parse(Some("on")), Ok(Value::Check(true)));
+    /// let variant = find(&table, "UCI_Variant").unwrap();
+    /// assert_eq!(variant.parse(Some("shogi")).unwrap_err().to_string(), "unsupported variant 'shogi'");
+    /// ```
+    pub fn parse(&self, value: Option<&str>) -> Result<Value, CommandError> {
+        match self.kind {
+            Kind::Spin { min, max, .. } => parse_spin(self.name, value, min, max).map(Value::Spin),
+            Kind::Check { .. } => parse_check(self.name, value).map(Value::Check),
+            Kind::Button => Ok(Value::Button),
+            Kind::Combo { vars, .. } => {
+                let v = value.ok_or_else(|| CommandError::MissingValue(self.name.to_string()))?;
+                match vars.iter().find(|w| w.eq_ignore_ascii_case(v)) {
+                    Some(w) => Ok(Value::Text(w.to_string())),
+                    None if self.setting == Setting::Variant => {
+                        Err(CommandError::UnsupportedVariant(v.to_string()))
+                    }
+                    None => Err(CommandError::BadValue {
+                        name: self.name.to_string(),
+                        value: v.to_string(),
+                    }),
+                }
+            }
+            Kind::Text { .. } => {
+                let v = value.map(str::trim).unwrap_or_default();
+                Ok(Value::Text(if v == "<empty>" { "" } else { v }.to_string()))
+            }
+        }
+    }
+}
+
+/// The option of `table` named `name`, in any case.
+pub fn find<'a>(table: &'a [EngineOption], name: &str) -> Option<&'a EngineOption> {
+    table.iter().find(|o| o.name.eq_ignore_ascii_case(name))
+}
+
+fn spin(name: &'static str, setting: Setting, default: u64, min: u64, max: u64) -> EngineOption {
+    EngineOption {
+        name,
+        kind: Kind::Spin { default, min, max },
+        setting,
+    }
+}
+
+fn check(name: &'static str, setting: Setting, default: bool) -> EngineOption {
+    EngineOption {
+        name,
+        kind: Kind::Check { default },
+        setting,
+    }
+}
+
+fn text(name: &'static str, setting: Setting, default: &'static str) -> EngineOption {
+    EngineOption {
+        name,
+        kind: Kind::Text { default },
+        setting,
+    }
+}
+
+fn button(name: &'static str, setting: Setting) -> EngineOption {
+    EngineOption {
+        name,
+        kind: Kind::Button,
+        setting,
+    }
+}
+
+/// UCI's options, for an engine within `caps` (its largest table and most threads)
+/// whose table has `hash_mib` MiB to begin with.
+pub fn uci_options(caps: &Caps, hash_mib: usize) -> Vec<EngineOption> {
+    let overhead = DEFAULT_OVERHEAD.as_millis() as u64;
+    let mut table = vec![
+        spin(
+            "Hash",
+            Setting::Hash,
+            hash_mib as u64,
+            1,
+            caps.max_hash_mib as u64,
+        ),
+        spin("Threads", Setting::Threads, 1, 1, caps.max_threads as u64),
+        spin("MultiPV", Setting::MultiPv, 1, 1, MAX_MULTIPV as u64),
+        check("Ponder", Setting::Ponder, false),
+        button("Clear Hash", Setting::ClearHash),
+        spin(
+            "Move Overhead",
+            Setting::MoveOverhead,
+            overhead,
+            0,
+            MAX_OVERHEAD.as_millis() as u64,
+        ),
+        spin(
+            "Skill Level",
+            Setting::SkillLevel,
+            u64::from(MAX_LEVEL),
+            0,
+            u64::from(MAX_LEVEL),
+        ),
+        check("UCI_LimitStrength", Setting::LimitStrength, false),
+        spin(
+            "UCI_Elo",
+            Setting::Elo,
+            u64::from(DEFAULT_ELO),
+            u64::from(MIN_ELO),
+            u64::from(MAX_ELO),
+        ),
+        check("Use NNUE", Setting::UseNnue, true),
+        text("EvalFile", Setting::EvalFile, BUILT_IN_NET),
+        // The one variant: multi-variant GUIs and match tools read it to know the game.
+        EngineOption {
+            name: "UCI_Variant",
+            kind: Kind::Combo {
+                default: "xiangqi",
+                vars: &["xiangqi"],
+            },
+            setting: Setting::Variant,
+        },
+        check("UCI_ShowWDL", Setting::ShowWdl, false),
+        check("OwnBook", Setting::OwnBook, false),
+        text("BookFile", Setting::BookFile, ""),
+        spin(
+            "BookDepth",
+            Setting::BookDepth,
+            u64::from(DEFAULT_BOOK_DEPTH),
+            0,
+            u64::from(MAX_BOOK_DEPTH),
+        ),
+        check("Best Book Move", Setting::BestBookMove, false),
+    ];
+    table.extend(params());
+    table
+}
+
+/// UCCI's options, for an engine within `caps` whose table has `hash_mib` MiB to begin
+/// with. A size or count of 0 means the default.
+pub fn ucci_options(caps: &Caps, hash_mib: usize) -> Vec<EngineOption> {
+    let mut table = vec![
+        check("usemillisec", Setting::UseMillisec, false),
+        spin(
+            "hashsize",
+            Setting::Hash,
+            hash_mib as u64,
+            0,
+            caps.max_hash_mib as u64,
+        ),
+        spin("threads", Setting::Threads, 1, 0, caps.max_threads as u64),
+        check("ponder", Setting::Ponder, false),
+        button("newgame", Setting::ClearHash),
+        button("clearhash", Setting::ClearHash),
+        spin(
+            "skill",
+            Setting::SkillLevel,
+            u64::from(MAX_LEVEL),
+            0,
+            u64::from(MAX_LEVEL),
+        ),
+        spin(
+            "moveoverhead",
+            Setting::MoveOverhead,
+            DEFAULT_OVERHEAD.as_millis() as u64,
+            0,
+            MAX_OVERHEAD.as_millis() as u64,
+        ),
+        check("usennue", Setting::UseNnue, true),
+        text("evalfile", Setting::EvalFile, BUILT_IN_NET),
+        check("usebook", Setting::UseBook, true),
+        text("bookfiles", Setting::BookFiles, ""),
+    ];
+    table.extend(params());
+    table
+}
+
+/// A tuning build's options: every search parameter by name (a divisor's least value
+/// is 1, since the search divides by it; no parameter is meant to be negative).
+fn params() -> Vec<EngineOption> {
+    if !cfg!(feature = "tune") {
+        return Vec::new();
+    }
+    let defaults = xq_search::SearchParams::default();
+    xq_search::SearchParams::NAMES
+        .iter()
+        .map(|&name| {
+            let default = defaults.get(name).unwrap_or(0).max(0) as u64;
+            let min = u64::from(name.ends_with("_divisor"));
+            spin(name, Setting::Param(name), default, min, i32::MAX as u64)
+        })
+        .collect()
+}
+
+/// What the options set beyond the engine's own [`Options`](xq_search::engine::Options):
+/// the protocol's switches, the evaluation chosen, and where files are read from.
+#[derive(Debug)]
+pub struct Settings {
+    /// `UCI_ShowWDL`: info lines carry `wdl W D L`.
+    pub show_wdl: bool,
+    /// UCCI's `usemillisec`: times in milliseconds instead of seconds.
+    pub use_millisec: bool,
+    /// Evaluate with a network (`Use NNUE`, `usennue`)?
+    use_nnue: bool,
+    /// The network loaded from a file (`EvalFile`, `evalfile`); `None`: the built-in one.
+    net_file: Option<Arc<Network>>,
+    /// UCCI's `usebook` (on by default, as ElephantEye's).
+    use_book: bool,
+    files: Box<dyn Files>,
+}
+
+impl Settings {
+    /// The defaults, reading files from `files`.
+    pub fn new(files: Box<dyn Files>) -> Settings {
+        Settings {
+            show_wdl: false,
+            use_millisec: false,
+            use_nnue: true,
+            net_file: None,
+            use_book: true,
+            files,
+        }
+    }
+
+    /// Where files (networks, books) are read from.
+    pub fn files_mut(&mut self) -> &mut dyn Files {
+        &mut *self.files
+    }
+
+    /// Carries out `setting` with `value` (as [`EngineOption::parse`] gave it) on
+    /// `engine`. Returns a line to tell the GUI, if any (a network loaded).
+    ///
+    /// # Errors
+    /// A file that cannot be read or is not a network or a book (nothing changes for a
+    /// network; the engine plays without a book), or a table the system refuses (the
+    /// engine keeps the size it had).
+    ///
+    /// ```
+    /// use xq_protocol::files::Disk;
+    /// use xq_protocol::options::{Settings, Setting, Value};
+    /// use xq_search::engine::{Caps, Options, SearchEngine, Stepper};
+    /// let mut engine = Stepper::new(Options { hash_mib: 1, ..Options::default() }, Caps::default());
+    /// let mut settings = Settings::new(Box::new(Disk));
+    /// settings.apply(&mut engine, Setting::MultiPv, Value::Spin(3)).unwrap();
+    /// assert_eq!(engine.options().multipv, 3);
+    /// let e = settings.apply(&mut engine, Setting::EvalFile, Value::Text("no/such.nnue".into()));
+    /// assert!(e.unwrap_err().to_string().starts_with("cannot load the network no/such.nnue: "));
+    /// ```
+    pub fn apply<E: SearchEngine + ?Sized>(
+        &mut self,
+        engine: &mut E,
+        setting: Setting,
+        value: Value,
+    ) -> Result<Option<String>, CommandError> {
+        let mut o = engine.options().clone();
+        let mut note = None;
+        let spin = match value {
+            Value::Spin(n) => n,
+            _ => 0,
+        };
+        let on = value == Value::Check(true);
+        let text = match &value {
+            Value::Text(t) => t.as_str(),
+            _ => "",
+        };
+        match setting {
+            Setting::Hash => {
+                o.hash_mib = if spin == 0 {
+                    DEFAULT_HASH_MIB
+                } else {
+                    spin as usize
+                }
+            }
+            Setting::Threads => o.threads = (spin as usize).max(1),
+            Setting::MultiPv => o.multipv = spin as usize,
+            Setting::Ponder | Setting::Variant => return Ok(None),
+            Setting::ClearHash => {
+                engine.new_game();
+                return Ok(None);
+            }
+            Setting::MoveOverhead => o.move_overhead = Duration::from_millis(spin),
+            Setting::SkillLevel => o.skill = Skill::new(spin.min(u64::from(MAX_LEVEL)) as u8),
+            Setting::LimitStrength => o.limit_strength = on,
+            Setting::Elo => o.elo = spin as u32,
+            Setting::UseNnue => {
+                self.use_nnue = on;
+                o.network = self.network();
+            }
+            Setting::EvalFile => {
+                self.net_file = if text.is_empty() || text == BUILT_IN_NET {
+                    None
+                } else {
+                    let fail = |reason: String| CommandError::EvalFile {
+                        path: text.to_string(),
+                        reason,
+                    };
+                    let bytes = self.files.read(text).map_err(fail)?;
+                    let net = Network::from_bytes(&bytes).map_err(|e| fail(e.to_string()))?;
+                    note = Some(format!(
+                        "network {text} loaded ({} hidden units)",
+                        net.hidden()
+                    ));
+                    Some(Arc::new(net))
+                };
+                o.network = self.network();
+            }
+            Setting::ShowWdl => {
+                self.show_wdl = on;
+                return Ok(None);
+            }
+            Setting::UseMillisec => {
+                self.use_millisec = on;
+                return Ok(None);
+            }
+            Setting::OwnBook => o.own_book = on,
+            Setting::BookFile => {
+                let result = self.load_book(engine, text);
+                return result.map(|()| None);
+            }
+            Setting::BookFiles => {
+                // The first file that is a book; every one that is not is reported.
+                let mut problems = Vec::new();
+                let mut loaded = false;
+                for path in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+                    match self.load_book(engine, path) {
+                        Ok(()) => {
+                            loaded = true;
+                            break;
+                        }
+                        Err(e) => problems.push(e),
+                    }
+                }
+                if !loaded {
+                    engine.core_mut().set_book(None);
+                }
+                let mut o = engine.options().clone();
+                o.own_book = self.use_book && engine.core().book().is_some();
+                self.set_options(engine, o)?;
+                return CommandError::from_problems(problems).map(|()| None);
+            }
+            Setting::UseBook => {
+                self.use_book = on;
+                o.own_book = on && engine.core().book().is_some();
+            }
+            Setting::BookDepth => o.book_depth = spin as u32,
+            Setting::BestBookMove => o.best_book_move = on,
+            Setting::Param(name) => {
+                let mut params = engine.core().params().clone();
+                params
+                    .set(name, spin.min(i32::MAX as u64) as i32)
+                    .map_err(|_| CommandError::UnknownOption(name.to_string()))?;
+                engine.set_params(params);
+                return Ok(None);
+            }
+        }
+        self.set_options(engine, o)?;
+        Ok(note)
+    }
+
+    /// The network the two evaluation options choose (`None`: the classical one).
+    fn network(&self) -> Option<Arc<Network>> {
+        if self.use_nnue {
+            self.net_file
+                .clone()
+                .or_else(xq_eval::nnue::default_network)
+        } else {
+            None
+        }
+    }
+
+    /// Gives `engine` the options; a table the system refuses is reported with the size
+    /// kept.
+    fn set_options<E: SearchEngine + ?Sized>(
+        &self,
+        engine: &mut E,
+        options: xq_search::engine::Options,
+    ) -> Result<(), CommandError> {
+        let asked = options.hash_mib;
+        engine
+            .set_options(options)
+            .map_err(|_| CommandError::Table {
+                asked,
+                kept: engine.options().hash_mib,
+            })
+    }
+
+    /// Sets the book from the file at `path` (empty: no book). A file that is not a book
+    /// leaves the engine without one, and is the error.
+    fn load_book<E: SearchEngine + ?Sized>(
+        &mut self,
+        engine: &mut E,
+        path: &str,
+    ) -> Result<(), CommandError> {
+        if path.is_empty() {
+            engine.core_mut().set_book(None);
+            return Ok(());
+        }
+        let book = self
+            .files
+            .read(path)
+            .map_err(|message| BookError::Io {
+                path: path.into(),
+                message,
+            })
+            .and_then(|bytes| Book::from_bytes(&bytes));
+        match book {
+            Ok(book) => {
+                engine.core_mut().set_book(Some(Arc::new(book)));
+                Ok(())
+            }
+            Err(error) => {
+                engine.core_mut().set_book(None);
+                Err(CommandError::Book {
+                    path: path.to_string(),
+                    error,
+                })
+            }
+        }
+    }
+}
