@@ -17,7 +17,9 @@ fn xq(args: &[&str]) -> Output {
 }
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../data")
+        .join(name)
 }
 
 fn scratch(test: &str) -> PathBuf {
@@ -77,7 +79,7 @@ fn train_writes_the_pinned_network() {
     let out = d.join("pinned.nnue");
     let sample = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../xq-eval/tests/data/tune-sample.txt"
+        "/../xq-train/tests/data/tune-sample.txt"
     );
     let o = xq(&[
         "train",
@@ -114,5 +116,41 @@ fn train_writes_the_pinned_network() {
         stdout.contains("hidden: 16, hash: 4ea093f551f7719b }"),
         "{stdout}"
     );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The call of xq-train's README gives the bytes of the command it names.
+#[test]
+fn the_library_call_writes_the_datagen_bytes() {
+    let d = scratch("library");
+    let out = d.join("readme.xqsp");
+    let o = xq(&[
+        "datagen",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "40",
+        "--seed",
+        "7",
+        "--classical",
+        "--format",
+        "binary",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let settings = xq_train::selfplay::Settings {
+        nodes: 200,
+        max_plies: 40,
+        network: None,
+        ..Default::default()
+    };
+    let mut w = xq_train::binary::Writer::new();
+    for game in xq_train::selfplay::generate(&settings, 7, 2, 2).unwrap() {
+        w.push(&game).unwrap();
+    }
+    assert!(std::fs::read(&out).unwrap() == w.into_bytes());
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -193,7 +193,7 @@ pub fn read_datagen<'py>(
     let text = std::fs::read_to_string(&path)?;
     let mut samples = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        match xq_eval::tune::parse_sample(line) {
+        match xq_train::text::parse_sample(line) {
             Ok(Some(s)) => samples.push(s),
             Ok(None) => {}
             Err(e) => {
