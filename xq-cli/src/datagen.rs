@@ -72,12 +72,6 @@ fn threads() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=256)
 }
 
-/// A game as written: text lines or the binary form's bytes.
-enum Data {
-    Lines(Vec<String>),
-    Bytes(Vec<u8>),
-}
-
 /// Where the data lines go.
 enum Out {
     Stdout(std::io::Stdout),
@@ -103,13 +97,6 @@ impl Out {
         }
     }
 
-    fn data(&mut self, data: &Data) -> Result<()> {
-        match data {
-            Data::Lines(lines) => lines.iter().try_for_each(|l| self.line(l)),
-            Data::Bytes(bytes) => self.bytes(bytes),
-        }
-    }
-
     fn finish(&mut self) -> Result<()> {
         match self {
             Out::Stdout(s) => s.flush().map_err(|_| StdoutClosed.into()),
@@ -131,7 +118,7 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
         hash_mib: args.hash,
         network: None,
     };
-    // The table first, as before the network is read.
+    // Whether the system gives each game its table, before a network file is read.
     settings.check(args.threads)?;
     settings.network = args.net.network()?;
     if args.format == Format::Binary && args.output.is_none() && std::io::stdout().is_terminal() {
@@ -162,27 +149,24 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
     let (mut positions, mut results) = (0usize, [0u64; 3]);
     let mut failed = None;
     generate_each(&settings, args.seed, args.games, args.threads, |_, game| {
-        let (data, n) = match args.format {
-            Format::Text => {
-                let lines: Vec<String> = samples(&game)
-                    .map(|s| format_sample(&s.pos, s.score, s.result))
-                    .collect();
-                let n = lines.len();
-                (Data::Lines(lines), n)
-            }
-            Format::Binary => match Writer::game_bytes(&game) {
-                Ok(bytes) => (Data::Bytes(bytes), game.plies.len()),
-                Err(e) => {
-                    failed = Some(e.into());
-                    return ControlFlow::Break(());
-                }
-            },
+        // The positions written: the quiet ones as text, every ply in binary.
+        let written = match args.format {
+            Format::Text => samples(&game).try_fold(0, |n, s| {
+                out.line(&format_sample(&s.pos, s.score, s.result))
+                    .map(|()| n + 1)
+            }),
+            Format::Binary => Writer::game_bytes(&game)
+                .map_err(anyhow::Error::from)
+                .and_then(|bytes| out.bytes(&bytes))
+                .map(|()| game.plies.len()),
         };
-        if let Err(e) = out.data(&data) {
-            failed = Some(e);
-            return ControlFlow::Break(());
+        match written {
+            Ok(n) => positions += n,
+            Err(e) => {
+                failed = Some(e);
+                return ControlFlow::Break(());
+            }
         }
-        positions += n;
         results[match game.result {
             GameResult::RedWins => 0,
             GameResult::Draw => 1,
