@@ -199,8 +199,8 @@ impl TrainSample {
     }
 }
 
-/// Training positions read from `xq datagen` files, each said its game (see the
-/// [module docs](self)).
+/// Training positions read from `xq datagen` files, each with the number of its game
+/// (see the [module docs](self)).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrainingData {
     /// The samples, in the order read.
@@ -217,7 +217,7 @@ impl TrainingData {
 
     /// Adds a game's positions (as [`crate::data`] hands them over) as the next game.
     pub fn push_game(&mut self, game: &[Sample]) {
-        self.games += 1;
+        self.games = self.games.saturating_add(1);
         let number = self.games;
         self.samples.extend(
             game.iter()
@@ -788,6 +788,34 @@ mod tests {
         }
         // Most positions are not their own mirror: the test compared real changes.
         assert!(asymmetric > 100, "{asymmetric}");
+    }
+
+    #[test]
+    fn training_data_numbers_every_game_and_leaves_out_decided_scores() {
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b").unwrap();
+        let sample = |score| Sample {
+            pos: pos.clone(),
+            score,
+            result: 1.0,
+        };
+        let mut data = TrainingData::new();
+        data.push_game(&[sample(200), sample(MAX_SCORE + 1), sample(-MAX_SCORE)]);
+        data.push_game(&[]);
+        data.push_game(&[sample(50)]);
+        assert_eq!(data.games, 3);
+        // Black to move: Red's +200 and a Red win are -200 and a loss for Black.
+        assert_eq!(
+            data.samples,
+            [
+                TrainSample::new(&pos, -200, 0.0).in_game(1),
+                TrainSample::new(&pos, MAX_SCORE, 0.0).in_game(1),
+                TrainSample::new(&pos, -50, 0.0).in_game(3),
+            ]
+        );
+        data.add_mirrors();
+        assert_eq!(data.samples.len(), 6);
+        assert_eq!(data.samples[5], data.samples[2].mirrored());
+        assert_eq!(data.samples[5].game, 3);
     }
 
     #[test]
