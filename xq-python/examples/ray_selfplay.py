@@ -13,8 +13,9 @@ GAMES --format binary`` with the same settings. The shards are the input of
     python ray_selfplay.py --seeds 1-800 --games 50 --out shards --ray --address auto
 
 With Ray (``pip install ray``) the seeds go out in batches (``--batch``), one task a
-batch; each task plays its seeds one after the other on one CPU and sends the shards
-back, and this process writes them (``selfplay-s<SEED>.xqsp``).
+batch, dealt to the cluster's nodes in turn by their CPUs (a node with 8 CPUs gets 8
+batches of each round); each task plays its seeds one after the other on one CPU and
+sends the shards back, and this process writes them (``selfplay-s<SEED>.xqsp``).
 """
 
 import argparse
@@ -63,6 +64,17 @@ def run_local(seeds: List[int], games: int, options: Dict) -> Dict[int, bytes]:
     return play_batch(seeds, games, options)[1]
 
 
+def cpu_slots() -> List[str]:
+    """The cluster's live nodes, each as many times as it has CPUs, in a fixed order."""
+    import ray
+
+    nodes = sorted(
+        (n["NodeID"], int(n["Resources"].get("CPU", 0)))
+        for n in ray.nodes() if n["Alive"]
+    )
+    return [node for node, cpus in nodes for _ in range(cpus)]
+
+
 def run_ray(
     seeds: List[int],
     games: int,
@@ -71,18 +83,25 @@ def run_ray(
     address: Optional[str] = None,
     num_cpus: Optional[int] = None,
 ) -> Tuple[Dict[int, bytes], List[str]]:
-    """Every shard, one Ray task a batch of seeds, spread over the cluster's nodes; and
-    the node of each task. Starts a local Ray instance (with ``num_cpus`` workers) unless
-    one is running or ``address`` names a cluster."""
+    """Every shard, one Ray task a batch of seeds, the batches dealt to the nodes in
+    turn by their CPUs; and the node each task ran on. Starts a local Ray instance (with
+    ``num_cpus`` workers) unless one is running or ``address`` names a cluster."""
     import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     if __name__ != "__main__":
         # Imported as a module the workers cannot import: send its code along.
         ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     if not ray.is_initialized():
         ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(num_cpus=1, scheduling_strategy="SPREAD")(play_batch)
-    done = ray.get([task.remote(b, games, options) for b in batches(seeds, batch)])
+    task = ray.remote(num_cpus=1)(play_batch)
+    slots = cpu_slots()
+    pending = []
+    for i, seeds_of_task in enumerate(batches(seeds, batch)):
+        # Soft: a node that has gone takes nothing, its batches go elsewhere.
+        where = NodeAffinitySchedulingStrategy(slots[i % len(slots)], soft=True) if slots else "DEFAULT"
+        pending.append(task.options(scheduling_strategy=where).remote(seeds_of_task, games, options))
+    done = ray.get(pending)
     shards: Dict[int, bytes] = {}
     for _, part in done:
         shards.update(part)
