@@ -1,46 +1,26 @@
-//! `xq datagen`: self-play games that give positions to tune the evaluation on.
+//! `xq datagen`: self-play games that give positions to train on, written to a file or
+//! standard output. The games are `xq_train::selfplay`'s (how they are played, the win
+//! adjudication, why they are the same for any `--threads`); this is the arguments, the
+//! output and the progress bar.
 //!
-//! Each game starts from the start position with a few random legal plies, then both
-//! sides search a fixed number of nodes per move until the rules end the game
-//! (`xq_movegen::adjudicate`: mate, stalemate, perpetual check or chase, repetition, the
-//! 60-move rule, insufficient material), a side keeps a winning score (the win
-//! adjudication, below), or the ply cap is reached (a draw).
-//!
-//! Two formats. `--format text` (the default) writes every searched position with the
-//! search's score and, once the game is over, the game's result, in the format of
-//! `xq_eval::tune` (`FEN | score | result`, both from Red's point of view), except
-//! positions in check, positions whose best move is a capture (tuning wants quiet
-//! positions), positions scored as a mate, and the random opening plies.
-//! `--format binary` writes whole games in the compact form of `xq_eval::selfplay`
-//! (about four bytes a position): every move, with the search's score of the position
-//! it was played in (`NO_SCORE` for the random plies and mate scores), and for a game won
-//! by adjudication the move the search chose last; the reader (`xq train`) chooses the
-//! positions.
-//!
-//! Game `g` draws its random plies from its own generator, seeded from `--seed` and `g`,
-//! and searches with a fresh searcher: a game is the same whatever the thread that plays
-//! it, and the output (in game order) is the same for any `--threads`.
-//!
-//! Win adjudication: when the score says the same side is winning by at least `--resign`
-//! centipawns (or mates) after 8 plies in a row, that side wins. `--resign 0` turns it
-//! off.
+//! Two formats. `--format text` (the default) writes the quiet positions of each game
+//! with the search's score and the game's result (`xq_train::text`, `FEN | score |
+//! result`, both from Red's point of view): not in check, the best move not a capture,
+//! the score not a mate, not a random opening ply. `--format binary` writes whole games
+//! in the compact form of `xq_train::binary` (about four bytes a position); the reader
+//! (`xq train`, `xq tune`, `xq tune-wdl`) takes the same positions from them.
 
 use crate::StdoutClosed;
 use anyhow::{Context, Result};
-use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
-use std::sync::Arc;
 use std::time::Instant;
-use xq_core::{Color, Position, SplitMix64};
-use xq_eval::nnue::Network;
-use xq_eval::selfplay::{GameRecord, Writer, NO_SCORE};
 use xq_movegen::GameResult;
-use xq_movegen::{legal_moves, Game};
-use xq_search::{Limits, Score, Searcher};
+use xq_train::binary::Writer;
+use xq_train::selfplay::{generate_each, Settings};
+use xq_train::text::{format_sample, samples};
 
 /// How the games are written.
 #[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,10 +31,7 @@ pub enum Format {
     Binary,
 }
 
-/// Plies in a row the win adjudication waits for.
-const RESIGN_PLIES: u32 = 8;
-
-/// Play self-play games and write their positions for `xq tune`.
+/// Play self-play games and write their positions for `xq tune` and `xq train`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatagenArgs {
     /// Number of games.
@@ -95,124 +72,6 @@ fn threads() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=256)
 }
 
-/// The generator of game `game` for the run seeded with `seed`: every game its own
-/// stream, the same for any thread count.
-fn game_rng(seed: u64, game: u64) -> SplitMix64 {
-    let base = SplitMix64::new(seed).next_u64();
-    SplitMix64::new(base ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03))
-}
-
-/// One finished game: its data (text lines or the binary record) and result.
-#[derive(Debug)]
-struct Played {
-    data: Data,
-    /// The positions written.
-    positions: usize,
-    result: GameResult,
-}
-
-#[derive(Debug)]
-enum Data {
-    Lines(Vec<String>),
-    Bytes(Vec<u8>),
-}
-
-/// A score as the binary format keeps it.
-fn packed(score: Score) -> i16 {
-    match score {
-        Score::Cp(cp) => cp.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16,
-        Score::Mate(_) => NO_SCORE,
-    }
-}
-
-/// Plays game `index`.
-fn play(args: &DatagenArgs, net: &Option<Arc<Network>>, index: u64) -> Played {
-    let mut rng = game_rng(args.seed, index);
-    let mut game = Game::startpos();
-    let mut plies: Vec<(xq_core::Move, i16)> = Vec::new();
-    for _ in 0..args.random_plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        let moves = legal_moves(game.position());
-        let m = moves[rng.below(moves.len() as u64) as usize];
-        game.play(m).expect("a legal move");
-        plies.push((m, NO_SCORE));
-    }
-    let mut searcher = Searcher::new(args.hash);
-    searcher.set_network(net.clone());
-    let stop = AtomicBool::new(false);
-    let limits = Limits::nodes(args.nodes);
-    let mut kept: Vec<(Position, i32)> = Vec::new();
-    let mut streak: (Option<Color>, u32) = (None, 0);
-    let result = loop {
-        if let Some(result) = game.outcome().map(|o| o.result) {
-            break result;
-        }
-        if game.moves().len() >= args.max_plies {
-            break GameResult::Draw;
-        }
-        let pos = game.position().clone();
-        let side = pos.side_to_move();
-        let r = searcher.search(&game, &limits, &stop, |_| {});
-        // The referee has seen that the side to move has a legal move.
-        let m = r.best_move.expect("a legal move to play");
-        // Kept even when the game is adjudicated before it is played, as the text
-        // form keeps its position.
-        plies.push((m, packed(r.score)));
-        let winner = match r.score {
-            Score::Cp(cp) => {
-                if !pos.is_check() && pos.is_empty(m.to()) {
-                    kept.push((pos, cp * side.sign()));
-                }
-                (args.resign > 0 && cp.abs() >= args.resign)
-                    .then(|| if cp > 0 { side } else { !side })
-            }
-            Score::Mate(n) => Some(if n > 0 { side } else { !side }),
-        };
-        streak = match winner {
-            Some(w) if streak.0 == Some(w) => (Some(w), streak.1 + 1),
-            Some(w) => (Some(w), 1),
-            None => (None, 0),
-        };
-        if args.resign > 0 && streak.1 >= RESIGN_PLIES {
-            if let Some(w) = streak.0 {
-                break GameResult::loss_for(!w);
-            }
-        }
-        game.play(m).expect("the search plays legal moves");
-    };
-    let red = match result {
-        GameResult::RedWins => 1.0,
-        GameResult::Draw => 0.5,
-        GameResult::BlackWins => 0.0,
-    };
-    let (data, positions) = match args.format {
-        Format::Text => (
-            Data::Lines(
-                kept.iter()
-                    .map(|(pos, score)| xq_eval::tune::format_sample(pos, *score, red))
-                    .collect(),
-            ),
-            kept.len(),
-        ),
-        Format::Binary => {
-            let n = plies.len();
-            let record = GameRecord {
-                start: Position::startpos(),
-                result,
-                plies,
-            };
-            (Data::Bytes(Writer::game_bytes(&record)), n)
-        }
-    };
-    Played {
-        data,
-        positions,
-        result,
-    }
-}
-
 /// Where the data lines go.
 enum Out {
     Stdout(std::io::Stdout),
@@ -238,13 +97,6 @@ impl Out {
         }
     }
 
-    fn data(&mut self, data: &Data) -> Result<()> {
-        match data {
-            Data::Lines(lines) => lines.iter().try_for_each(|l| self.line(l)),
-            Data::Bytes(bytes) => self.bytes(bytes),
-        }
-    }
-
     fn finish(&mut self) -> Result<()> {
         match self {
             Out::Stdout(s) => s.flush().map_err(|_| StdoutClosed.into()),
@@ -257,10 +109,18 @@ impl Out {
 
 /// Runs the games; returns the exit code.
 pub fn run(args: &DatagenArgs) -> Result<i32> {
-    // Each game makes its own table: say now if the system will not give one.
-    drop(xq_search::tt::TranspositionTable::try_new(args.hash)?);
     let start = Instant::now();
-    let net = args.net.network()?;
+    let mut settings = Settings {
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        max_plies: args.max_plies,
+        resign: args.resign,
+        hash_mib: args.hash,
+        network: None,
+    };
+    // Whether the system gives each game its table, before a network file is read.
+    settings.check(args.threads)?;
+    settings.network = args.net.network()?;
     if args.format == Format::Binary && args.output.is_none() && std::io::stdout().is_terminal() {
         anyhow::bail!("binary data is not for a terminal: give a file with -o FILE");
     }
@@ -286,47 +146,41 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
         );
         bar
     });
-    let next = AtomicU64::new(0);
-    let (tx, rx) = mpsc::channel::<(u64, Played)>();
     let (mut positions, mut results) = (0usize, [0u64; 3]);
-    std::thread::scope(|s| -> Result<()> {
-        for _ in 0..args.threads.min(args.games.max(1) as usize) {
-            let tx = tx.clone();
-            let (next, net) = (&next, &net);
-            s.spawn(move || loop {
-                let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= args.games || tx.send((g, play(args, net, g))).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        // Games finish in any order; lines are written in game order.
-        let mut waiting = BTreeMap::new();
-        let mut written = 0u64;
-        for (g, played) in rx {
-            waiting.insert(g, played);
-            while let Some(played) = waiting.remove(&written) {
-                if let Err(e) = out.data(&played.data) {
-                    // Let the other threads stop at their next game.
-                    next.store(args.games, Ordering::Relaxed);
-                    return Err(e);
-                }
-                positions += played.positions;
-                results[match played.result {
-                    GameResult::RedWins => 0,
-                    GameResult::Draw => 1,
-                    GameResult::BlackWins => 2,
-                }] += 1;
-                written += 1;
-                if let Some(bar) = &bar {
-                    bar.inc(1);
-                    bar.set_message(positions.to_string());
-                }
+    let mut failed = None;
+    generate_each(&settings, args.seed, args.games, args.threads, |_, game| {
+        // The positions written: the quiet ones as text, every ply in binary.
+        let written = match args.format {
+            Format::Text => samples(&game).try_fold(0, |n, s| {
+                out.line(&format_sample(&s.pos, s.score, s.result))
+                    .map(|()| n + 1)
+            }),
+            Format::Binary => Writer::game_bytes(&game)
+                .map_err(anyhow::Error::from)
+                .and_then(|bytes| out.bytes(&bytes))
+                .map(|()| game.plies.len()),
+        };
+        match written {
+            Ok(n) => positions += n,
+            Err(e) => {
+                failed = Some(e);
+                return ControlFlow::Break(());
             }
         }
-        Ok(())
+        results[match game.result {
+            GameResult::RedWins => 0,
+            GameResult::Draw => 1,
+            GameResult::BlackWins => 2,
+        }] += 1;
+        if let Some(bar) = &bar {
+            bar.inc(1);
+            bar.set_message(positions.to_string());
+        }
+        ControlFlow::Continue(())
     })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
     out.finish()?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
@@ -345,17 +199,4 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
         eprintln!("{summary}");
     }
     Ok(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn games_get_their_own_streams() {
-        let (mut a, mut b) = (game_rng(1, 0), game_rng(1, 1));
-        assert_ne!(a.next_u64(), b.next_u64());
-        assert_eq!(game_rng(1, 1).next_u64(), game_rng(1, 1).next_u64());
-        assert!((0..1000).all(|_| a.below(7) < 7));
-    }
 }

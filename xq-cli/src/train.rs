@@ -1,10 +1,10 @@
 //! `xq train`: trains a network (`xq_eval::nnue`) on `xq datagen` data and writes it.
 //!
 //! The data files may be text (`FEN | score | result` lines, as `xq tune` reads) or
-//! binary (`xq datagen --format binary`); each file's first bytes tell which. From binary
-//! games the trainer takes the positions a text file would hold: searched, not in check,
-//! the best move quiet, the score not a mate. How the network is fitted (the loss, AdamW,
-//! the schedule, the held-out part) is in `xq_eval::nnue::train`.
+//! binary (`xq datagen --format binary`), read by `xq_train::data` (which tells them
+//! apart by their first bytes and cuts them into games); `xq_train::nnue` keeps the
+//! positions scored within 3000 centipawns and fits the network (the loss, AdamW, the
+//! schedule, the held-out part). This is the arguments, the files and the printing.
 //!
 //! The same data, options and seed give the same network, whatever `--threads`.
 
@@ -12,16 +12,8 @@ use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use xq_core::Color;
-use xq_eval::nnue::train::{TrainOptions, TrainSample, Trainer};
 use xq_eval::nnue::{Network, MAX_HIDDEN};
-use xq_eval::selfplay;
-use xq_eval::tune::parse_sample;
-use xq_movegen::GameResult;
-
-/// The largest score (centipawns) a position is trained on: beyond it the game is
-/// decided and the score says little about the position.
-const MAX_SCORE: i32 = 3000;
+use xq_train::nnue::{TrainOptions, Trainer, TrainingData};
 
 /// Train a network on self-play data.
 #[derive(clap::Args, Debug)]
@@ -74,60 +66,6 @@ pub struct TrainArgs {
     output: PathBuf,
 }
 
-/// The positions of one data file; `games` counts the games read so far (each sample
-/// says its game, so that the held-out part is whole games).
-fn read_file(path: &Path, out: &mut Vec<TrainSample>, games: &mut u32) -> Result<()> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.starts_with(b"XQSP") {
-        selfplay::read_each(&bytes, |game| {
-            *games += 1;
-            for (pos, score) in game.quiet_positions() {
-                let score = i32::from(score);
-                if score.abs() > MAX_SCORE {
-                    continue;
-                }
-                let us = pos.side_to_move();
-                let result = match (game.result, us) {
-                    (GameResult::Draw, _) => 0.5,
-                    (GameResult::RedWins, Color::Red) | (GameResult::BlackWins, Color::Black) => {
-                        1.0
-                    }
-                    _ => 0.0,
-                };
-                out.push(TrainSample::new(&pos, score, result).in_game(*games));
-            }
-        })
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        return Ok(());
-    }
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|_| anyhow::anyhow!("{}: neither xq datagen text nor binary", path.display()))?;
-    // A text file's games follow one another: a new one starts where the move number
-    // goes back.
-    *games += 1;
-    let mut last_move = 0;
-    for (i, line) in text.lines().enumerate() {
-        match parse_sample(line) {
-            Ok(Some(s)) => {
-                let number = s.pos.fullmove_number();
-                if number < last_move {
-                    *games += 1;
-                }
-                last_move = number;
-                if s.score.abs() > MAX_SCORE {
-                    continue;
-                }
-                let sign = s.pos.side_to_move().sign();
-                let result = if sign > 0 { s.result } else { 1.0 - s.result };
-                out.push(TrainSample::new(&s.pos, s.score * sign, result as f32).in_game(*games));
-            }
-            Ok(None) => {}
-            Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),
-        }
-    }
-    Ok(())
-}
-
 /// Reads a network file.
 fn read_net(path: &Path) -> Result<Network> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -175,18 +113,17 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let start = Instant::now();
-    let mut samples = Vec::new();
-    let mut games = 0;
+    let mut data = TrainingData::new();
     for path in &args.files {
-        read_file(path, &mut samples, &mut games)?;
+        data.push_file(path)?;
     }
-    if samples.is_empty() {
+    if data.samples.is_empty() {
         bail!("no position to train on in the data");
     }
     if args.mirror {
-        let mirrors: Vec<TrainSample> = samples.iter().map(TrainSample::mirrored).collect();
-        samples.extend(mirrors);
+        data.add_mirrors();
     }
+    let (samples, games) = (&data.samples, data.games);
     let options = TrainOptions {
         hidden,
         lr: args.lr,
@@ -198,7 +135,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         seed: args.seed,
         ..TrainOptions::default()
     };
-    let mut trainer = Trainer::new(&samples, options, init.as_ref());
+    let mut trainer = Trainer::new(samples, options, init.as_ref());
     let (trained, held) = trainer.sizes();
     outln!(
         "{} positions of {games} games ({trained} trained, {held} held out) read in {:.1} s; width {hidden}, K = {:.6}",

@@ -1,16 +1,17 @@
 //! `xq tune`: fits the evaluation's weights to `xq datagen` data (Texel's method, see
-//! `xq_eval::tune`) and, with `--write`, writes them into `xq-eval/src/params.rs`.
+//! `xq_train::tune`) and, with `--write`, writes them into `xq-eval/src/params.rs`.
 
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::time::Instant;
 use xq_eval::params::{PARAMS, S, TERMS};
-use xq_eval::tune::{parse_sample, rewrite_params, Dataset, TuneOptions, Tuner};
+use xq_train::tune::{rewrite_params, Dataset, TuneOptions, Tuner};
 
 /// Fit the evaluation's weights to self-play data.
 #[derive(clap::Args, Debug)]
 pub struct TuneArgs {
-    /// Data files written by `xq datagen` (`FEN | score | result` lines).
+    /// Data files written by `xq datagen`: `FEN | score | result` lines, or binary
+    /// (`--format binary`).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Passes over the data.
@@ -50,15 +51,7 @@ pub struct TuneArgs {
 fn read(files: &[PathBuf]) -> Result<Dataset> {
     let mut data = Dataset::new();
     for path in files {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        for (i, line) in text.lines().enumerate() {
-            match parse_sample(line) {
-                Ok(Some(r)) => data.push(&r),
-                Ok(None) => {}
-                Err(e) => bail!("{}:{}: {e}", path.display(), i + 1),
-            }
-        }
+        data.push_file(path)?;
     }
     Ok(data)
 }

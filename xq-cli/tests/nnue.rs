@@ -8,7 +8,8 @@ use common::*;
 use std::path::{Path, PathBuf};
 use xq_core::Position;
 use xq_eval::nnue::Network;
-use xq_eval::selfplay::{self, NO_SCORE};
+use xq_train::binary;
+use xq_train::selfplay::NO_SCORE;
 
 fn temp(test: &str) -> PathBuf {
     common::scratch("nnue", test)
@@ -255,7 +256,7 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     let a = dir.join("a.nnue");
     let stdout = train(&a, "1");
     assert!(
-        stdout.starts_with("3000 positions of 1126 games ("),
+        stdout.starts_with("3000 positions of 1305 games ("),
         "the sample's positions and games: {stdout}"
     );
     let losses = held_out_losses(&stdout);
@@ -295,7 +296,7 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     let first = String::from_utf8(o.stdout).unwrap();
     let first = first.lines().next().unwrap().to_string();
     assert!(
-        first.starts_with("6000 positions of 1126 games ("),
+        first.starts_with("6000 positions of 1305 games ("),
         "{first}"
     );
     let counts: Vec<usize> = first
@@ -362,7 +363,7 @@ fn datagen_binary_holds_the_text_positions() {
         ]);
         assert!(o.status.success(), "{o:?}");
     }
-    let games = selfplay::read(&std::fs::read(&bin).unwrap()).unwrap();
+    let games = binary::read(&std::fs::read(&bin).unwrap()).unwrap();
     assert_eq!(games.len(), 3);
     // The positions a text file keeps, taken from the binary games.
     let mut from_binary = Vec::new();
@@ -377,7 +378,7 @@ fn datagen_binary_holds_the_text_positions() {
         };
         for (pos, score) in game.quiet_positions() {
             let red_score = i32::from(score) * pos.side_to_move().sign();
-            from_binary.push(xq_eval::tune::format_sample(&pos, red_score, red));
+            from_binary.push(xq_train::text::format_sample(&pos, red_score, red));
         }
     }
     let text_path = text;
@@ -429,7 +430,14 @@ fn datagen_binary_holds_the_text_positions() {
         String::from_utf8(o.stdout).unwrap()
     };
     let (from_text, from_bin) = (fit(&text_path), fit(&bin));
-    let model = |out: &str| out[out.find("pub const MODEL").unwrap()..].to_string();
+    // The block alone: the lines after it say how long the fit took.
+    let model = |out: &str| {
+        let (start, end) = (
+            out.find("pub const MODEL").unwrap(),
+            out.find("// @generated-end").unwrap(),
+        );
+        out[start..end].to_string()
+    };
     assert_eq!(model(&from_bin), model(&from_text));
     assert!(
         from_bin.starts_with(&format!("{} positions of 3 games", lines.len())),

@@ -74,14 +74,14 @@ fn datagen_is_reproducible_whatever_the_threads() {
     );
     // Every line is a quiet position, not in check, with a score and the game's result.
     for line in one.lines() {
-        let r = xq_eval::tune::parse_sample(line)
+        let r = xq_train::text::parse_sample(line)
             .unwrap_or_else(|e| panic!("{line}: {e}"))
             .expect("no blank line");
         assert!(!r.pos.is_check(), "{line}");
         assert!([0.0, 0.5, 1.0].contains(&r.result), "{line}");
         assert!(r.score.abs() < 20_000, "{line}");
         assert_eq!(
-            xq_eval::tune::format_sample(&r.pos, r.score, r.result),
+            xq_train::text::format_sample(&r.pos, r.score, r.result),
             line
         );
     }
@@ -96,7 +96,7 @@ fn tune_fits_and_rewrites_a_parameter_file() {
     std::fs::write(&params, original).unwrap();
     let sample = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../xq-eval/tests/data/tune-sample.txt"
+        "/../xq-train/tests/data/tune-sample.txt"
     );
     let o = xq(&[
         "tune",

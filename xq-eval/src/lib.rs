@@ -7,9 +7,7 @@ pub mod endgame;
 pub mod nnue;
 pub mod params;
 pub mod pst;
-pub mod selfplay;
 pub mod terms;
-pub mod tune;
 
 use collect::{Collect, Features, Sum};
 use endgame::SCALE_MAX;

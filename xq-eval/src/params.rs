@@ -1,7 +1,7 @@
 //! Every weight of the evaluation, in one table: [`PARAMS`].
 //!
 //! **The numbers of [`PARAMS`] are written by `xq tune --write`** (the Texel tuner fits
-//! them to self-play games, see [`tune`](crate::tune)); edit them by hand only to try a
+//! them to self-play games, see `xq_train::tune`); edit them by hand only to try a
 //! guess. The *layout* is the code's: the named index ranges below and [`TERMS`] say
 //! which entries belong to which term, and the tuner keeps them.
 //!

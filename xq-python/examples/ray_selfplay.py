@@ -1,133 +1,160 @@
-"""Self-play data generation with xq, as Ray tasks over a cluster (or in one process).
+"""Self-play training data with xq, as Ray tasks over a cluster (or in one process).
 
-Each game starts from a random opening drawn from its seed (a few random legal moves),
-then xq's engine plays both sides at a fixed number of nodes, one search thread and a
-fresh table per game, so a game depends on its seed alone: the same seeds give the same
-records on one machine or spread over many, in any order. Every position of a finished
-game becomes a line of training data in the `xq datagen` format
-(`FEN | score | result`, Red's point of view; `xq.read_datagen` reads it back, and
-`xq tune` fits the evaluation to it).
+Each seed makes one shard: ``xq.selfplay(games, seed=seed, ...)`` plays games 0 to
+games - 1 of the run seeded with it (a few random opening plies each, then the engine on
+both sides at a fixed number of nodes a move) and returns them in ``xq datagen``'s
+binary form. A game depends on its seed and index alone, so a shard is the same bytes
+on any machine, for any thread count, and the same as ``xq datagen --seed SEED --games
+GAMES --format binary`` with the same settings. The shards are the input of
+``xq train shards/*.xqsp`` (and ``xq tune``, ``xq tune-wdl``, ``xq.read_datagen``).
 
-    python ray_selfplay.py --games 8 --nodes 2000 --out selfplay.txt          # one process
-    python ray_selfplay.py --games 8 --nodes 2000 --out selfplay.txt --ray    # Ray, local
-    python ray_selfplay.py --games 800 --ray --address auto --out data.txt     # a Ray cluster
+    python ray_selfplay.py --seeds 1-8 --games 50 --out shards            # one process
+    python ray_selfplay.py --seeds 1-8 --games 50 --out shards --ray      # Ray, local
+    python ray_selfplay.py --seeds 1-800 --games 50 --out shards --ray --address auto
 
-Ray is used as it is (`pip install ray`): each game is one `ray.remote` task.
+With Ray (``pip install ray``) the seeds go out in batches (``--batch``), one task a
+batch, dealt to the cluster's nodes in turn by their CPUs (a node with 8 CPUs gets 8
+batches of each round); each task plays its seeds one after the other on one CPU and
+sends the shards back, and this process writes them (``selfplay-s<SEED>.xqsp``).
 """
 
 import argparse
-import random
+import os
 import sys
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import xq
 
-RESULT_FOR_RED = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
-# A mate score in the data: large, but ordered by the distance to mate.
-MATE_CP = 30_000
 
-
-def opening(seed: int, plies: int = 6) -> xq.Board:
-    """A board after `plies` random legal moves drawn from `seed`."""
-    rng = random.Random(seed)
-    board = xq.Board()
-    for _ in range(plies):
-        moves = board.legal_moves
-        if not moves or board.is_game_over():
-            break
-        board.push(rng.choice(moves))
-    return board
-
-
-def red_cp(score: xq.Score, turn: bool) -> int:
-    """A score from the side to move's view as centipawns from Red's."""
-    if score.mate is not None:
-        cp = MATE_CP - abs(score.mate) if score.mate > 0 else -MATE_CP + abs(score.mate)
-    else:
-        cp = score.cp
-    return cp if turn == xq.RED else -cp
-
-
-def play_game(seed: int, nodes: int = 2000, max_plies: int = 200) -> Dict:
-    """One self-play game from the opening of `seed`: its moves, result, termination and
-    the (FEN, Red's score) of every position the engine searched."""
-    engine = xq.Engine(threads=1, hash_mb=16)
-    board = opening(seed)
-    start = board.copy(stack=False)
-    book = len(board.move_stack)
-    positions = []
-    while board.outcome() is None and len(board.move_stack) < max_plies:
-        info = engine.analyse(board, nodes=nodes)
-        positions.append((board.fen(), red_cp(info["score"], board.turn)))
-        board.push(info["pv"][0])
-    outcome = board.outcome()
-    return {
-        "seed": seed,
-        "start": start.fen(),
-        "moves": [m.iccs() for m in board.move_stack[book:]],
-        "result": outcome.result() if outcome else "*",
-        "termination": outcome.termination.value if outcome else None,
-        "positions": positions,
+def settings(args: argparse.Namespace) -> Dict:
+    """The keyword arguments of ``xq.selfplay`` that the command line sets."""
+    out = {
+        "nodes": args.nodes,
+        "random_plies": args.random_plies,
+        "max_plies": args.max_plies,
+        "resign": args.resign,
+        "hash_mb": args.hash_mb,
+        "threads": 1,
     }
+    if args.classical:
+        out["classical"] = True
+    return out
 
 
-def datagen_lines(game: Dict) -> List[str]:
-    """The training lines of a finished game (none for an unfinished one)."""
-    result = RESULT_FOR_RED.get(game["result"])
-    if result is None:
-        return []
-    return [f"{fen} | {cp} | {result:.1f}" for fen, cp in game["positions"]]
+def play_batch(seeds: List[int], games: int, options: Dict) -> Tuple[str, Dict[int, bytes]]:
+    """The shards of ``seeds``, and the node that played them (``"local"`` outside Ray)."""
+    node = "local"
+    try:
+        import ray
+
+        if ray.is_initialized():
+            node = ray.get_runtime_context().get_node_id()
+    except ImportError:
+        pass
+    return node, {seed: xq.selfplay(games, seed=seed, **options) for seed in seeds}
 
 
-def run_local(seeds: List[int], nodes: int, max_plies: int) -> List[Dict]:
-    """The games one after the other in this process."""
-    return [play_game(s, nodes, max_plies) for s in seeds]
+def batches(seeds: List[int], size: int) -> List[List[int]]:
+    """``seeds`` cut into lists of ``size``."""
+    return [seeds[i:i + size] for i in range(0, len(seeds), size)]
+
+
+def run_local(seeds: List[int], games: int, options: Dict) -> Dict[int, bytes]:
+    """Every shard in this process, one after the other."""
+    return play_batch(seeds, games, options)[1]
+
+
+def cpu_slots() -> List[str]:
+    """The cluster's live nodes, each as many times as it has CPUs, in a fixed order."""
+    import ray
+
+    nodes = sorted(
+        (n["NodeID"], int(n["Resources"].get("CPU", 0)))
+        for n in ray.nodes() if n["Alive"]
+    )
+    return [node for node, cpus in nodes for _ in range(cpus)]
 
 
 def run_ray(
     seeds: List[int],
-    nodes: int,
-    max_plies: int,
+    games: int,
+    options: Dict,
+    batch: int = 1,
     address: Optional[str] = None,
     num_cpus: Optional[int] = None,
-) -> List[Dict]:
-    """The games as Ray tasks, one task a game, returned in the order of `seeds`.
-    Starts a local Ray instance (with `num_cpus` workers) unless one is running or
-    `address` names a cluster."""
+) -> Tuple[Dict[int, bytes], List[str]]:
+    """Every shard, one Ray task a batch of seeds, the batches dealt to the nodes in
+    turn by their CPUs; and the node each task ran on. Starts a local Ray instance (with
+    ``num_cpus`` workers) unless one is running or ``address`` names a cluster."""
     import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     if __name__ != "__main__":
         # Imported as a module the workers cannot import: send its code along.
         ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     if not ray.is_initialized():
         ray.init(address=address, num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-    task = ray.remote(num_cpus=1)(play_game)
-    return ray.get([task.remote(s, nodes, max_plies) for s in seeds])
+    task = ray.remote(num_cpus=1)(play_batch)
+    slots = cpu_slots()
+    pending = []
+    for i, seeds_of_task in enumerate(batches(seeds, batch)):
+        # Soft: a node that has gone takes nothing, its batches go elsewhere.
+        where = NodeAffinitySchedulingStrategy(slots[i % len(slots)], soft=True) if slots else "DEFAULT"
+        pending.append(task.options(scheduling_strategy=where).remote(seeds_of_task, games, options))
+    done = ray.get(pending)
+    shards: Dict[int, bytes] = {}
+    for _, part in done:
+        shards.update(part)
+    return shards, [node for node, _ in done]
+
+
+def write_shards(shards: Dict[int, bytes], out: str) -> List[str]:
+    """Writes each shard as ``<out>/selfplay-s<SEED>.xqsp``; returns the paths."""
+    os.makedirs(out, exist_ok=True)
+    paths = []
+    for seed in sorted(shards):
+        path = os.path.join(out, f"selfplay-s{seed}.xqsp")
+        with open(path, "wb") as f:
+            f.write(shards[seed])
+        paths.append(path)
+    return paths
+
+
+def parse_seeds(text: str) -> List[int]:
+    """``"1-4,9"`` -> [1, 2, 3, 4, 9]."""
+    seeds: List[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        seeds.extend(range(int(lo), int(hi or lo) + 1))
+    return seeds
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--games", type=int, default=8)
-    p.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed + i")
-    p.add_argument("--nodes", type=int, default=2000, help="nodes per move")
-    p.add_argument("--max-plies", type=int, default=200, help="an unfinished game stops here")
-    p.add_argument("--ray", action="store_true", help="run the games as Ray tasks")
+    p.add_argument("--seeds", type=parse_seeds, default=parse_seeds("1-4"), help="e.g. 1-8 or 1,5,9")
+    p.add_argument("--games", type=int, default=50, help="games a seed (a shard)")
+    p.add_argument("--nodes", type=int, default=5000, help="nodes a move")
+    p.add_argument("--random-plies", type=int, default=8)
+    p.add_argument("--max-plies", type=int, default=400, help="a longer game is a draw")
+    p.add_argument("--resign", type=int, default=1500, help="win adjudication, centipawns (0: off)")
+    p.add_argument("--hash-mb", type=int, default=16)
+    p.add_argument("--classical", action="store_true", help="the classical evaluation, not the network")
+    p.add_argument("--ray", action="store_true", help="play the seeds as Ray tasks")
+    p.add_argument("--batch", type=int, default=1, help="seeds a Ray task")
     p.add_argument("--address", default=None, help="a Ray cluster's address (default: a local instance)")
     p.add_argument("--num-cpus", type=int, default=None, help="workers of a local Ray instance")
-    p.add_argument("--out", default=None, help="write the training lines here")
+    p.add_argument("--out", default="shards", help="the folder of the shards")
     args = p.parse_args(argv)
-    seeds = [args.seed + i for i in range(args.games)]
+    options = settings(args)
     if args.ray:
-        games = run_ray(seeds, args.nodes, args.max_plies, args.address, args.num_cpus)
+        shards, nodes = run_ray(args.seeds, args.games, options, args.batch, args.address, args.num_cpus)
+        where = f"{len(set(nodes))} Ray nodes"
     else:
-        games = run_local(seeds, args.nodes, args.max_plies)
-    lines = [line for g in games for line in datagen_lines(g)]
-    for g in games:
-        print(f"seed {g['seed']}: {len(g['moves'])} plies, {g['result']} {g['termination'] or ''}".rstrip())
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write("".join(line + "\n" for line in lines))
-    print(f"{len(games)} games, {len(lines)} positions")
+        shards, where = run_local(args.seeds, args.games, options), "this process"
+    paths = write_shards(shards, args.out)
+    positions = sum(len(xq.read_datagen(path)["score"]) for path in paths)
+    print(f"{len(paths)} shards of {args.games} games, {positions} positions to train on, "
+          f"by {where}, in {args.out}")
     return 0
 
 

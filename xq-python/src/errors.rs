@@ -21,18 +21,21 @@ pub enum Kind {
     AmbiguousMove,
     /// A PGN or XQF file that cannot be read.
     InvalidGameFile,
-    /// A line of an `xq datagen` file that cannot be read.
+    /// An `xq datagen` file (text or binary) that cannot be read.
     InvalidDataFile,
+    /// An argument out of its range or of the wrong kind (self-play's settings).
+    InvalidArgument,
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 7] = [
         Kind::InvalidFen,
         Kind::InvalidMove,
         Kind::IllegalMove,
         Kind::AmbiguousMove,
         Kind::InvalidGameFile,
         Kind::InvalidDataFile,
+        Kind::InvalidArgument,
     ];
 
     fn name(self) -> &'static str {
@@ -43,6 +46,7 @@ impl Kind {
             Kind::AmbiguousMove => "AmbiguousMove",
             Kind::InvalidGameFile => "InvalidGameFile",
             Kind::InvalidDataFile => "InvalidDataFile",
+            Kind::InvalidArgument => "InvalidArgument",
         }
     }
 
@@ -53,13 +57,15 @@ impl Kind {
             Kind::IllegalMove => "A move that is not legal in the position it is played in.",
             Kind::AmbiguousMove => "A move text that fits several legal moves.",
             Kind::InvalidGameFile => "A PGN or XQF file that cannot be read; the message says where (game, line and ply, or byte offset).",
-            Kind::InvalidDataFile => "A line of an `xq datagen` file that cannot be read; the message names the line.",
+            Kind::InvalidDataFile => "An `xq datagen` file (text or binary) that cannot be read; the message names the line or the byte.",
+            Kind::InvalidArgument => "An argument out of its range or of the wrong kind; the message names it and what it may be.",
         }
     }
 }
 
 static BASE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static TYPES: [PyOnceLock<Py<PyType>>; 6] = [
+static TYPES: [PyOnceLock<Py<PyType>>; 7] = [
+    PyOnceLock::new(),
     PyOnceLock::new(),
     PyOnceLock::new(),
     PyOnceLock::new(),

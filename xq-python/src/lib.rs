@@ -1,6 +1,6 @@
 //! The native module of the `xq-xiangqi` Python package, `xq._xq`: the rules
-//! (`xq-movegen`), game files (`xq-records`), the engine (`xq-search`) and the
-//! machine-learning helpers, bound with PyO3 to the public API of those crates. The
+//! (`xq-movegen`), game files (`xq-records`), the engine (`xq-search`), self-play
+//! (`xq-train`) and the machine-learning helpers, bound with PyO3 to the public API of those crates. The
 //! package `xq` (`python/xq/__init__.py`) re-exports it with the constants, the SVG
 //! boards and the `Termination` enum.
 //!
@@ -16,6 +16,7 @@ mod engine;
 mod errors;
 mod ml;
 mod records;
+mod selfplay;
 mod tensor;
 mod types;
 
@@ -52,6 +53,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ml::push_batch, m)?)?;
     m.add_function(wrap_pyfunction!(ml::read_datagen, m)?)?;
     m.add_function(wrap_pyfunction!(ml::_rust_batch_seconds, m)?)?;
+    m.add_function(wrap_pyfunction!(selfplay::selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_pgn_str, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_xqf, m)?)?;

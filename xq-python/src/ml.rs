@@ -1,5 +1,5 @@
 //! The machine-learning calls: the action index both ways, the batch calls that cross
-//! into Rust once for many boards, and `xq datagen` files as arrays. The tables and the
+//! into Rust once for many boards, and `xq datagen` files (text or binary) as arrays. The tables and the
 //! fills are in `tensor`.
 //!
 //! The arrays are filled in Rust inside a `bytearray` and handed to NumPy with
@@ -15,6 +15,7 @@ use crate::types::Move;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use xq_movegen::Game;
+use xq_train::data::DataErrorKind;
 
 /// `xq.move_to_index(move)`: the action index of a move (0..2085); see `xq.N_ACTIONS`.
 ///
@@ -176,13 +177,19 @@ pub fn push_batch(
     Ok(())
 }
 
-/// `xq.read_datagen(path, *, planes=False)`: an `xq datagen` file (`FEN | score | result`
-/// per line, `#` comments) as arrays: a dict with `"fen"` (a list of str), `"score"`
-/// (int32, centipawns from Red's point of view), `"result"` (float32: 1.0 Red won, 0.5
-/// draw, 0.0 Black won) and, with `planes=True`, `"planes"` (float32, (n, 18, 10, 9), as
-/// `Board.planes()` of each FEN with no history).
+/// `xq.read_datagen(path, *, planes=False)`: an `xq datagen` file, text (`FEN | score |
+/// result` per line, `#` comments) or binary (`--format binary`, told by its first
+/// bytes), as arrays: a dict with `"fen"` (a list of str), `"score"` (int32, centipawns
+/// from Red's point of view), `"result"` (float32: 1.0 Red won, 0.5 draw, 0.0 Black
+/// won), `"game"` (int32, the game of each position, from 0) and, with `planes=True`,
+/// `"planes"` (float32, (n, 18, 10, 9), as `Board.planes()` of each FEN with no
+/// history). A binary file gives the positions its text form would hold (and every
+/// trainer reads): searched, not in check, the move played not a capture, the score not
+/// a mate. The games are `xq_train::data`'s: a text file's lines are cut where the ply
+/// stops rising or the result changes.
 ///
-/// Raises InvalidDataFile naming the first bad line, OSError if the file cannot be read.
+/// Raises InvalidDataFile naming the first bad line (or byte, for a binary file),
+/// OSError if the file cannot be read.
 #[pyfunction]
 #[pyo3(signature = (path, *, planes = false))]
 pub fn read_datagen<'py>(
@@ -190,20 +197,26 @@ pub fn read_datagen<'py>(
     path: std::path::PathBuf,
     planes: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let text = std::fs::read_to_string(&path)?;
     let mut samples = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        match xq_eval::tune::parse_sample(line) {
-            Ok(Some(s)) => samples.push(s),
-            Ok(None) => {}
-            Err(e) => {
-                return Err(Error::new(
-                    Kind::InvalidDataFile,
-                    format!("{}, line {}: {e}", path.display(), i + 1),
-                )
-                .into())
-            }
+    let mut games: Vec<i32> = Vec::new();
+    let mut game = 0i32;
+    let read = xq_train::data::read_file(&path, |positions| {
+        for s in positions {
+            samples.push(s.clone());
+            games.push(game);
         }
+        game += 1;
+    });
+    if let Err(e) = read {
+        return Err(match e.kind {
+            DataErrorKind::Io(io) => io.into(),
+            DataErrorKind::Line { line, error } => Error::new(
+                Kind::InvalidDataFile,
+                format!("{}, line {line}: {error}", path.display()),
+            )
+            .into(),
+            _ => Error::new(Kind::InvalidDataFile, e).into(),
+        });
     }
     let n = samples.len();
     let out = pyo3::types::PyDict::new(py);
@@ -222,6 +235,14 @@ pub fn read_datagen<'py>(
         array(py, "float32", &[n], n * 4, |buf| {
             for (c, s) in buf.chunks_exact_mut(4).zip(&samples) {
                 c.copy_from_slice(&(s.result as f32).to_ne_bytes());
+            }
+        })?,
+    )?;
+    out.set_item(
+        "game",
+        array(py, "int32", &[n], n * 4, |buf| {
+            for (c, g) in buf.chunks_exact_mut(4).zip(&games) {
+                c.copy_from_slice(&g.to_ne_bytes());
             }
         })?,
     )?;

@@ -21,3 +21,5 @@ games: list[xq.Game] = xq.read_pgn("x.pgn") if False else []
 m: xq.Move = xq.index_to_move(xq.move_to_index(moves[0]))
 sq: int = xq.E4 + xq.parse_square("e4")
 svg: str = xq.svg.board(board, size=300)
+shard: bytes = xq.selfplay(2, nodes=100, seed=3, threads=1, classical=True) if False else b""
+data: dict[str, object] = xq.read_datagen("x.xqsp") if False else {}

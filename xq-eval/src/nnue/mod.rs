@@ -23,8 +23,9 @@
 //! output weights as `i16` in units of `1 / QB` ([`QB`] = 64) and the output bias as `i32`
 //! in units of `1 / (QA x QB)`; the accumulators are `i16` and exact. The output is
 //! computed in `i32`: `sum(clip(a)^2 x w) / QA + bias`, then `x SCALE / (QA x QB)`. The
-//! trainer keeps floats and quantises when it writes the file; a test checks that the
-//! quantised output stays within a few centipawns of the float network's.
+//! trainer (`xq_train::nnue`, in its own crate) keeps floats and quantises when it writes
+//! the file; a test there checks that the quantised output stays within a few centipawns
+//! of the float network's.
 //!
 //! # The file
 //!
@@ -59,8 +60,6 @@
 //! assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
 //! let _ = net.evaluate(&pos, &child);
 //! ```
-
-pub mod train;
 
 use crate::endgame::{self, SCALE_MAX};
 use std::fmt;
@@ -273,6 +272,28 @@ impl Network {
     /// The accumulator's width.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// The feature transformer's weights, `INPUTS x hidden`, row by input, in units of
+    /// `1 / QA` (what [`Network::from_parts`] takes; a trainer starts from them).
+    pub fn ft_weights(&self) -> &[i16] {
+        &self.ft_weights
+    }
+
+    /// The feature transformer's biases, `hidden`, in units of `1 / QA`.
+    pub fn ft_biases(&self) -> &[i16] {
+        &self.ft_biases
+    }
+
+    /// The output weights, `2 x hidden` (the side to move's half, then the other's), in
+    /// units of `1 / QB`.
+    pub fn out_weights(&self) -> &[i16] {
+        &self.out_weights
+    }
+
+    /// The output bias, in units of `1 / (QA x QB)`.
+    pub fn out_bias(&self) -> i32 {
+        self.out_bias
     }
 
     /// The network as a file (see the [module docs](self)).

@@ -13,11 +13,12 @@ Squares are ints 0..89 (``xq.A0`` = 0, rank-major, ``xq.I9`` = 89), colours bool
 (``xq.RED`` = True, ``xq.BLACK`` = False), piece types ints ``xq.GENERAL`` (1) ..
 ``xq.SOLDIER`` (7). Errors are ``xq.XqError`` subclasses (also ``ValueError``):
 ``InvalidFen``, ``InvalidMove``, ``IllegalMove``, ``AmbiguousMove``, ``InvalidGameFile``,
-``InvalidDataFile``.
+``InvalidDataFile``, ``InvalidArgument``.
 
 The machine-learning calls (``Board.legal_mask``, ``Board.planes``, ``legal_masks``,
 ``planes_batch``, ``push_batch``, ``read_datagen``) return NumPy arrays and import NumPy
-when first called; the rest of the package needs nothing but itself.
+when first called; the rest of the package needs nothing but itself. ``selfplay`` plays
+the engine against itself and returns the games in ``xq datagen``'s binary form.
 """
 
 import enum as _enum
@@ -35,6 +36,7 @@ from ._xq import (  # "X as X": re-exported, for type checkers too
     Engine as Engine,
     Game as Game,
     IllegalMove as IllegalMove,
+    InvalidArgument as InvalidArgument,
     InvalidDataFile as InvalidDataFile,
     InvalidFen as InvalidFen,
     InvalidGameFile as InvalidGameFile,
@@ -57,6 +59,7 @@ from ._xq import (  # "X as X": re-exported, for type checkers too
     read_pgn as read_pgn,
     read_pgn_str as read_pgn_str,
     read_xqf as read_xqf,
+    selfplay as selfplay,
     square_file as square_file,
     square_mirror as square_mirror,
     square_name as square_name,
@@ -147,7 +150,7 @@ __all__ = [
     "flip_move",
     # errors
     "XqError", "InvalidFen", "InvalidMove", "IllegalMove", "AmbiguousMove",
-    "InvalidGameFile", "InvalidDataFile",
+    "InvalidGameFile", "InvalidDataFile", "InvalidArgument",
     # game files
     "Game", "Node", "read_pgn", "read_pgn_str", "read_xqf", "write_pgn",
     # engine
@@ -155,6 +158,8 @@ __all__ = [
     # machine learning
     "N_ACTIONS", "N_PLANES", "move_to_index", "index_to_move", "mirror_index", "action_moves",
     "legal_masks", "planes_batch", "push_batch", "read_datagen",
+    # self-play
+    "selfplay",
     # squares
     "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
     "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",

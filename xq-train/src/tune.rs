@@ -1,18 +1,11 @@
-//! Texel tuning: fitting every weight of [`PARAMS`](crate::params::PARAMS) to games.
+//! Texel tuning: fitting every weight of the classical evaluation
+//! ([`PARAMS`](xq_eval::params::PARAMS)) to games.
 //!
-//! The data are positions from the engine's own games (`xq datagen`), one per line:
-//!
-//! ```text
-//! <FEN> | <score> | <result>
-//! ```
-//!
-//! `<FEN>` is the full six-field FEN, `<score>` the search's score in centipawns from
-//! Red's point of view (an integer), `<result>` the game's result from Red's point of view:
-//! `1.0` Red won, `0.5` a draw, `0.0` Black won. Blank lines and lines starting with `#`
-//! are skipped. [`format_sample`] writes a line, [`parse_sample`] reads one.
+//! The data are positions from the engine's own games (`xq datagen`), in either form,
+//! read by [`crate::data`]: each position with the search's score and the game's result.
 //!
 //! The method (Texel's): the evaluation is linear in the weights, so each position is
-//! reduced once to its [`Trace`](crate::Trace) (the weights that occur with their
+//! reduced once to its [`Trace`](xq_eval::Trace) (the weights that occur with their
 //! counts, the phase and the endgame scale, all fixed). The predicted result of a
 //! position is `sigmoid(K * eval)`; `K` is fitted first, to the starting weights; then
 //! the mean squared error between prediction and target (the result, or with
@@ -23,14 +16,14 @@
 //! markers, in the layout of [`TERMS`].
 //!
 //! ```
-//! use xq_eval::tune::{Dataset, Tuner, TuneOptions};
 //! use xq_eval::params::PARAMS;
+//! use xq_train::tune::{Dataset, TuneOptions, Tuner};
 //! let text = "\
 //! rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 10 | 0.5
 //! 1nbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 900 | 1.0
 //! rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0.0
 //! ";
-//! let data = Dataset::from_text(text).unwrap();
+//! let data = Dataset::from_bytes(text.as_bytes()).unwrap();
 //! assert_eq!(data.len(), 3);
 //! let mut tuner = Tuner::new(&data, &PARAMS, TuneOptions::default());
 //! let before = tuner.error(&data);
@@ -38,123 +31,19 @@
 //! assert!(tuner.error(&data) < before);
 //! ```
 
-use crate::endgame::SCALE_MAX;
-use crate::params::{N, S, TERMS};
-use crate::pst::PHASE_MAX;
+use crate::data::{read_bytes, read_file, DataError};
+use crate::text::Sample;
 use std::fmt;
-use xq_core::{FenError, Position, SplitMix64};
+use std::path::Path;
+use xq_core::SplitMix64;
+use xq_eval::endgame::SCALE_MAX;
+use xq_eval::params::{N, S, TERMS};
+use xq_eval::pst::PHASE_MAX;
 
 /// The line that opens the generated block of `params.rs`.
 pub const BEGIN_MARKER: &str = "// @generated-begin";
 /// The line that closes it.
 pub const END_MARKER: &str = "// @generated-end";
-
-/// One line of a data file: a position, the search's score and the game's result.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Sample {
-    /// The position.
-    pub pos: Position,
-    /// The search's score, centipawns, Red's point of view.
-    pub score: i32,
-    /// The game's result for Red: 1.0, 0.5 or 0.0.
-    pub result: f64,
-}
-
-/// What is wrong with a line of a data file.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SampleError {
-    /// Not three fields separated by `|`: the number found.
-    Fields(usize),
-    /// The FEN is malformed or illegal.
-    Fen(FenError),
-    /// The score is not an integer.
-    Score(String),
-    /// The result is not `1.0`, `0.5` or `0.0` (or `1`, `0`, `1/2`).
-    Result(String),
-}
-
-impl fmt::Display for SampleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SampleError::Fields(n) => {
-                write!(f, "expected 3 fields `FEN | score | result`, found {n}")
-            }
-            SampleError::Fen(e) => write!(f, "bad FEN: {e}"),
-            SampleError::Score(s) => write!(f, "bad score `{s}`: expected an integer"),
-            SampleError::Result(s) => {
-                write!(f, "bad result `{s}`: expected 1.0, 0.5 or 0.0")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SampleError {}
-
-/// A bad line of a data file, with its number (from 1).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DataError {
-    /// The line number, from 1.
-    pub line: usize,
-    /// What is wrong with it.
-    pub error: SampleError,
-}
-
-impl fmt::Display for DataError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.error)
-    }
-}
-
-impl std::error::Error for DataError {}
-
-/// Writes a data line (without the newline).
-///
-/// ```
-/// use xq_core::Position;
-/// let line = xq_eval::tune::format_sample(&Position::startpos(), 12, 0.5);
-/// assert_eq!(line, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 12 | 0.5");
-/// ```
-pub fn format_sample(pos: &Position, score: i32, result: f64) -> String {
-    format!("{} | {score} | {result:.1}", pos.to_fen())
-}
-
-/// Reads a data line: `None` for a blank line or a comment (`#`).
-///
-/// # Errors
-/// The [`SampleError`] of the first field that is wrong.
-///
-/// ```
-/// use xq_eval::tune::{parse_sample, SampleError};
-/// let r = parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1 | 1200 | 1.0").unwrap().unwrap();
-/// assert_eq!((r.score, r.result), (1200, 1.0));
-/// assert_eq!(parse_sample("# a comment"), Ok(None));
-/// assert_eq!(parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b | 12"), Err(SampleError::Fields(2)));
-/// assert_eq!(
-///     parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b | 12 | 2"),
-///     Err(SampleError::Result("2".into()))
-/// );
-/// ```
-pub fn parse_sample(line: &str) -> Result<Option<Sample>, SampleError> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
-        return Ok(None);
-    }
-    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    let [fen, score, result] = fields[..] else {
-        return Err(SampleError::Fields(fields.len()));
-    };
-    let pos = Position::from_fen(fen).map_err(SampleError::Fen)?;
-    let score = score
-        .parse::<i32>()
-        .map_err(|_| SampleError::Score(score.to_string()))?;
-    let result = match result {
-        "1.0" | "1" | "1-0" => 1.0,
-        "0.5" | "1/2" | "1/2-1/2" => 0.5,
-        "0.0" | "0" | "0-1" => 0.0,
-        _ => return Err(SampleError::Result(result.to_string())),
-    };
-    Ok(Some(Sample { pos, score, result }))
-}
 
 /// Positions reduced to what the tuner needs: each one's features (weight and count),
 /// phase and endgame scale, the search's score and the game's result.
@@ -192,7 +81,7 @@ impl Dataset {
     /// Adds a position: its trace is taken now, with the current weights deciding only
     /// the endgame scale.
     pub fn push(&mut self, sample: &Sample) {
-        let t = crate::trace(&sample.pos);
+        let t = xq_eval::trace(&sample.pos);
         for (p, n) in t.features {
             self.param.push(p as u16);
             // A count is at most the number of pieces of a side on the board.
@@ -205,20 +94,23 @@ impl Dataset {
         self.result.push(sample.result as f32);
     }
 
-    /// Reads every line of a data file.
+    /// Every position of training data in either form (see [`crate::data`]).
     ///
     /// # Errors
-    /// The first bad line, with its number.
-    pub fn from_text(text: &str) -> Result<Dataset, DataError> {
+    /// The first problem in the data, with its line or byte offset.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Dataset, DataError> {
         let mut data = Dataset::new();
-        for (i, line) in text.lines().enumerate() {
-            match parse_sample(line) {
-                Ok(Some(r)) => data.push(&r),
-                Ok(None) => {}
-                Err(error) => return Err(DataError { line: i + 1, error }),
-            }
-        }
+        read_bytes(bytes, |game| game.iter().for_each(|s| data.push(s)))?;
         Ok(data)
+    }
+
+    /// Adds every position of a training data file in either form.
+    ///
+    /// # Errors
+    /// The file cannot be read, or its first problem, with the file's name and the line
+    /// or byte offset (the positions before it are added).
+    pub fn push_file(&mut self, path: impl AsRef<Path>) -> Result<(), DataError> {
+        read_file(path, |game| game.iter().for_each(|s| self.push(s)))
     }
 
     /// Appends every position of `other`.
@@ -320,7 +212,7 @@ impl TuneOptions {
     /// # Errors
     /// The name is not a term of [`TERMS`].
     pub fn freeze(&mut self, name: &str) -> Result<(), UnknownTerm> {
-        let term = crate::params::term(name).ok_or_else(|| UnknownTerm(name.to_string()))?;
+        let term = xq_eval::params::term(name).ok_or_else(|| UnknownTerm(name.to_string()))?;
         self.frozen.resize(N, false);
         for f in &mut self.frozen[term.range.clone()] {
             *f = true;
@@ -573,7 +465,7 @@ impl<'a> Tuner<'a> {
 }
 
 /// The generated block of `params.rs` for `values` (one per entry of
-/// [`PARAMS`](crate::params::PARAMS)): the markers, the doc line and the array, each term
+/// [`PARAMS`](xq_eval::params::PARAMS)): the markers, the doc line and the array, each term
 /// under a comment with its name and layout.
 ///
 /// # Panics
@@ -634,10 +526,11 @@ impl std::error::Error for RewriteError {}
 ///
 /// ```
 /// use xq_eval::params::PARAMS;
-/// use xq_eval::tune::rewrite_params;
-/// let source = include_str!("params.rs");
-/// // The committed file is exactly what the tuner writes for its own numbers.
-/// assert_eq!(rewrite_params(source, &PARAMS).unwrap(), source);
+/// use xq_train::tune::{render_params, rewrite_params};
+/// let source = format!("// before\n{}// after\n", render_params(&PARAMS));
+/// // Everything outside the markers is kept.
+/// assert_eq!(rewrite_params(&source, &PARAMS).unwrap(), source);
+/// assert!(rewrite_params("fn main() {}", &PARAMS).is_err());
 /// ```
 pub fn rewrite_params(source: &str, values: &[S]) -> Result<String, RewriteError> {
     let line_start = |marker: &'static str| -> Result<usize, RewriteError> {
@@ -669,7 +562,9 @@ pub fn rewrite_params(source: &str, values: &[S]) -> Result<String, RewriteError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{MATERIAL, PARAMS};
+    use crate::text::parse_sample;
+    use xq_core::Position;
+    use xq_eval::params::{MATERIAL, PARAMS};
 
     const TEXT: &str = "\
 rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 | 10 | 0.5
@@ -683,36 +578,25 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
 
     #[test]
     fn data_files_read_and_report_the_bad_line() {
-        let data = Dataset::from_text(TEXT).unwrap();
+        let data = Dataset::from_bytes(TEXT.as_bytes()).unwrap();
         assert_eq!(data.len(), 5);
         let bad = "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1 | 12 | 1.0\n4k4/9/9 w | 1 | 0.5\n";
-        let err = Dataset::from_text(bad).unwrap_err();
-        assert_eq!(err.line, 2);
-        assert!(matches!(err.error, SampleError::Fen(_)));
+        let err = Dataset::from_bytes(bad.as_bytes()).unwrap_err();
+        assert_eq!(err.line(), Some(2));
         assert_eq!(
             err.to_string(),
             "line 2: bad FEN: malformed FEN: the board has 3 ranks separated by '/', expected 10"
         );
-        assert_eq!(
-            parse_sample("4k4/9/9/9/9/9/9/9/4R4/3K5 b | x | 1.0"),
-            Err(SampleError::Score("x".into()))
-        );
-        // What format_sample writes, parse_sample reads back.
-        let pos = Position::from_fen("4k4/9/3nb4/4p4/9/9/9/9/4C4/3K5 b - - 7 30").unwrap();
-        let back = parse_sample(&format_sample(&pos, -35, 0.0))
-            .unwrap()
-            .unwrap();
-        assert_eq!((back.pos, back.score, back.result), (pos, -35, 0.0));
     }
 
     #[test]
     fn the_float_evaluation_is_the_integer_one_unrounded() {
-        let data = Dataset::from_text(TEXT).unwrap();
+        let data = Dataset::from_bytes(TEXT.as_bytes()).unwrap();
         let p = to_f64(&PARAMS);
         let mut i = 0;
         for line in TEXT.lines() {
             if let Ok(Some(r)) = parse_sample(line) {
-                let exact = crate::trace(&r.pos).red_score(&PARAMS) as f64;
+                let exact = xq_eval::trace(&r.pos).red_score(&PARAMS) as f64;
                 assert!((data.eval(i, &p) - exact).abs() < 1.0, "{line}");
                 i += 1;
             }
@@ -721,7 +605,7 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
 
     #[test]
     fn the_gradient_is_the_slope_of_the_error() {
-        let data = Dataset::from_text(TEXT).unwrap();
+        let data = Dataset::from_bytes(TEXT.as_bytes()).unwrap();
         let options = TuneOptions {
             lambda: 0.5,
             ..TuneOptions::default()
@@ -731,7 +615,8 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
         let h = 1e-3;
         let mut checked = 0;
         for &(p, _) in
-            &crate::trace(&Position::from_fen("3akab2/9/4C4/9/9/9/9/9/9/3AKA3 w").unwrap()).features
+            &xq_eval::trace(&Position::from_fen("3akab2/9/4C4/9/9/9/9/9/9/3AKA3 w").unwrap())
+                .features
         {
             for j in 0..2 {
                 let mut plus = tuner.params.clone();
@@ -754,7 +639,7 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
 
     #[test]
     fn threads_do_not_change_the_result_much_and_frozen_weights_stay() {
-        let data = Dataset::from_text(TEXT).unwrap();
+        let data = Dataset::from_bytes(TEXT.as_bytes()).unwrap();
         let mut options = TuneOptions::default();
         options.freeze("material").unwrap();
         assert_eq!(options.freeze("queen"), Err(UnknownTerm("queen".into())));
@@ -778,7 +663,7 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
 
     #[test]
     fn split_is_seeded_and_keeps_every_position() {
-        let data = Dataset::from_text(TEXT).unwrap();
+        let data = Dataset::from_bytes(TEXT.as_bytes()).unwrap();
         let (a, b) = data.split(0.4, 7);
         assert_eq!((a.len(), b.len()), (3, 2));
         assert_eq!(data.split(0.4, 7), (a.clone(), b.clone()));
@@ -794,10 +679,10 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
         // A chariot up and always a win: K grows to the top of its range. The same
         // position won and lost: the evaluation predicts nothing and K shrinks.
         let winning = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1 | 0 | 1.0\n";
-        let data = Dataset::from_text(winning).unwrap();
+        let data = Dataset::from_bytes(winning.as_bytes()).unwrap();
         assert!(fit_k(&data, &PARAMS, 1) > 0.09);
         let both = "4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1 | 0 | 1.0\n4k4/9/9/9/9/9/9/9/R8/3K5 w - - 0 1 | 0 | 0.0\n";
-        let data = Dataset::from_text(both).unwrap();
+        let data = Dataset::from_bytes(both.as_bytes()).unwrap();
         assert!(fit_k(&data, &PARAMS, 1) < 0.0002);
     }
 
@@ -807,7 +692,9 @@ rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR b - - 0 1 | -880 | 0
             rewrite_params("fn main() {}\n", &PARAMS),
             Err(RewriteError::MissingMarker(BEGIN_MARKER))
         );
-        let source = include_str!("params.rs");
+        let source = include_str!("../../xq-eval/src/params.rs");
+        // The committed file is exactly what the tuner writes for its own numbers.
+        assert_eq!(rewrite_params(source, &PARAMS).unwrap(), source);
         let mut changed = PARAMS.to_vec();
         changed[MATERIAL.start + 4] = S(901, 951);
         let out = rewrite_params(source, &changed).unwrap();

@@ -1,4 +1,5 @@
-//! Training a [`Network`] on the CPU from self-play positions.
+//! Training a [`Network`] (`xq_eval::nnue`) on the CPU from self-play positions: what
+//! `xq train` runs.
 //!
 //! # What is fitted
 //!
@@ -22,9 +23,17 @@
 //! held out (chosen by the seed; whole games when the samples say their game,
 //! [`TrainSample::in_game`]) and its loss reported after each epoch.
 //!
+//! # The data
+//!
+//! [`TrainingData`] reads `xq datagen` files of either form through [`crate::data`] and
+//! numbers their games in order (the held-out part is drawn from the game numbers, so
+//! the same files in the same order give the same split). It leaves out the positions
+//! scored beyond [`MAX_SCORE`]: there the game is decided and the score says little about
+//! the position.
+//!
 //! ```
 //! use xq_core::Position;
-//! use xq_eval::nnue::train::{TrainOptions, TrainSample, Trainer};
+//! use xq_train::nnue::{TrainOptions, TrainSample, Trainer};
 //! let samples: Vec<TrainSample> = ["rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w"]
 //!     .iter()
 //!     .enumerate()
@@ -41,9 +50,16 @@
 //! assert_eq!(net.hidden(), 16);
 //! ```
 
-use super::{feature, Network, INPUTS, QA, QB, SCALE};
-use crate::endgame::{self, SCALE_MAX};
+use crate::data::{read_file, DataError};
+use crate::text::Sample;
+use std::path::Path;
 use xq_core::{Color, Position, SplitMix64, Square};
+use xq_eval::endgame::{self, SCALE_MAX};
+use xq_eval::nnue::{feature, Network, INPUTS, QA, QB, SCALE};
+
+/// The largest score (centipawns) a position is trained on: beyond it the game is
+/// decided and the score says little about the position.
+pub const MAX_SCORE: i32 = 3000;
 
 /// The most pieces a side can have: the width of a sample's input lists.
 const MAX_PIECES: usize = 32;
@@ -114,13 +130,45 @@ impl TrainSample {
         self
     }
 
+    /// The sample of a position of training data (score and result turned to the side
+    /// to move's view), or `None` when its score is beyond [`MAX_SCORE`].
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_train::nnue::TrainSample;
+    /// use xq_train::text::parse_sample;
+    /// let line = "4k4/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1 | 1200 | 1.0";
+    /// let sample = parse_sample(line).unwrap().unwrap();
+    /// // Black to move, Red won: -1200 and a loss for the side to move.
+    /// assert_eq!(
+    ///     TrainSample::from_sample(&sample),
+    ///     Some(TrainSample::new(&sample.pos, -1200, 0.0))
+    /// );
+    /// ```
+    pub fn from_sample(sample: &Sample) -> Option<TrainSample> {
+        if sample.score.abs() > MAX_SCORE {
+            return None;
+        }
+        let sign = sample.pos.side_to_move().sign();
+        let result = if sign > 0 {
+            sample.result
+        } else {
+            1.0 - sample.result
+        };
+        Some(TrainSample::new(
+            &sample.pos,
+            sample.score * sign,
+            result as f32,
+        ))
+    }
+
     /// The same sample with the board mirrored left to right (file a for file i): the
     /// rules, and so the score and the result, do not change, and training on both
     /// halves doubles the data a game gives (`xq train --mirror`).
     ///
     /// ```
     /// use xq_core::Position;
-    /// use xq_eval::nnue::train::TrainSample;
+    /// use xq_train::nnue::TrainSample;
     /// let pos = Position::from_fen("3k5/9/9/9/n8/9/9/9/9/R3K4 w").unwrap();
     /// let mirror = Position::from_fen("5k3/9/9/9/8n/9/9/9/9/4K3R w").unwrap();
     /// let sample = TrainSample::new(&pos, 120, 1.0);
@@ -148,6 +196,51 @@ impl TrainSample {
         } else {
             (black, red)
         }
+    }
+}
+
+/// Training positions read from `xq datagen` files, each with the number of its game
+/// (see the [module docs](self)).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TrainingData {
+    /// The samples, in the order read.
+    pub samples: Vec<TrainSample>,
+    /// The games read, those without a sample included.
+    pub games: u32,
+}
+
+impl TrainingData {
+    /// No data.
+    pub fn new() -> TrainingData {
+        TrainingData::default()
+    }
+
+    /// Adds a game's positions (as [`crate::data`] hands them over) as the next game.
+    pub fn push_game(&mut self, game: &[Sample]) {
+        self.games = self.games.saturating_add(1);
+        let number = self.games;
+        self.samples.extend(
+            game.iter()
+                .filter_map(TrainSample::from_sample)
+                .map(|s| s.in_game(number)),
+        );
+    }
+
+    /// Adds every game of a data file of either form.
+    ///
+    /// # Errors
+    /// The file cannot be read, or its first problem, with the file's name and the line
+    /// or byte offset (the games before it are added).
+    pub fn push_file(&mut self, path: impl AsRef<Path>) -> Result<(), DataError> {
+        read_file(path, |game| self.push_game(game))
+    }
+
+    /// Adds every sample's left-right mirror, after all of them ([`TrainSample::mirrored`];
+    /// `xq train --mirror`): a mirror is in its position's game, so the two are held out
+    /// together.
+    pub fn add_mirrors(&mut self) {
+        let mirrors: Vec<TrainSample> = self.samples.iter().map(TrainSample::mirrored).collect();
+        self.samples.extend(mirrors);
     }
 }
 
@@ -558,7 +651,7 @@ impl<'a> Trainer<'a> {
         }
     }
 
-    /// The network quantised (see the [module docs](super)).
+    /// The network quantised (see `xq_eval::nnue`).
     pub fn network(&self) -> Network {
         let p = &self.params;
         let h = p.hidden;
@@ -593,19 +686,19 @@ impl<'a> Trainer<'a> {
 
 /// The float weights of a quantised network.
 fn dequantise(net: &Network) -> Params {
-    let h = net.hidden;
+    let h = net.hidden();
     let mut w = Vec::with_capacity(Params::len(h));
-    w.extend(net.ft_weights.iter().map(|&x| f32::from(x) / QA as f32));
-    w.extend(net.ft_biases.iter().map(|&x| f32::from(x) / QA as f32));
-    w.extend(net.out_weights.iter().map(|&x| f32::from(x) / QB as f32));
-    w.push(net.out_bias as f32 / (QA * QB) as f32);
+    w.extend(net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32));
+    w.extend(net.ft_biases().iter().map(|&x| f32::from(x) / QA as f32));
+    w.extend(net.out_weights().iter().map(|&x| f32::from(x) / QB as f32));
+    w.push(net.out_bias() as f32 / (QA * QB) as f32);
     Params { hidden: h, w }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::Accumulator;
+    use xq_eval::nnue::Accumulator;
 
     fn samples() -> Vec<TrainSample> {
         let mut out = Vec::new();
@@ -616,7 +709,7 @@ mod tests {
             for pos in xq_testkit::play(fen, &choices) {
                 // A score and a result that follow the classical evaluation, as a
                 // stand-in for self-play.
-                let e = crate::evaluate(&pos);
+                let e = xq_eval::evaluate(&pos);
                 let result = if e > 200 {
                     1.0
                 } else if e < -200 {
@@ -695,6 +788,34 @@ mod tests {
         }
         // Most positions are not their own mirror: the test compared real changes.
         assert!(asymmetric > 100, "{asymmetric}");
+    }
+
+    #[test]
+    fn training_data_numbers_every_game_and_leaves_out_decided_scores() {
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b").unwrap();
+        let sample = |score| Sample {
+            pos: pos.clone(),
+            score,
+            result: 1.0,
+        };
+        let mut data = TrainingData::new();
+        data.push_game(&[sample(200), sample(MAX_SCORE + 1), sample(-MAX_SCORE)]);
+        data.push_game(&[]);
+        data.push_game(&[sample(50)]);
+        assert_eq!(data.games, 3);
+        // Black to move: Red's +200 and a Red win are -200 and a loss for Black.
+        assert_eq!(
+            data.samples,
+            [
+                TrainSample::new(&pos, -200, 0.0).in_game(1),
+                TrainSample::new(&pos, MAX_SCORE, 0.0).in_game(1),
+                TrainSample::new(&pos, -50, 0.0).in_game(3),
+            ]
+        );
+        data.add_mirrors();
+        assert_eq!(data.samples.len(), 6);
+        assert_eq!(data.samples[5], data.samples[2].mirrored());
+        assert_eq!(data.samples[5].game, 3);
     }
 
     #[test]

@@ -4,20 +4,25 @@
 //! run lowers the error on positions it did not fit.
 
 use xq_eval::params::{MATERIAL, PARAMS};
-use xq_eval::tune::{Dataset, TuneOptions, Tuner};
+use xq_train::tune::{Dataset, TuneOptions, Tuner};
 
 const SAMPLE: &str = include_str!("data/tune-sample.txt");
 
 #[test]
 fn the_sample_reads_in_full() {
-    let data = Dataset::from_text(SAMPLE).unwrap();
+    let data = Dataset::from_bytes(SAMPLE.as_bytes()).unwrap();
     assert_eq!(data.len(), 3973);
     assert_eq!(data.len(), SAMPLE.lines().count());
+    // The reader cuts the lines into the 36 games they were written from.
+    let mut sizes = Vec::new();
+    xq_train::data::read_bytes(SAMPLE.as_bytes(), |game| sizes.push(game.len())).unwrap();
+    assert_eq!(sizes.len(), 36);
+    assert_eq!(sizes.iter().sum::<usize>(), 3973);
 }
 
 #[test]
 fn a_short_tuning_lowers_the_held_out_error() {
-    let data = Dataset::from_text(SAMPLE).unwrap();
+    let data = Dataset::from_bytes(SAMPLE.as_bytes()).unwrap();
     let (train, held) = data.split(0.1, 1);
     assert_eq!((train.len(), held.len()), (3576, 397));
     let options = TuneOptions {

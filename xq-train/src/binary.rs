@@ -1,6 +1,7 @@
-//! Self-play games in a compact binary form: what `xq datagen --format binary` writes and
-//! the network trainer reads. A game is stored as its start, its result and one move
-//! and score per ply: four bytes a position, against some sixty for a line of FEN.
+//! Self-play games in a compact binary form: what `xq datagen --format binary` and
+//! [`crate::selfplay`] write and every trainer reads (through [`crate::data`]). A game is
+//! stored as its start, its result and one move and score per ply: four bytes a
+//! position, against some sixty for a line of FEN.
 //!
 //! # The format
 //!
@@ -13,87 +14,60 @@
 //! | 1 + n | with bit 0: the FEN's length `n` (`u8`) and its text |
 //! | 1 | the result: 0 Black won, 1 a draw, 2 Red won |
 //! | 2 | the number of plies (`u16`) |
-//! | 4 per ply | the move (`u16`, [`Move::to_u16`]) and the search's score of the position before it, from its side to move's view, in centipawns (`i16`; [`NO_SCORE`] for a move that was not searched, such as a random opening move) |
+//! | 4 per ply | the move (`u16`, [`Move::to_u16`]) and the search's score of the position before it, from its side to move's view, in centipawns (`i16`; [`NO_SCORE`](crate::selfplay::NO_SCORE) for a move that was not searched, such as a random opening move) |
 //!
 //! Every move is checked for legality when the file is read.
 //!
 //! ```
 //! use xq_core::Position;
-//! use xq_eval::selfplay::{read, GameRecord, Writer, NO_SCORE};
 //! use xq_movegen::GameResult;
+//! use xq_train::binary::{read, Writer};
+//! use xq_train::selfplay::{SelfPlayGame, NO_SCORE};
 //! let mut w = Writer::new();
-//! let game = GameRecord {
+//! let game = SelfPlayGame {
 //!     start: Position::startpos(),
 //!     result: GameResult::Draw,
 //!     plies: vec![("h2e2".parse().unwrap(), NO_SCORE), ("h9g7".parse().unwrap(), -12)],
 //! };
-//! w.push(&game);
+//! w.push(&game).unwrap();
 //! let bytes = w.into_bytes();
 //! assert_eq!(bytes.len(), 6 + 4 + 2 * 4);
 //! assert_eq!(read(&bytes).unwrap(), [game]);
 //! ```
 
+use crate::selfplay::SelfPlayGame;
 use std::fmt;
 use xq_core::{Move, Position, START_FEN};
 use xq_movegen::{is_legal, GameResult};
 
-const MAGIC: &[u8; 4] = b"XQSP";
+/// The first bytes of a file in this form.
+pub const MAGIC: &[u8; 4] = b"XQSP";
 /// The format's version.
 pub const VERSION: u16 = 1;
-/// The score of a move that was not searched.
-pub const NO_SCORE: i16 = i16::MIN;
+/// The most plies a game of the format holds.
+pub const MAX_PLIES: usize = u16::MAX as usize;
 
-/// One self-play game: its start, its result, and each ply's move with the score of the
-/// position it was played in (side to move's view, centipawns, or [`NO_SCORE`]).
+/// A game the format cannot hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// The position before the first move.
-    pub start: Position,
-    /// How the game ended.
-    pub result: GameResult,
-    /// The moves, each with the score of the position before it.
-    pub plies: Vec<(Move, i16)>,
+pub enum WriteError {
+    /// More plies than [`MAX_PLIES`] (no game under the rules comes near).
+    TooManyPlies(usize),
 }
 
-impl GameRecord {
-    /// Every position of the game with the move played from it and that move's score:
-    /// `(position, move, score)`, the start first.
-    pub fn positions(&self) -> impl Iterator<Item = (Position, Move, i16)> + '_ {
-        let mut pos = self.start.clone();
-        self.plies.iter().map(move |&(m, score)| {
-            let before = pos.clone();
-            pos.make_move(m);
-            (before, m, score)
-        })
-    }
-
-    /// The positions a tuner learns from, as `xq datagen`'s text form keeps them: those
-    /// with a score (not a random opening move, not a mate), not in check, and whose
-    /// move is not a capture. Each with its score, from its side to move's view.
-    ///
-    /// ```
-    /// use xq_core::Position;
-    /// use xq_eval::selfplay::{GameRecord, NO_SCORE};
-    /// use xq_movegen::GameResult;
-    /// let game = GameRecord {
-    ///     start: Position::startpos(),
-    ///     result: GameResult::Draw,
-    ///     plies: ["h2e2", "h9g7", "b0c2", "i9h9", "e2e6"]
-    ///         .iter()
-    ///         .zip([NO_SCORE, 10, -20, 5, 30])
-    ///         .map(|(m, s)| (m.parse().unwrap(), s))
-    ///         .collect(),
-    /// };
-    /// // The random first move has no score and the last move captures a soldier.
-    /// let kept: Vec<i16> = game.quiet_positions().map(|(_, score)| score).collect();
-    /// assert_eq!(kept, [10, -20, 5]);
-    /// ```
-    pub fn quiet_positions(&self) -> impl Iterator<Item = (Position, i16)> + '_ {
-        self.positions().filter_map(|(pos, m, score)| {
-            (score != NO_SCORE && !pos.is_check() && pos.is_empty(m.to())).then_some((pos, score))
-        })
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::TooManyPlies(n) => {
+                write!(
+                    f,
+                    "a game of {n} plies: the format holds at most {MAX_PLIES}"
+                )
+            }
+        }
     }
 }
+
+impl std::error::Error for WriteError {}
 
 /// Writes games into a buffer in the format (see the [module docs](self)).
 #[derive(Debug)]
@@ -118,16 +92,18 @@ impl Writer {
     /// The bytes of one game alone, without the header (to append to a file that has
     /// it).
     ///
-    /// # Panics
-    /// If the game has more than 65,535 plies or starts from a FEN longer than 255 bytes
-    /// (no legal position's FEN is).
-    pub fn game_bytes(game: &GameRecord) -> Vec<u8> {
+    /// # Errors
+    /// The game has more than [`MAX_PLIES`] plies.
+    pub fn game_bytes(game: &SelfPlayGame) -> Result<Vec<u8>, WriteError> {
+        let n = u16::try_from(game.plies.len())
+            .map_err(|_| WriteError::TooManyPlies(game.plies.len()))?;
         let mut out = Vec::with_capacity(4 + 4 * game.plies.len());
         let fen = game.start.to_fen();
         if fen == START_FEN {
             out.push(0);
         } else {
             out.push(1);
+            // A legal position's FEN has at most 90 squares, 9 slashes and the counters.
             out.push(u8::try_from(fen.len()).expect("a FEN is shorter than 256 bytes"));
             out.extend_from_slice(fen.as_bytes());
         }
@@ -136,21 +112,21 @@ impl Writer {
             GameResult::Draw => 1,
             GameResult::RedWins => 2,
         });
-        let n = u16::try_from(game.plies.len()).expect("at most 65,535 plies");
         out.extend_from_slice(&n.to_le_bytes());
         for &(m, score) in &game.plies {
             out.extend_from_slice(&m.to_u16().to_le_bytes());
             out.extend_from_slice(&score.to_le_bytes());
         }
-        out
+        Ok(out)
     }
 
     /// Appends a game.
     ///
-    /// # Panics
-    /// As [`Writer::game_bytes`].
-    pub fn push(&mut self, game: &GameRecord) {
-        self.bytes.extend_from_slice(&Writer::game_bytes(game));
+    /// # Errors
+    /// As [`Writer::game_bytes`]; nothing is appended then.
+    pub fn push(&mut self, game: &SelfPlayGame) -> Result<(), WriteError> {
+        self.bytes.extend_from_slice(&Writer::game_bytes(game)?);
+        Ok(())
     }
 
     /// The file's bytes.
@@ -230,12 +206,12 @@ impl std::error::Error for ReadError {}
 /// A [`ReadError`] with the byte offset of the first problem.
 ///
 /// ```
-/// use xq_eval::selfplay::{read, ReadErrorKind};
+/// use xq_train::binary::{read, ReadErrorKind};
 /// assert_eq!(read(b"XQSP\x01\x00").unwrap(), []);
 /// let err = read(b"XQSP\x01\x00\x00\x01\x02\x00").unwrap_err();
 /// assert_eq!((err.offset, err.game, err.kind), (10, 1, ReadErrorKind::Truncated));
 /// ```
-pub fn read(bytes: &[u8]) -> Result<Vec<GameRecord>, ReadError> {
+pub fn read(bytes: &[u8]) -> Result<Vec<SelfPlayGame>, ReadError> {
     let mut games = Vec::new();
     read_each(bytes, |g| games.push(g))?;
     Ok(games)
@@ -246,7 +222,7 @@ pub fn read(bytes: &[u8]) -> Result<Vec<GameRecord>, ReadError> {
 ///
 /// # Errors
 /// As [`read`]; the games before the problem have been handed over.
-pub fn read_each(bytes: &[u8], mut each: impl FnMut(GameRecord)) -> Result<(), ReadError> {
+pub fn read_each(bytes: &[u8], mut each: impl FnMut(SelfPlayGame)) -> Result<(), ReadError> {
     let err = |offset, game, kind| ReadError { offset, game, kind };
     if bytes.len() < 6 || &bytes[..4] != MAGIC {
         return Err(err(0, 0, ReadErrorKind::BadMagic));
@@ -306,7 +282,7 @@ pub fn read_each(bytes: &[u8], mut each: impl FnMut(GameRecord)) -> Result<(), R
             moves.push((m, score));
         }
         at += 4 * plies;
-        each(GameRecord {
+        each(SelfPlayGame {
             start,
             result,
             plies: moves,
@@ -322,14 +298,14 @@ mod tests {
     #[test]
     fn games_from_a_fen_round_trip_and_damage_is_found() {
         let start = Position::from_fen("3k5/R8/9/9/9/9/9/9/4R4/4K4 w").unwrap();
-        let game = GameRecord {
+        let game = SelfPlayGame {
             start,
             result: GameResult::RedWins,
             plies: vec![("e1e9".parse().unwrap(), 29_999)],
         };
         let mut w = Writer::new();
-        w.push(&game);
-        w.push(&game);
+        w.push(&game).unwrap();
+        w.push(&game).unwrap();
         let bytes = w.into_bytes();
         assert_eq!(read(&bytes).unwrap(), [game.clone(), game.clone()]);
         let positions: Vec<_> = game.positions().collect();
@@ -357,6 +333,23 @@ mod tests {
         assert_eq!(
             read(b"XQNN\x01\x00").unwrap_err().kind,
             ReadErrorKind::BadMagic
+        );
+    }
+
+    #[test]
+    fn a_game_too_long_for_the_format_is_refused() {
+        let m: Move = "h2e2".parse().unwrap();
+        let game = SelfPlayGame {
+            start: Position::startpos(),
+            result: GameResult::Draw,
+            plies: vec![(m, 0); MAX_PLIES + 1],
+        };
+        let mut w = Writer::new();
+        assert_eq!(w.push(&game), Err(WriteError::TooManyPlies(65_536)));
+        assert_eq!(w.into_bytes(), Writer::header());
+        assert_eq!(
+            WriteError::TooManyPlies(65_536).to_string(),
+            "a game of 65536 plies: the format holds at most 65535"
         );
     }
 }

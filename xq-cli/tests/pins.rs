@@ -1,0 +1,156 @@
+//! Outputs pinned to the bytes a known build wrote: `xq datagen --format binary` and
+//! `xq train` must give the same files for the same arguments, whatever the code that
+//! produces them is refactored into.
+//!
+//! The pinned self-play files (`data/datagen-s5-*.xqsp`) depend on the search and the
+//! evaluation: a change that moves the bench signature changes the games, and the files
+//! are then remade with the commands below (and the network's hash here with them).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn xq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(args)
+        .output()
+        .expect("the xq binary runs")
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../data")
+        .join(name)
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xq-pins-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `xq datagen --format binary` with small games, seed 5, `extra` appended.
+fn datagen(out: &Path, threads: &str, extra: &[&str]) {
+    let mut args = vec![
+        "datagen",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "6",
+        "--max-plies",
+        "60",
+        "--seed",
+        "5",
+        "--threads",
+        threads,
+        "--format",
+        "binary",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = xq(&args);
+    assert!(o.status.success(), "{o:?}");
+}
+
+#[test]
+fn datagen_binary_writes_the_pinned_bytes() {
+    let d = scratch("datagen");
+    for (name, extra, threads) in [
+        ("datagen-s5-classical.xqsp", &["--classical"][..], "1"),
+        ("datagen-s5-classical.xqsp", &["--classical"][..], "2"),
+        ("datagen-s5-net.xqsp", &[][..], "2"),
+    ] {
+        let out = d.join(format!("{threads}-{name}"));
+        datagen(&out, threads, extra);
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(data(name)).unwrap(),
+            "{name} with {threads} threads: not the pinned bytes"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn train_writes_the_pinned_network() {
+    let d = scratch("train");
+    let out = d.join("pinned.nnue");
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../xq-train/tests/data/tune-sample.txt"
+    );
+    let o = xq(&[
+        "train",
+        data("datagen-s5-classical.xqsp").to_str().unwrap(),
+        sample,
+        data("datagen-s5-net.xqsp").to_str().unwrap(),
+        "--hidden",
+        "16",
+        "--epochs",
+        "2",
+        "--batch",
+        "512",
+        "--holdout",
+        "0.2",
+        "--mirror",
+        "--threads",
+        "2",
+        "--wdl",
+        "0.3",
+        "--lr",
+        "0.005",
+        "--seed",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        stdout.starts_with("8428 positions of 42 games (7038 trained, 1390 held out)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("hidden: 16, hash: 4ea093f551f7719b }"),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The call of xq-train's README gives the bytes of the command it names.
+#[test]
+fn the_library_call_writes_the_datagen_bytes() {
+    let d = scratch("library");
+    let out = d.join("readme.xqsp");
+    let o = xq(&[
+        "datagen",
+        "--games",
+        "2",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "40",
+        "--seed",
+        "7",
+        "--classical",
+        "--format",
+        "binary",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let settings = xq_train::selfplay::Settings {
+        nodes: 200,
+        max_plies: 40,
+        network: None,
+        ..Default::default()
+    };
+    let mut w = xq_train::binary::Writer::new();
+    for game in xq_train::selfplay::generate(&settings, 7, 2, 2).unwrap() {
+        w.push(&game).unwrap();
+    }
+    assert!(std::fs::read(&out).unwrap() == w.into_bytes());
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -1,0 +1,43 @@
+//! Self-play as a library call writes the bytes `xq datagen --format binary` writes: the
+//! pinned runs of `data/datagen-s5-*.xqsp` (see data/README.md), for any thread count.
+
+use xq_train::binary::{read, Writer};
+use xq_train::selfplay::{generate, Settings};
+
+/// `xq datagen --games 3 --nodes 300 --random-plies 6 --max-plies 60 --seed 5`.
+fn settings(classical: bool) -> Settings {
+    let defaults = Settings::default();
+    Settings {
+        nodes: 300,
+        random_plies: 6,
+        max_plies: 60,
+        network: if classical {
+            None
+        } else {
+            defaults.network.clone()
+        },
+        ..defaults
+    }
+}
+
+fn bytes(settings: &Settings, threads: usize) -> Vec<u8> {
+    let mut w = Writer::new();
+    for game in generate(settings, 5, 3, threads).unwrap() {
+        w.push(&game).unwrap();
+    }
+    w.into_bytes()
+}
+
+#[test]
+fn the_library_writes_what_datagen_wrote() {
+    let classical: &[u8] = include_bytes!("../../data/datagen-s5-classical.xqsp");
+    let net: &[u8] = include_bytes!("../../data/datagen-s5-net.xqsp");
+    assert!(bytes(&settings(true), 1) == classical);
+    assert!(bytes(&settings(true), 3) == classical);
+    assert!(bytes(&settings(false), 2) == net);
+    // And the files read back as the games played.
+    assert_eq!(
+        read(net).unwrap(),
+        generate(&settings(false), 5, 3, 1).unwrap()
+    );
+}
