@@ -62,6 +62,31 @@ impl Table {
         self.codes[(side.index() as u64 * self.layout.size + index) as usize]
     }
 
+    /// The value of `pos` for its side to move, `None` when it is not a position of this
+    /// ending (either colour may be the attacking side).
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_tablebase::{generate, Ending, TableValue};
+    /// let table = generate(&"KRK".parse::<Ending>().unwrap(), &[], 1, &|_| {}).unwrap();
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b").unwrap();
+    /// assert_eq!(table.probe(&pos), Some(TableValue::Loss { plies: 2 }));
+    /// assert_eq!(table.probe(&Position::startpos()), None);
+    /// ```
+    pub fn probe(&self, pos: &Position) -> Option<TableValue> {
+        let (ending, strong) = Ending::of_position(pos)?;
+        if ending != self.layout.ending {
+            return None;
+        }
+        let p = self.layout.placement(pos, strong);
+        let c = self.layout.canon(&p)?;
+        let side = match strong {
+            Color::Red => pos.side_to_move(),
+            Color::Black => !pos.side_to_move(),
+        };
+        TableValue::from_code(self.code(side, c.index))
+    }
+
     /// The value of a position of this ending (with the attacking side as Red).
     pub(crate) fn value_of(&self, pos: &Position) -> Option<TableValue> {
         let p = self.layout.placement(pos, Color::Red);
