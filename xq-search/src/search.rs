@@ -103,6 +103,8 @@ pub struct Searcher {
     pub(crate) net: Option<Arc<Network>>,
     /// Endgame tables consulted inside the search and at the root (`None`: none).
     pub(crate) tablebases: Option<Arc<Tablebases>>,
+    /// The root moves the tables allow (empty: every move), set at each search's start.
+    pub(crate) tablebase_root: Vec<Move>,
 }
 
 /// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
@@ -164,6 +166,7 @@ impl Searcher {
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
             net: xq_eval::nnue::default_network(),
             tablebases: None,
+            tablebase_root: Vec::new(),
         }
     }
 
@@ -235,7 +238,8 @@ impl Searcher {
     /// Keeps, of the root moves, those the tables rank best (when the root is in the
     /// tables): every drawing move of a draw, the fastest mates of a win, the longest
     /// defences of a loss. Nothing changes when the tables cannot say.
-    pub(crate) fn tablebase_root_moves(&self, root: &mut Vec<Move>) {
+    pub(crate) fn tablebase_root_moves(&mut self, root: &mut Vec<Move>) {
+        self.tablebase_root.clear();
         let Some(tb) = &self.tablebases else {
             return;
         };
@@ -247,6 +251,7 @@ impl Searcher {
             return;
         };
         root.retain(|m| rank(m) == Some(best));
+        self.tablebase_root.clone_from(root);
     }
 
     /// Sets the selective-search switches.
@@ -631,10 +636,12 @@ impl Searcher {
             let mut moves = legal_moves(&self.pos);
             let limits = &self.limits;
             let root_excluded = &self.root_excluded;
+            let tablebase_root = &self.tablebase_root;
             moves.retain(|m| {
                 (limits.root_moves.is_empty() || limits.root_moves.contains(m))
                     && !limits.banned_moves.contains(m)
                     && !root_excluded.contains(m)
+                    && (tablebase_root.is_empty() || tablebase_root.contains(m))
             });
             if moves.is_empty() {
                 return -INFINITE;
