@@ -23,16 +23,19 @@ pub enum Kind {
     InvalidGameFile,
     /// A line of an `xq datagen` file that cannot be read.
     InvalidDataFile,
+    /// A tablebase directory or file that cannot be read, or is truncated or corrupt.
+    InvalidTablebase,
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 7] = [
         Kind::InvalidFen,
         Kind::InvalidMove,
         Kind::IllegalMove,
         Kind::AmbiguousMove,
         Kind::InvalidGameFile,
         Kind::InvalidDataFile,
+        Kind::InvalidTablebase,
     ];
 
     fn name(self) -> &'static str {
@@ -43,6 +46,7 @@ impl Kind {
             Kind::AmbiguousMove => "AmbiguousMove",
             Kind::InvalidGameFile => "InvalidGameFile",
             Kind::InvalidDataFile => "InvalidDataFile",
+            Kind::InvalidTablebase => "InvalidTablebase",
         }
     }
 
@@ -54,12 +58,14 @@ impl Kind {
             Kind::AmbiguousMove => "A move text that fits several legal moves.",
             Kind::InvalidGameFile => "A PGN or XQF file that cannot be read; the message says where (game, line and ply, or byte offset).",
             Kind::InvalidDataFile => "A line of an `xq datagen` file that cannot be read; the message names the line.",
+            Kind::InvalidTablebase => "A tablebase directory or file that cannot be read, or a file that is truncated or corrupt; the message names the file.",
         }
     }
 }
 
 static BASE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static TYPES: [PyOnceLock<Py<PyType>>; 6] = [
+static TYPES: [PyOnceLock<Py<PyType>>; 7] = [
+    PyOnceLock::new(),
     PyOnceLock::new(),
     PyOnceLock::new(),
     PyOnceLock::new(),

@@ -1,6 +1,7 @@
 //! The native module of the `xq-xiangqi` Python package, `xq._xq`: the rules
-//! (`xq-movegen`), game files (`xq-records`), the engine (`xq-search`) and the
-//! machine-learning helpers, bound with PyO3 to the public API of those crates. The
+//! (`xq-movegen`), game files (`xq-records`), the engine (`xq-search`), endgame tables
+//! (`xq-tablebase`) and the machine-learning helpers, bound with PyO3 to the public API
+//! of those crates. The
 //! package `xq` (`python/xq/__init__.py`) re-exports it with the constants, the SVG
 //! boards and the `Termination` enum.
 //!
@@ -16,6 +17,7 @@ mod engine;
 mod errors;
 mod ml;
 mod records;
+mod tablebase;
 mod tensor;
 mod types;
 
@@ -38,6 +40,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<engine::Score>()?;
+    m.add_class::<tablebase::Tablebase>()?;
     m.add_function(wrap_pyfunction!(types::parse_square, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_file, m)?)?;
