@@ -6,8 +6,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    generate, memory_needed, read_table, table_size, verify, write_table, Ending, Progress,
-    Table, TableStats, Tablebases,
+    generate, memory_needed, read_table, table_size, verify, write_table, Ending, Progress, Table,
+    TableStats, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -234,16 +234,17 @@ fn gen(
         made += 1;
         let s = table.stats();
         outln!(
-            "{ending}: {} positions, {} wins {} draws {} losses, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes",
+            "{ending}: {} positions, {} wins {} draws {} losses, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",
             s.positions(),
             s.counts[0][2] + s.counts[1][2],
             s.counts[0][1] + s.counts[1][1],
             s.counts[0][0] + s.counts[1][0],
             s.longest,
             generated.as_secs_f64(),
-            size as f64 / generated.as_secs_f64().max(1e-9) / 1e6,
+            s.positions() as f64 / generated.as_secs_f64().max(1e-9) / 1e6,
             if check { ", verified" } else { "" },
-            size_bytes
+            size_bytes,
+            size_bytes as f64 / s.positions().max(1) as f64
         )?;
     }
     outln!(

@@ -18,10 +18,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_eval::nnue::Network;
-use xq_tablebase::{TableValue, Tablebases};
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
+use xq_tablebase::{TableValue, Tablebases};
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
@@ -515,8 +515,7 @@ impl Searcher {
         // Endgame tables: the exact result of the ending a capture just led into.
         if !root && excluded.is_none() {
             if let Some(v) = self.tablebase_value(ply) {
-                self.tt
-                    .store(key, None, v, 0, depth + 6, Bound::Exact, ply);
+                self.tt.store(key, None, v, 0, depth + 6, Bound::Exact, ply);
                 return v;
             }
         }

@@ -27,13 +27,19 @@ fn random_positions(red: &str, black: &str, n: usize, seed: u64) -> Vec<Position
     let mut out = Vec::new();
     while out.len() < n {
         let mut fen = Fen::empty();
-        for c in red.chars().chain(black.chars().map(|c| c.to_ascii_lowercase())) {
+        for c in red
+            .chars()
+            .chain(black.chars().map(|c| c.to_ascii_lowercase()))
+        {
             let piece = Piece::from_char(c).unwrap();
             let squares: Vec<Square> = Square::ALL
                 .into_iter()
                 .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
                 .collect();
-            fen.set(squares[rng.below(squares.len() as u64) as usize], Some(piece));
+            fen.set(
+                squares[rng.below(squares.len() as u64) as usize],
+                Some(piece),
+            );
         }
         fen.side_to_move = if rng.below(2) == 0 {
             Color::Red
@@ -50,7 +56,12 @@ fn random_positions(red: &str, black: &str, n: usize, seed: u64) -> Vec<Position
 fn search(searcher: &mut Searcher, pos: &Position, depth: u32) -> xq_search::SearchResult {
     searcher.new_game();
     let game = Game::new(pos.clone());
-    searcher.search(&game, &Limits::depth(depth), &AtomicBool::new(false), |_| {})
+    searcher.search(
+        &game,
+        &Limits::depth(depth),
+        &AtomicBool::new(false),
+        |_| {},
+    )
 }
 
 #[test]
@@ -137,7 +148,10 @@ fn with_tables_a_capture_into_the_set_is_scored_by_the_table() {
     let v = tb
         .probe_dtm(&Position::from_fen("4k4/9/5N3/9/9/9/9/9/9/3K5 b").unwrap())
         .unwrap();
-    assert!(matches!(v, Some(TableValue::Loss { plies }) if plies > 4), "{v:?}");
+    assert!(
+        matches!(v, Some(TableValue::Loss { plies }) if plies > 4),
+        "{v:?}"
+    );
     let mut searcher = Searcher::new(16);
     let without = search(&mut searcher, &pos, 2);
     searcher.set_tablebases(Some(tb));

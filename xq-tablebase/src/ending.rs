@@ -208,7 +208,7 @@ impl Ending {
     /// use xq_tablebase::Ending;
     /// let pos = Position::from_fen("3k5/4a4/9/9/9/9/9/9/4r4/4K4 w").unwrap();
     /// let (ending, strong) = Ending::of_position(&pos).unwrap();
-    /// assert_eq!((ending.to_string().as_str(), strong), ("KRKA", Color::Black));
+    /// assert_eq!((ending.to_string().as_str(), strong), ("KRAK", Color::Black));
     /// ```
     pub fn of_position(pos: &Position) -> Option<(Ending, Color)> {
         let mut armies = [Army::default(); 2];
@@ -282,9 +282,7 @@ impl Ending {
     /// ```
     pub fn phase1() -> Vec<Ending> {
         let mut out = Vec::new();
-        let defences = || {
-            (0..3u8).flat_map(|a| (0..3u8).map(move |b| (a, b)))
-        };
+        let defences = || (0..3u8).flat_map(|a| (0..3u8).map(move |b| (a, b)));
         for att in ATTACKERS {
             for (sa, sb) in defences() {
                 for (wa, wb) in defences() {
@@ -452,7 +450,10 @@ mod tests {
     #[test]
     fn the_phase1_set() {
         let all = Ending::phase1();
-        assert_eq!(all.iter().filter(|e| e.strong.attackers() == 1).count(), 324);
+        assert_eq!(
+            all.iter().filter(|e| e.strong.attackers() == 1).count(),
+            324
+        );
         assert_eq!(all.iter().filter(|e| e.strong.attackers() == 2).count(), 90);
         // Closed under captures, and in generation order.
         for (i, e) in all.iter().enumerate() {

@@ -25,7 +25,7 @@
 //! the counters are decremented by the right weight.
 
 use crate::ending::Ending;
-use crate::index::{Layout, Placement, MAX_PIECES};
+use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
 use crate::value::TableValue;
 use crate::TablebaseError;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -223,7 +223,9 @@ pub fn generate(
     let gen = Generator {
         layout: &layout,
         subs: subtables,
-        val: (0..2 * layout.size).map(|_| AtomicU16::new(UNKNOWN)).collect(),
+        val: (0..2 * layout.size)
+            .map(|_| AtomicU16::new(UNKNOWN))
+            .collect(),
         cnt: (0..2 * layout.size).map(|_| AtomicU8::new(0)).collect(),
         furthest: AtomicU32::new(0),
     };
@@ -232,8 +234,9 @@ pub fn generate(
     let done = AtomicU64::new(0);
     parallel(threads, total, |range| {
         let mut p = [Square::A0; MAX_PIECES];
+        let mut cursor = Cursor::new(&layout);
         for i in range.clone() {
-            gen.start(i, &mut p);
+            gen.start(i, &mut p, &mut cursor);
         }
         let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
         progress(Progress::Start { done: d, total });
@@ -244,9 +247,10 @@ pub fn generate(
         let done = AtomicU64::new(0);
         parallel(threads, 2 * total, |range| {
             let mut p = [Square::A0; MAX_PIECES];
+            let mut cursor = Cursor::new(&layout);
             let mut n = 0;
             for e in range.clone() {
-                n += gen.level(e, level, &mut p) as u64;
+                n += gen.level(e, level, &mut p, &mut cursor) as u64;
             }
             found.fetch_add(n, Relaxed);
             let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
@@ -262,11 +266,15 @@ pub fn generate(
         level += 1;
         assert!(level < DIST, "distance to mate beyond {DIST} plies");
     }
-    let codes = gen
-        .val
-        .iter()
+    // The counters go first, and the values become the codes in place (the same
+    // allocation: `AtomicU16` and `u16` have one layout), so the peak stays at three
+    // bytes a position.
+    let Generator { val, cnt, .. } = gen;
+    drop(cnt);
+    let codes = val
+        .into_iter()
         .map(|v| {
-            let v = v.load(Relaxed);
+            let v = v.into_inner();
             if v == BROKEN {
                 0
             } else if v & DONE != 0 {
@@ -324,16 +332,16 @@ impl Generator<'_> {
     }
 
     /// Step 1 for the number `i`, both sides to move.
-    fn start(&self, i: u64, p: &mut Placement) {
+    fn start(&self, i: u64, p: &mut Placement, cursor: &mut Cursor<'_>) {
         let canonical = self.layout.decode(i, p);
         for side in Color::ALL {
             let e = self.entry(side, i);
             let pos = if canonical {
-                self.layout.position(p, side)
+                cursor.position(p, side)
             } else {
                 None
             };
-            let Some(mut pos) = pos else {
+            let Some(pos) = pos else {
                 self.val[e].store(BROKEN, Relaxed);
                 continue;
             };
@@ -382,7 +390,7 @@ impl Generator<'_> {
 
     /// Step 2 for entry `e` at `level`: is it decided at that distance? Then its
     /// predecessors are updated.
-    fn level(&self, e: u64, level: u16, p: &mut Placement) -> bool {
+    fn level(&self, e: u64, level: u16, p: &mut Placement, cursor: &mut Cursor<'_>) -> bool {
         let v = self.val[e as usize].load(Relaxed);
         if v == PENDING_WIN | level {
             self.val[e as usize].store(DONE | level, Relaxed);
@@ -392,14 +400,13 @@ impl Generator<'_> {
         let (side, index) = split(e, self.layout.size);
         let canonical = self.layout.decode(index, p);
         debug_assert!(canonical);
-        let mut pos = self
-            .layout
+        let pos = cursor
             .position(p, side)
             .expect("a decided position is legal");
         let symmetric = self.layout.canon(p).is_some_and(|c| c.symmetric);
         let lost = level % 2 == 0;
         let next = level + 1;
-        unmoves(self.layout, &mut pos, p, |canon| {
+        unmoves(self.layout, pos, p, |canon| {
             let j = self.entry(!side, canon.index);
             if lost {
                 let mut cur = self.val[j].load(Relaxed);

@@ -54,9 +54,7 @@ fn sq(file: u8, rank: u8) -> Square {
 /// Points of one kind of piece for Red; Black's are mirrored across the river.
 fn own_points(kind: PieceKind) -> Vec<Square> {
     match kind {
-        PieceKind::General => (0..3)
-            .flat_map(|r| (3..6).map(move |f| sq(f, r)))
-            .collect(),
+        PieceKind::General => (0..3).flat_map(|r| (3..6).map(move |f| sq(f, r))).collect(),
         PieceKind::Advisor => vec![sq(3, 0), sq(5, 0), sq(4, 1), sq(3, 2), sq(5, 2)],
         PieceKind::Elephant => vec![
             sq(2, 0),
@@ -292,7 +290,10 @@ pub(crate) struct Layout {
 impl Layout {
     pub fn new(ending: Ending) -> Layout {
         let palaces = [
-            Palace::new(Color::Red, ending.army(Color::Red).count(PieceKind::Advisor)),
+            Palace::new(
+                Color::Red,
+                ending.army(Color::Red).count(PieceKind::Advisor),
+            ),
             Palace::new(
                 Color::Black,
                 ending.army(Color::Black).count(PieceKind::Advisor),
@@ -516,7 +517,13 @@ mod tests {
                 assert_eq!(cm.is_self, c.symmetric);
                 if let Some(pos) = layout.position(&p, Color::Red) {
                     legal += 1;
-                    assert_eq!(layout.canon(&layout.placement(&pos, Color::Red)).unwrap().index, i);
+                    assert_eq!(
+                        layout
+                            .canon(&layout.placement(&pos, Color::Red))
+                            .unwrap()
+                            .index,
+                        i
+                    );
                 }
             }
         }
@@ -532,10 +539,14 @@ mod tests {
         // Every legal KRK position with Red to move, counted by brute force with the
         // mirror images identified.
         let mut seen = std::collections::HashSet::new();
-        let palace = |c: Color| own_points(PieceKind::General).into_iter().map(move |s| match c {
-            Color::Red => s,
-            Color::Black => s.flip_vertical(),
-        });
+        let palace = |c: Color| {
+            own_points(PieceKind::General)
+                .into_iter()
+                .map(move |s| match c {
+                    Color::Red => s,
+                    Color::Black => s.flip_vertical(),
+                })
+        };
         for rk in palace(Color::Red) {
             for bk in palace(Color::Black) {
                 for r in Square::ALL {
@@ -574,5 +585,86 @@ mod tests {
         assert_eq!(BINOM[55][2], 1485);
         assert_eq!(BINOM[7][2], 21);
         assert_eq!(BINOM[5][5], 1);
+    }
+}
+
+/// Positions of one layout, one after another, built by moving pieces from the last one
+/// where only a few stand elsewhere: `Position::try_from` checks the whole board and
+/// was half of the generator's time.
+#[derive(Debug)]
+pub(crate) struct Cursor<'a> {
+    layout: &'a Layout,
+    pos: Option<Position>,
+    at: Placement,
+}
+
+impl<'a> Cursor<'a> {
+    pub fn new(layout: &'a Layout) -> Cursor<'a> {
+        Cursor {
+            layout,
+            pos: None,
+            at: [Square::A0; MAX_PIECES],
+        }
+    }
+
+    /// The position of `p` (pieces on distinct squares) with `side` to move, or `None`
+    /// if it is illegal (generals facing, the side not to move in check).
+    pub fn position(&mut self, p: &Placement, side: Color) -> Option<&mut Position> {
+        let n = self.layout.slots.len();
+        if !self.relocate(p) {
+            self.pos = None;
+            let mut fen = Fen::empty();
+            for (i, &piece) in self.layout.slots.iter().enumerate() {
+                fen.set(p[i], Some(piece));
+            }
+            for s in [side, !side] {
+                fen.side_to_move = s;
+                if let Ok(pos) = Position::try_from(&fen) {
+                    self.pos = Some(pos);
+                    break;
+                }
+            }
+            self.at[..n].copy_from_slice(&p[..n]);
+        }
+        let pos = self.pos.as_mut()?;
+        if pos.side_to_move() != side {
+            pos.make_null();
+        }
+        if pos.generals_facing() || pos.is_general_attacked(!side) {
+            return None;
+        }
+        Some(pos)
+    }
+
+    /// Moves the pieces of the last position to `p`, if there is a last position and
+    /// the pieces can be moved one at a time onto empty squares.
+    fn relocate(&mut self, p: &Placement) -> bool {
+        let Some(pos) = self.pos.as_mut() else {
+            return false;
+        };
+        let n = self.layout.slots.len();
+        let mut pending = (0..n).filter(|&i| self.at[i] != p[i]).count();
+        if pending > 3 {
+            return false;
+        }
+        while pending > 0 {
+            let mut moved = false;
+            for i in 0..n {
+                if self.at[i] != p[i] && pos.is_empty(p[i]) {
+                    let color = self.layout.slots[i].color;
+                    if pos.side_to_move() != color {
+                        pos.make_null();
+                    }
+                    pos.make_move(xq_core::Move::new(self.at[i], p[i]));
+                    self.at[i] = p[i];
+                    pending -= 1;
+                    moved = true;
+                }
+            }
+            if !moved {
+                return false;
+            }
+        }
+        true
     }
 }

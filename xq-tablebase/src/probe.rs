@@ -190,7 +190,10 @@ impl Tablebases {
         };
         let file = file?;
         let p = file.layout.placement(pos, strong);
-        let c = file.layout.canon(&p).expect("a legal position has a number");
+        let c = file
+            .layout
+            .canon(&p)
+            .expect("a legal position has a number");
         let side = match strong {
             Color::Red => pos.side_to_move(),
             Color::Black => !pos.side_to_move(),

@@ -130,7 +130,10 @@ fn files_probe_as_the_tables_in_memory() {
     let tb = Tablebases::open(&dir).unwrap();
     assert_eq!(tb.max_pieces(), 4);
     assert_eq!(
-        tb.endings().iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+        tb.endings()
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>(),
         ["KNK", "KRK", "KRKA"]
     );
     // Every table reads back as written.
@@ -210,7 +213,10 @@ fn bad_files_are_errors() {
             found: good.len() as u64 - 10
         }
     );
-    assert!(probe(&good[..50]).unwrap_err().to_string().contains("truncated"));
+    assert!(probe(&good[..50])
+        .unwrap_err()
+        .to_string()
+        .contains("truncated"));
     // Not a table at all.
     assert_eq!(
         probe(&[b'x'; 200]).unwrap_err(),
