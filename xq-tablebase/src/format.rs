@@ -358,14 +358,6 @@ fn read_magic_ok(file: &mut File) -> bool {
     file.seek(SeekFrom::Start(0)).is_ok() && file.read_exact(&mut m).is_ok() && m == MAGIC
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn crc_of_the_check_string() {
-        assert_eq!(super::crc32(b"123456789"), 0xcbf4_3926);
-    }
-}
-
 /// Reads a whole table into memory (to verify it, or to generate a larger ending from
 /// it), checking every block.
 ///
@@ -373,4 +365,12 @@ mod tests {
 /// When the file is unreadable, not a table, truncated or corrupt.
 pub fn read_table(path: &Path) -> Result<Table, TablebaseError> {
     TableFile::open(path)?.read_all()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn crc_of_the_check_string() {
+        assert_eq!(super::crc32(b"123456789"), 0xcbf4_3926);
+    }
 }

@@ -345,7 +345,7 @@ impl Generator<'_> {
                 self.val[e].store(BROKEN, Relaxed);
                 continue;
             };
-            let moves = xq_movegen::legal_moves(&pos);
+            let moves = xq_movegen::legal_moves(pos);
             if moves.is_empty() {
                 self.val[e].store(DONE, Relaxed);
                 continue;
@@ -359,7 +359,7 @@ impl Generator<'_> {
                     continue;
                 };
                 let undo = pos.make_move(m);
-                let child = capture_value(&self.layout.ending, self.subs, &pos, captured);
+                let child = capture_value(&self.layout.ending, self.subs, pos, captured);
                 pos.unmake_move(m, undo);
                 match child.for_mover() {
                     TableValue::Win { plies } => win = Some(win.map_or(plies, |w| w.min(plies))),

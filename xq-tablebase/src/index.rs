@@ -649,14 +649,13 @@ impl<'a> Cursor<'a> {
         }
         while pending > 0 {
             let mut moved = false;
-            for i in 0..n {
-                if self.at[i] != p[i] && pos.is_empty(p[i]) {
-                    let color = self.layout.slots[i].color;
-                    if pos.side_to_move() != color {
+            for ((at, &to), piece) in self.at[..n].iter_mut().zip(&p[..n]).zip(&self.layout.slots) {
+                if *at != to && pos.is_empty(to) {
+                    if pos.side_to_move() != piece.color {
                         pos.make_null();
                     }
-                    pos.make_move(xq_core::Move::new(self.at[i], p[i]));
-                    self.at[i] = p[i];
+                    pos.make_move(xq_core::Move::new(*at, to));
+                    *at = to;
                     pending -= 1;
                     moved = true;
                 }
