@@ -1,7 +1,10 @@
 //! Probes per second: random legal positions of every table in a directory, probed for
 //! their distance to mate (`probe_dtm`, the same read as `probe_wdl`).
 //!
-//!     cargo run --release -p xq-tablebase --example probe_speed -- DIR [PROBES]
+//!     cargo run --release -p xq-tablebase --example probe_speed -- DIR [PROBES [DISTINCT]]
+//!
+//! With DISTINCT, the probes cycle through that many random positions (a small number
+//! measures probes answered from the block cache).
 
 use std::time::Instant;
 use xq_core::{Color, Fen, Piece, Position, SplitMix64, Square};
@@ -13,12 +16,13 @@ fn main() {
     let probes: usize = args
         .next()
         .map_or(1_000_000, |n| n.parse().expect("a number"));
+    let distinct: usize = args.next().map_or(probes, |n| n.parse().expect("a number"));
     let tb = Tablebases::open(&dir).expect("a directory of tables");
     let endings = tb.endings();
     let mut rng = SplitMix64::new(1);
     // Positions first, so that only the probes are timed.
-    let mut positions = Vec::with_capacity(probes);
-    while positions.len() < probes {
+    let mut positions = Vec::with_capacity(distinct);
+    while positions.len() < distinct {
         let ending = endings[rng.below(endings.len() as u64) as usize].to_string();
         let second = ending[1..].find('K').expect("two generals") + 1;
         let mut fen = Fen::empty();
@@ -46,7 +50,7 @@ fn main() {
     }
     let start = Instant::now();
     let mut wins = 0;
-    for pos in &positions {
+    for pos in positions.iter().cycle().take(probes) {
         let v = tb
             .probe_dtm(pos)
             .expect("a good table")

@@ -22,11 +22,35 @@
 //! | 128 | 12 per block | the block table: each block's end offset in the file (`u64`), then the CRC-32 of its decompressed bytes (`u32`) |
 //! | ... | | the compressed blocks, one after the other from the end of the block table |
 //!
-//! The values are the numbers of the index ([`crate::index`]) with the attacking side to
-//! move, then the same numbers with the defending side to move, each stored in the given
-//! width as a code: `0` for a number that is no position, `1` for a draw, `2 + d` for a
-//! mate in `d` plies (odd `d`: the side to move wins; even: it loses). The CRC is the
-//! CRC-32 of ISO-HDLC (zlib's).
+//! The values are the numbers of the index with the attacking side to move, then the
+//! same numbers with the defending side to move, each stored in the given width as a
+//! code: `0` for a number that is no position, `1` for a draw, `2 + d` for a mate in `d`
+//! plies (odd `d`: the side to move wins; even: it loses). The CRC is the CRC-32 of
+//! ISO-HDLC (zlib's).
+//!
+//! # The index
+//!
+//! A number stands for a placement of the ending's pieces with the attacking side as Red
+//! (a position with Black attacking is read with the colours swapped and the board
+//! mirrored across the river). It is a mixed-radix number, most significant first:
+//!
+//! 1. the *palace pair*: Red's general and advisors, and Black's, each one of the
+//!    combinations of a general on its 9 palace squares and its advisors on their 5
+//!    points with no two on one point (numbered by general square, then by the bit mask
+//!    of the advisors' points, both in ascending square order), as the pairs `(red,
+//!    black)` with `red * count + black` not above the same number of the left-right
+//!    mirror image, in ascending order;
+//! 2. Red's elephants, then Black's, each a combination of the 7 elephant points;
+//! 3. Red's chariots, horses, cannons and soldiers, each kind a combination of its
+//!    squares: all 90 for chariots, horses and cannons, the 55 a soldier can reach for
+//!    soldiers.
+//!
+//! Squares are ordered by the dense index of `xq_core::Square` (`a0` = 0, `i9` = 89); a
+//! combination of `k` pieces on points `p1 < ... < pk` (their ranks in the list of
+//! points) is numbered `C(p1, 1) + ... + C(pk, k)`. A number is *broken* (code 0) when
+//! two pieces share a square, when its position is illegal (generals facing, the side
+//! not to move in check), and when its palace pair is its own mirror image and the mirror
+//! image of its placement has a smaller number.
 
 use crate::ending::Ending;
 use crate::gen::Table;
@@ -44,9 +68,9 @@ const HEADER: usize = 128;
 const BLOCK_ENTRY: usize = 12;
 const DEFLATE: u8 = 1;
 /// Values per block.
-const BLOCK_VALUES: u32 = 16384;
+const BLOCK_VALUES: u32 = 4096;
 /// Decompressed blocks kept per open file.
-const CACHE_BLOCKS: usize = 8;
+const CACHE_BLOCKS: usize = 32;
 
 /// CRC-32 (ISO-HDLC, as zlib computes it).
 pub(crate) fn crc32(data: &[u8]) -> u32 {
@@ -102,15 +126,18 @@ pub fn write_table(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
     let stats = table.stats();
     let max = table.codes.iter().copied().max().unwrap_or(0);
     let width: u8 = if max <= u8::MAX as u16 { 1 } else { 2 };
-    let bytes: Vec<u8> = if width == 1 {
-        table.codes.iter().map(|&c| c as u8).collect()
-    } else {
-        table.codes.iter().flat_map(|c| c.to_le_bytes()).collect()
-    };
-    let block_bytes = BLOCK_VALUES as usize * width as usize;
-    let blocks: Vec<(Vec<u8>, u32)> = bytes
-        .chunks(block_bytes)
-        .map(|b| (miniz_oxide::deflate::compress_to_vec(b, 9), crc32(b)))
+    // Block by block: no second copy of the whole table.
+    let blocks: Vec<(Vec<u8>, u32)> = table
+        .codes
+        .chunks(BLOCK_VALUES as usize)
+        .map(|chunk| {
+            let b: Vec<u8> = if width == 1 {
+                chunk.iter().map(|&c| c as u8).collect()
+            } else {
+                chunk.iter().flat_map(|c| c.to_le_bytes()).collect()
+            };
+            (miniz_oxide::deflate::compress_to_vec(&b, 9), crc32(&b))
+        })
         .collect();
     let mut table_bytes = Vec::with_capacity(blocks.len() * BLOCK_ENTRY);
     let mut end = (HEADER + blocks.len() * BLOCK_ENTRY) as u64;
