@@ -45,10 +45,19 @@ const CHUNK: u64 = 4096;
 
 /// A table in memory: the codes of [`TableValue`] for each number, the attacking side
 /// to move first, then the defending side.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Table {
     pub(crate) layout: Layout,
     pub(crate) codes: Vec<u16>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("ending", &self.layout.ending)
+            .field("numbers", &self.codes.len())
+            .finish()
+    }
 }
 
 impl Table {

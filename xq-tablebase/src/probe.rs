@@ -128,8 +128,9 @@ impl Tablebases {
         )
     }
 
-    /// What the header of `ending`'s file says: positions, wins, draws and losses, the
-    /// longest mate; `None` when the ending is not in the directory.
+    /// What the header of `ending`'s file says (positions, wins, draws and losses, the
+    /// longest mate) and the file's size in bytes; `None` when the ending is not in the
+    /// directory.
     ///
     /// # Errors
     /// When the file cannot be opened or its header is not good.
