@@ -51,8 +51,8 @@ fn gen_verify_probe() {
     let fen = "3k5/4a4/9/9/9/9/9/9/4R4/4K4 w";
     let probe = stdout(&xq(&["tb", "probe", d, "--fen", fen]));
     let lines: Vec<&str> = probe.lines().collect();
-    assert_eq!(lines[0], "KRKA, red to move: win, mate in 1 plies");
-    assert_eq!(lines[1], "  e1e8  win, mate in 1 plies");
+    assert_eq!(lines[0], "KRKA, red to move: win, mate in 1 ply");
+    assert_eq!(lines[1], "  e1e8  win, mate in 1 ply");
     assert_eq!(lines.len(), 17);
     let json: serde_json::Value =
         serde_json::from_str(&stdout(&xq(&["tb", "probe", d, "--fen", fen, "--json"]))).unwrap();

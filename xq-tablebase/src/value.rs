@@ -120,6 +120,7 @@ impl TableValue {
 impl fmt::Display for TableValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            TableValue::Win { plies: 1 } => f.write_str("win, mate in 1 ply"),
             TableValue::Win { plies } => write!(f, "win, mate in {plies} plies"),
             TableValue::Draw => f.write_str("draw"),
             TableValue::Loss { plies: 0 } => f.write_str("loss, no legal move"),
