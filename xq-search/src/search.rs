@@ -246,7 +246,12 @@ impl Searcher {
         let Ok(Some(values)) = tb.root_moves(&self.pos) else {
             return;
         };
-        let rank = |m: &Move| values.iter().find(|(v, _)| v == m).map(|(_, v)| v.rank());
+        let rank = |m: &Move| {
+            values
+                .iter()
+                .find(|(mv, _)| mv == m)
+                .map(|(_, value)| value.rank())
+        };
         let Some(best) = root.iter().filter_map(rank).max() else {
             return;
         };
