@@ -107,7 +107,7 @@ impl Table {
     pub fn stats(&self) -> TableStats {
         let mut s = TableStats {
             ending: self.layout.ending,
-            positions_per_side: self.layout.size,
+            numbers_per_side: self.layout.size,
             broken: 0,
             counts: [[0; 3]; 2],
             longest: 0,
@@ -136,7 +136,7 @@ pub struct TableStats {
     /// The ending.
     pub ending: Ending,
     /// Numbers per side to move (legal positions and broken numbers).
-    pub positions_per_side: u64,
+    pub numbers_per_side: u64,
     /// Numbers that are no position, both sides to move together.
     pub broken: u64,
     /// Losses, draws and wins (indexed by [`Wdl`](crate::Wdl) as `usize`) with the

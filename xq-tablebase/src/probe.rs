@@ -143,7 +143,7 @@ impl Tablebases {
         Ok(Some((
             TableStats {
                 ending: h.ending,
-                positions_per_side: h.size,
+                numbers_per_side: h.size,
                 broken: h.broken,
                 counts: h.counts,
                 longest: h.longest,
