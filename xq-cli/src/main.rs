@@ -19,6 +19,7 @@ mod convert;
 mod datagen;
 mod eval;
 mod perft;
+mod tb;
 mod train;
 mod tune;
 mod tune_wdl;
@@ -161,6 +162,8 @@ enum Command {
     Annotate(annotate::AnnotateArgs),
     /// Build an opening book from game files, or list a position's book moves.
     Book(book::BookArgs),
+    /// Endgame tablebases: generate, probe and verify them.
+    Tb(tb::TbArgs),
     /// Serve the analysis board (built by web/build.sh, embedded at build time) on
     /// http://127.0.0.1:PORT/.
     Serve(ServeArgs),
@@ -208,6 +211,7 @@ fn main() {
         Some(Command::Annotate(a)) => annotate::run(&a),
         Some(Command::Serve(a)) => serve(&a),
         Some(Command::Book(a)) => book::run(&a),
+        Some(Command::Tb(a)) => tb::run(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -4,7 +4,6 @@
 //! its trace. Each property runs 256 cases (set `PROPTEST_CASES` to run more).
 
 use proptest::prelude::*;
-use xq_core::Position;
 use xq_eval::params::PARAMS;
 use xq_eval::{breakdown, evaluate, evaluate_full, trace, Eval};
 use xq_movegen::legal_moves;

@@ -25,10 +25,12 @@ pub enum Kind {
     InvalidDataFile,
     /// An argument out of its range or of the wrong kind (self-play's settings).
     InvalidArgument,
+    /// A tablebase directory or file that cannot be read, or is truncated or corrupt.
+    InvalidTablebase,
 }
 
 impl Kind {
-    const ALL: [Kind; 7] = [
+    const ALL: [Kind; 8] = [
         Kind::InvalidFen,
         Kind::InvalidMove,
         Kind::IllegalMove,
@@ -36,6 +38,7 @@ impl Kind {
         Kind::InvalidGameFile,
         Kind::InvalidDataFile,
         Kind::InvalidArgument,
+        Kind::InvalidTablebase,
     ];
 
     fn name(self) -> &'static str {
@@ -47,6 +50,7 @@ impl Kind {
             Kind::InvalidGameFile => "InvalidGameFile",
             Kind::InvalidDataFile => "InvalidDataFile",
             Kind::InvalidArgument => "InvalidArgument",
+            Kind::InvalidTablebase => "InvalidTablebase",
         }
     }
 
@@ -59,6 +63,7 @@ impl Kind {
             Kind::InvalidGameFile => "A PGN or XQF file that cannot be read; the message says where (game, line and ply, or byte offset).",
             Kind::InvalidDataFile => "An `xq datagen` file (text or binary) that cannot be read; the message names the line or the byte.",
             Kind::InvalidArgument => "An argument out of its range or of the wrong kind; the message names it and what it may be.",
+            Kind::InvalidTablebase => "A tablebase directory or file that cannot be read, or a file that is truncated or corrupt; the message names the file.",
         }
     }
 }

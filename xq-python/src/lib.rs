@@ -1,6 +1,7 @@
 //! The native module of the `xq-xiangqi` Python package, `xq._xq`: the rules
 //! (`xq-movegen`), game files (`xq-records`), the engine (`xq-search`), self-play
-//! (`xq-train`) and the machine-learning helpers, bound with PyO3 to the public API of those crates. The
+//! (`xq-train`), endgame tables (`xq-tablebase`) and the machine-learning helpers, bound
+//! with PyO3 to the public API of those crates. The
 //! package `xq` (`python/xq/__init__.py`) re-exports it with the constants, the SVG
 //! boards and the `Termination` enum.
 //!
@@ -17,6 +18,7 @@ mod errors;
 mod ml;
 mod records;
 mod selfplay;
+mod tablebase;
 mod tensor;
 mod types;
 
@@ -39,6 +41,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<engine::Score>()?;
+    m.add_class::<tablebase::Tablebase>()?;
     m.add_function(wrap_pyfunction!(types::parse_square, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_file, m)?)?;

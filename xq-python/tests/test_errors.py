@@ -18,7 +18,7 @@ FEN_CASES = [
 
 def test_exception_hierarchy():
     for cls in (xq.InvalidFen, xq.InvalidMove, xq.IllegalMove, xq.AmbiguousMove,
-                xq.InvalidGameFile, xq.InvalidDataFile):
+                xq.InvalidGameFile, xq.InvalidDataFile, xq.InvalidTablebase):
         assert issubclass(cls, xq.XqError) and issubclass(cls, ValueError)
         assert cls.__module__ == "xq" and cls.__doc__
     assert issubclass(xq.XqError, Exception) and not issubclass(xq.XqError, ValueError)

@@ -96,6 +96,7 @@ impl Searcher {
             .filter(|m| limits.root_moves.is_empty() || limits.root_moves.contains(m))
             .filter(|m| !limits.banned_moves.contains(m))
             .collect();
+        self.tablebase_root_moves(&mut root);
         let mut result = SearchResult {
             best_move: root.first().copied(),
             ponder: None,

@@ -17,6 +17,11 @@ pub const MATE: i32 = 30_000;
 pub const INFINITE: i32 = 31_000;
 /// Values at or beyond this (in absolute value) are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// The score of an endgame table's win, just below the mate scores: a win found in the
+/// tables at ply `p` scores `TB_WIN - p`, so that a nearer table win is preferred and
+/// every mate the search proves ranks above it.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+
 /// The value of giving mate `ply` plies from the root.
 #[inline]
 pub const fn mate_in(ply: usize) -> i32 {

@@ -21,6 +21,7 @@ use xq_eval::nnue::Network;
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
+use xq_tablebase::{TableValue, Tablebases};
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
@@ -100,6 +101,10 @@ pub struct Searcher {
     pub(crate) eval_cache: Box<[(u64, i32)]>,
     /// The network the search evaluates with (`None`: the classical evaluation).
     pub(crate) net: Option<Arc<Network>>,
+    /// Endgame tables consulted inside the search and at the root (`None`: none).
+    pub(crate) tablebases: Option<Arc<Tablebases>>,
+    /// The root moves the tables allow (empty: every move), set at each search's start.
+    pub(crate) tablebase_root: Vec<Move>,
 }
 
 /// Entries of the evaluation cache (256 KiB, small enough for a CPU's L2 cache): about a
@@ -160,6 +165,8 @@ impl Searcher {
             root_excluded: Vec::new(),
             eval_cache: vec![(0, 0); EVAL_CACHE_ENTRIES].into_boxed_slice(),
             net: xq_eval::nnue::default_network(),
+            tablebases: None,
+            tablebase_root: Vec::new(),
         }
     }
 
@@ -180,6 +187,76 @@ impl Searcher {
     pub fn set_network(&mut self, net: Option<Arc<Network>>) {
         self.net = net;
         self.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
+    }
+
+    /// Consults the endgame tables `tb` (or none): after a capture into an ending the
+    /// tables hold, the search takes the table's result instead of searching on (a win
+    /// scores just below the mate scores, [`score::TB_WIN`] less the ply; a draw 0), and
+    /// at the root it plays only the moves that keep the best table value: the fastest
+    /// mate, or the longest defence. Tables never change a search outside their endings:
+    /// without them the search is the same node for node.
+    ///
+    /// A table win whose distance to mate does not fit in what the 60-move rule leaves
+    /// (120 plies without a capture) may be a draw by the rule: inside the search it
+    /// scores 1 (a loss -1), better than a draw but not a win. At the root the fastest
+    /// mate is always the best try for a win within the rule.
+    pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
+        self.tablebases = tb;
+    }
+
+    /// The endgame tables the search consults, if any.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
+    }
+
+    /// The tables' value of the node at `ply` when it was just reached by a capture (at
+    /// other nodes the root, or the capture that led into the ending, has probed
+    /// already) and its material is in the tables.
+    #[inline]
+    fn tablebase_value(&self, ply: usize) -> Option<i32> {
+        let tb = self.tablebases.as_ref()?;
+        if self.pos.halfmove_clock() != 0 {
+            return None;
+        }
+        let pieces = self.pos.pieces(Color::Red).count() + self.pos.pieces(Color::Black).count();
+        if pieces > tb.max_pieces() {
+            return None;
+        }
+        // A damaged file answers nothing rather than something wrong.
+        let value = tb.probe_dtm(&self.pos).ok().flatten()?;
+        let left = NO_CAPTURE_DRAW_PLIES.saturating_sub(self.pos.halfmove_clock());
+        let win = score::TB_WIN - ply as i32;
+        Some(match value {
+            TableValue::Win { plies } if u32::from(plies) <= left => win,
+            TableValue::Loss { plies } if u32::from(plies) <= left => -win,
+            TableValue::Win { .. } => 1,
+            TableValue::Loss { .. } => -1,
+            TableValue::Draw => 0,
+        })
+    }
+
+    /// Keeps, of the root moves, those the tables rank best (when the root is in the
+    /// tables): every drawing move of a draw, the fastest mates of a win, the longest
+    /// defences of a loss. Nothing changes when the tables cannot say.
+    pub(crate) fn tablebase_root_moves(&mut self, root: &mut Vec<Move>) {
+        self.tablebase_root.clear();
+        let Some(tb) = &self.tablebases else {
+            return;
+        };
+        let Ok(Some(values)) = tb.root_moves(&self.pos) else {
+            return;
+        };
+        let rank = |m: &Move| {
+            values
+                .iter()
+                .find(|(mv, _)| mv == m)
+                .map(|(_, value)| value.rank())
+        };
+        let Some(best) = root.iter().filter_map(rank).max() else {
+            return;
+        };
+        root.retain(|m| rank(m) == Some(best));
+        self.tablebase_root.clone_from(root);
     }
 
     /// Sets the selective-search switches.
@@ -440,6 +517,14 @@ impl Searcher {
             }
         }
 
+        // Endgame tables: the exact result of the ending a capture just led into.
+        if !root && excluded.is_none() {
+            if let Some(v) = self.tablebase_value(ply) {
+                self.tt.store(key, None, v, 0, depth + 6, Bound::Exact, ply);
+                return v;
+            }
+        }
+
         // Internal iterative reduction: with no move from the table, this node was not
         // searched before; search it shallower (the next iteration will have a move).
         let depth = if depth >= self.params.iir_depth && tt_move.is_none() && !root {
@@ -555,10 +640,12 @@ impl Searcher {
             let mut moves = legal_moves(&self.pos);
             let limits = &self.limits;
             let root_excluded = &self.root_excluded;
+            let tablebase_root = &self.tablebase_root;
             moves.retain(|m| {
                 (limits.root_moves.is_empty() || limits.root_moves.contains(m))
                     && !limits.banned_moves.contains(m)
                     && !root_excluded.contains(m)
+                    && (tablebase_root.is_empty() || tablebase_root.contains(m))
             });
             if moves.is_empty() {
                 return -INFINITE;

@@ -13,7 +13,10 @@ Squares are ints 0..89 (``xq.A0`` = 0, rank-major, ``xq.I9`` = 89), colours bool
 (``xq.RED`` = True, ``xq.BLACK`` = False), piece types ints ``xq.GENERAL`` (1) ..
 ``xq.SOLDIER`` (7). Errors are ``xq.XqError`` subclasses (also ``ValueError``):
 ``InvalidFen``, ``InvalidMove``, ``IllegalMove``, ``AmbiguousMove``, ``InvalidGameFile``,
-``InvalidDataFile``, ``InvalidArgument``.
+``InvalidDataFile``, ``InvalidArgument``, ``InvalidTablebase``.
+
+Endgame tables written by ``xq tb gen`` are probed with ``xq.Tablebase(directory)``:
+``probe_wdl(board)`` (1, 0, -1) and ``probe_dtm(board)`` (plies to mate, signed).
 
 The machine-learning calls (``Board.legal_mask``, ``Board.planes``, ``legal_masks``,
 ``planes_batch``, ``push_batch``, ``read_datagen``) return NumPy arrays and import NumPy
@@ -41,11 +44,13 @@ from ._xq import (  # "X as X": re-exported, for type checkers too
     InvalidFen as InvalidFen,
     InvalidGameFile as InvalidGameFile,
     InvalidMove as InvalidMove,
+    InvalidTablebase as InvalidTablebase,
     Move as Move,
     Node as Node,
     Outcome as Outcome,
     Piece as Piece,
     Score as Score,
+    Tablebase as Tablebase,
     XqError as XqError,
     action_moves as action_moves,
     index_to_move as index_to_move,
@@ -150,11 +155,13 @@ __all__ = [
     "flip_move",
     # errors
     "XqError", "InvalidFen", "InvalidMove", "IllegalMove", "AmbiguousMove",
-    "InvalidGameFile", "InvalidDataFile", "InvalidArgument",
+    "InvalidGameFile", "InvalidDataFile", "InvalidArgument", "InvalidTablebase",
     # game files
     "Game", "Node", "read_pgn", "read_pgn_str", "read_xqf", "write_pgn",
     # engine
     "Engine", "Analysis", "Score",
+    # endgame tables
+    "Tablebase",
     # machine learning
     "N_ACTIONS", "N_PLANES", "move_to_index", "index_to_move", "mirror_index", "action_moves",
     "legal_masks", "planes_batch", "push_batch", "read_datagen",

@@ -1,0 +1,45 @@
+"""xq.Tablebase on the small tables the repository keeps (xq-tablebase/tests/data)."""
+
+import pytest
+
+import xq
+from conftest import ROOT
+
+TABLES = ROOT / "xq-tablebase" / "tests" / "data"
+
+
+def test_probe_wdl_and_dtm():
+    tb = xq.Tablebase(TABLES)
+    assert tb.endings() == ["KCK", "KNK", "KPK", "KRK", "KRKA"]
+    board = xq.Board("3k5/4a4/9/9/9/9/9/9/4R4/4K4 w")
+    assert tb.probe_wdl(board) == 1
+    assert tb.probe_dtm(board) == 1
+    # The chariot takes the advisor: the black general has no move left, and loses.
+    board.push(xq.Move.from_iccs("e1e8"))
+    assert (tb.probe_wdl(board), tb.probe_dtm(board)) == (-1, 0)
+    # The same position with the colours swapped.
+    assert tb.probe_dtm(xq.Board("4k4/4r4/9/9/9/9/9/9/4A4/3K5 b")) == 1
+    # A horse against a bare general wins; with the general to move it loses.
+    assert tb.probe_dtm(xq.Board("3k5/9/9/9/9/9/9/9/4N4/4K4 b")) < 0
+    # A lone cannon cannot win.
+    assert (tb.probe_wdl(xq.Board("3k5/9/9/9/9/9/9/9/4C4/4K4 w")), tb.probe_dtm(xq.Board("3k5/9/9/9/9/9/9/9/4C4/4K4 w"))) == (0, 0)
+    # Not in the directory.
+    assert tb.probe_wdl(xq.Board()) is None
+    assert tb.probe_dtm(xq.Board("3k5/4a4/9/9/9/9/9/9/4C4/4K4 w")) is None
+
+
+def test_bad_tables_raise(tmp_path):
+    with pytest.raises(xq.InvalidTablebase):
+        xq.Tablebase(tmp_path / "missing")
+    good = (TABLES / "KNK.xqtb").read_bytes()
+    (tmp_path / "KNK.xqtb").write_bytes(good[:-5])
+    tb = xq.Tablebase(tmp_path)
+    board = xq.Board("3k5/9/9/9/9/9/9/9/4N4/4K4 w")
+    with pytest.raises(xq.InvalidTablebase, match="truncated"):
+        tb.probe_wdl(board)
+    (tmp_path / "KNK.xqtb").write_bytes(b"not a table" * 20)
+    with pytest.raises(xq.InvalidTablebase, match="not an xq tablebase file"):
+        xq.Tablebase(tmp_path).probe_dtm(board)
+    assert issubclass(xq.InvalidTablebase, xq.XqError)
+    with pytest.raises(TypeError):
+        tb.probe_wdl("3k5/9/9/9/9/9/9/9/4N4/4K4 w")

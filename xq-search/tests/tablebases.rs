@@ -1,0 +1,163 @@
+//! The search against the endgame tables: a table mate in N is a search mate in N, the
+//! search never proves the opposite of a table's result, and with the tables loaded the
+//! search plays the fastest mate and takes table results after captures.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use xq_core::{Color, Fen, Piece, Position, Square};
+use xq_movegen::Game;
+use xq_search::score::{is_mate, TB_WIN};
+use xq_search::{Limits, Score, SearchConfig, Searcher};
+use xq_tablebase::{generate, write_table, Ending, Table, TableValue, Tablebases};
+
+fn tables(names: &[&str]) -> Vec<Table> {
+    let mut done: Vec<Table> = Vec::new();
+    for name in names {
+        let e: Ending = name.parse().unwrap();
+        let subs: Vec<&Table> = done.iter().collect();
+        let t = generate(&e, &subs, 2, &|_| {}).unwrap();
+        done.push(t);
+    }
+    done
+}
+
+/// Random legal positions with the pieces of `red` and `black` (FEN letters).
+fn random_positions(red: &str, black: &str, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = xq_core::SplitMix64::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut fen = Fen::empty();
+        for c in red
+            .chars()
+            .chain(black.chars().map(|c| c.to_ascii_lowercase()))
+        {
+            let piece = Piece::from_char(c).unwrap();
+            let squares: Vec<Square> = Square::ALL
+                .into_iter()
+                .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
+                .collect();
+            fen.set(
+                squares[rng.below(squares.len() as u64) as usize],
+                Some(piece),
+            );
+        }
+        fen.side_to_move = if rng.below(2) == 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        if let Ok(pos) = Position::try_from(&fen) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn search(searcher: &mut Searcher, pos: &Position, depth: u32) -> xq_search::SearchResult {
+    searcher.new_game();
+    let game = Game::new(pos.clone());
+    searcher.search(
+        &game,
+        &Limits::depth(depth),
+        &AtomicBool::new(false),
+        |_| {},
+    )
+}
+
+#[test]
+fn table_mates_are_search_mates() {
+    let all = tables(&["KRK", "KRKA", "KNK", "KPK"]);
+    // Plain alpha-beta (no pruning, no reductions): exhaustive to its depth.
+    let mut searcher = Searcher::new(16);
+    searcher.set_config(SearchConfig::plain());
+    let mut mates = 0;
+    let mut checked = 0;
+    for (table, red, black) in [(1, "KR", "KA"), (2, "KN", "K"), (3, "KP", "K")] {
+        let table = &all[table];
+        for pos in random_positions(red, black, 40, 11) {
+            let value = table.probe(&pos).expect("in the table");
+            let plies = value.plies().unwrap_or(0);
+            if value == (TableValue::Loss { plies: 0 }) {
+                continue;
+            }
+            let short = plies <= 7 && value != TableValue::Draw;
+            let depth = if short { plies as u32 + 2 } else { 5 };
+            let result = search(&mut searcher, &pos, depth);
+            checked += 1;
+            match value {
+                // Within reach: the same mate.
+                TableValue::Win { plies } if short => {
+                    assert_eq!(result.score, Score::Mate((plies as i32 + 1) / 2), "{pos}");
+                    mates += 1;
+                }
+                TableValue::Loss { plies } if short => {
+                    assert_eq!(result.score, Score::Mate(-(plies as i32) / 2), "{pos}");
+                    mates += 1;
+                }
+                // Beyond: never the opposite result.
+                TableValue::Win { .. } => assert!(result.value > -TB_WIN + 200, "{pos}"),
+                TableValue::Loss { .. } => assert!(result.value < TB_WIN - 200, "{pos}"),
+                TableValue::Draw => assert!(!is_mate(result.value), "{pos}"),
+            }
+        }
+    }
+    assert_eq!(checked, 119);
+    assert_eq!(mates, 64);
+}
+
+fn load(names: &[&str], tag: &str) -> (Arc<Tablebases>, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("xq-search-tb-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for t in tables(names) {
+        write_table(&t, &dir.join(t.ending().file_name())).unwrap();
+    }
+    (Arc::new(Tablebases::open(&dir).unwrap()), dir)
+}
+
+#[test]
+fn with_tables_the_root_plays_the_fastest_mate() {
+    let (tb, dir) = load(&["KRK", "KRKA", "KNK"], "root");
+    let mut searcher = Searcher::new(16);
+    searcher.set_tablebases(Some(tb.clone()));
+    for pos in random_positions("KN", "K", 20, 5)
+        .into_iter()
+        .chain(random_positions("KR", "KA", 20, 6))
+    {
+        let moves = tb.root_moves(&pos).unwrap().unwrap();
+        let Some(&(_, best)) = moves.first() else {
+            continue;
+        };
+        let result = search(&mut searcher, &pos, 1);
+        let played = moves
+            .iter()
+            .find(|(m, _)| Some(*m) == result.best_move)
+            .unwrap()
+            .1;
+        assert_eq!(played, best, "{pos}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn with_tables_a_capture_into_the_set_is_scored_by_the_table() {
+    let (tb, dir) = load(&["KNK"], "capture");
+    // The horse takes the advisor on f7: a horse against a bare general wins, but the
+    // mate is further away than a depth-2 search sees.
+    let pos = Position::from_fen("4k4/9/5a3/9/4N4/9/9/9/9/3K5 w").unwrap();
+    let v = tb
+        .probe_dtm(&Position::from_fen("4k4/9/5N3/9/9/9/9/9/9/3K5 b").unwrap())
+        .unwrap();
+    assert!(
+        matches!(v, Some(TableValue::Loss { plies }) if plies > 4),
+        "{v:?}"
+    );
+    let mut searcher = Searcher::new(16);
+    let without = search(&mut searcher, &pos, 2);
+    searcher.set_tablebases(Some(tb));
+    let with = search(&mut searcher, &pos, 2);
+    assert_eq!(with.best_move.unwrap().to_string(), "e5f7");
+    assert_eq!(with.value, TB_WIN - 1);
+    assert!(without.value < TB_WIN - 200);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

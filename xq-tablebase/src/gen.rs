@@ -1,0 +1,587 @@
+//! The generator: retrograde analysis over one ending's index.
+//!
+//! 1. **Start.** Every numbered position with either side to move is looked at once: a
+//!    broken number (pieces sharing a square, an illegal position) gets no value; a side
+//!    with no legal move has lost (distance 0); a capture leads into a smaller table (or,
+//!    when the last attacker is taken, to a draw) whose value is known; the other moves
+//!    stay in this table and are *counted*.
+//! 2. **Levels.** Level `n` holds the positions decided at distance `n`. For each of them
+//!    the *unmoves* (the other side's piece stepping back to where it came from, never
+//!    un-capturing) give its predecessors directly: a predecessor of a loss in `n` wins in
+//!    `n + 1`; a predecessor of a win in `n` has one more of its counted moves refuted, and
+//!    when none is left (and no capture draws or wins) it loses in `n + 1`, or later if a
+//!    capture holds out longer. Captures that win are kept as pending wins until their
+//!    level comes.
+//! 3. **End.** What is still undecided is a draw.
+//!
+//! A level is a scan of the whole table by all threads; the value of each position is one
+//! 16-bit word and its move counter one byte, both atomic, so the memory needed is three
+//! bytes a position plus the smaller tables the captures lead to (two bytes a position),
+//! known before anything is allocated ([`memory_needed`]).
+//!
+//! Positions are folded left to right: a position and its mirror image share a number.
+//! When a position that is its own mirror image is a predecessor of one that is not (or
+//! the other way round), one unmove stands for two moves (or two unmoves for one), and
+//! the counters are decremented by the right weight.
+
+use crate::ending::Ending;
+use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
+use crate::value::TableValue;
+use crate::TablebaseError;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use xq_core::attacks::{horse_leg, Direction, Step, HORSE_ATTACKS};
+use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
+
+/// Working values: the top bits say what the low bits are.
+const UNKNOWN: u16 = 0;
+const BROKEN: u16 = 1;
+const DONE: u16 = 0x8000;
+const PENDING_WIN: u16 = 0x4000;
+const FLOOR: u16 = 0x2000;
+const DIST: u16 = 0x1fff;
+
+/// Positions handed to a thread at a time.
+const CHUNK: u64 = 4096;
+
+/// A table in memory: the codes of [`TableValue`] for each number, the attacking side
+/// to move first, then the defending side.
+#[derive(Clone)]
+pub struct Table {
+    pub(crate) layout: Layout,
+    pub(crate) codes: Vec<u16>,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("ending", &self.layout.ending)
+            .field("numbers", &self.codes.len())
+            .finish()
+    }
+}
+
+impl Table {
+    /// The ending.
+    pub fn ending(&self) -> Ending {
+        self.layout.ending
+    }
+
+    /// The value stored under `index` with `side` to move (`None` when broken).
+    pub(crate) fn code(&self, side: Color, index: u64) -> u16 {
+        self.codes[(side.index() as u64 * self.layout.size + index) as usize]
+    }
+
+    /// The value of `pos` for its side to move, `None` when it is not a position of this
+    /// ending (either colour may be the attacking side).
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_tablebase::{generate, Ending, TableValue};
+    /// let table = generate(&"KRK".parse::<Ending>().unwrap(), &[], 1, &|_| {}).unwrap();
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b").unwrap();
+    /// assert_eq!(table.probe(&pos), Some(TableValue::Loss { plies: 2 }));
+    /// assert_eq!(table.probe(&Position::startpos()), None);
+    /// ```
+    pub fn probe(&self, pos: &Position) -> Option<TableValue> {
+        let (ending, strong) = Ending::of_position(pos)?;
+        if ending != self.layout.ending {
+            return None;
+        }
+        let p = self.layout.placement(pos, strong);
+        let c = self.layout.canon(&p)?;
+        let side = match strong {
+            Color::Red => pos.side_to_move(),
+            Color::Black => !pos.side_to_move(),
+        };
+        TableValue::from_code(self.code(side, c.index))
+    }
+
+    /// The value of a position of this ending (with the attacking side as Red).
+    pub(crate) fn value_of(&self, pos: &Position) -> Option<TableValue> {
+        let p = self.layout.placement(pos, Color::Red);
+        let c = self.layout.canon(&p)?;
+        TableValue::from_code(self.code(pos.side_to_move(), c.index))
+    }
+
+    /// Counts and the longest mate of the table.
+    pub fn stats(&self) -> TableStats {
+        let mut s = TableStats {
+            ending: self.layout.ending,
+            numbers_per_side: self.layout.size,
+            broken: 0,
+            counts: [[0; 3]; 2],
+            longest: 0,
+        };
+        for (half, codes) in self.codes.chunks(self.layout.size as usize).enumerate() {
+            for &c in codes {
+                match TableValue::from_code(c) {
+                    None => s.broken += 1,
+                    Some(v) => {
+                        s.counts[half][v.wdl() as usize] += 1;
+                        if let Some(p) = v.plies() {
+                            s.longest = s.longest.max(p);
+                        }
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// What a table holds: positions, wins, draws and losses for each side to move, the
+/// longest mate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TableStats {
+    /// The ending.
+    pub ending: Ending,
+    /// Numbers per side to move (legal positions and broken numbers).
+    pub numbers_per_side: u64,
+    /// Numbers that are no position, both sides to move together.
+    pub broken: u64,
+    /// Losses, draws and wins (indexed by [`Wdl`](crate::Wdl) as `usize`) with the
+    /// attacking side to move (`counts[0]`) and the defending side (`counts[1]`).
+    pub counts: [[u64; 3]; 2],
+    /// The longest distance to mate in plies.
+    pub longest: u16,
+}
+
+impl TableStats {
+    /// Legal positions, both sides to move.
+    pub fn positions(&self) -> u64 {
+        self.counts.iter().flatten().sum()
+    }
+}
+
+/// What the generator is doing, for a progress bar.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// Looking at every position once: `done` of `total` numbers.
+    Start {
+        /// Numbers done.
+        done: u64,
+        /// Numbers in all.
+        total: u64,
+    },
+    /// Scanning level `level` (distance to mate in plies): `done` of `total` numbers.
+    Level {
+        /// The distance being propagated.
+        level: u16,
+        /// Numbers done.
+        done: u64,
+        /// Numbers in all.
+        total: u64,
+    },
+}
+
+/// Bytes of memory [`generate`] needs for `ending`, given that the tables its captures
+/// lead to are in memory too: three bytes a position of its own, two a position of the
+/// smaller tables.
+///
+/// ```
+/// use xq_tablebase::{memory_needed, Ending};
+/// let krk: Ending = "KRK".parse().unwrap();
+/// assert_eq!(memory_needed(&krk), 2 * 4050 * 3); // no table below KRK
+/// ```
+pub fn memory_needed(ending: &Ending) -> u64 {
+    let own = 2 * Layout::new(*ending).size * 3;
+    let subs: u64 = ending
+        .captures()
+        .iter()
+        .map(|e| 2 * Layout::new(*e).size * 2)
+        .sum();
+    own + subs
+}
+
+/// The numbers of one ending's table (both sides to move).
+///
+/// ```
+/// use xq_tablebase::{table_size, Ending};
+/// assert_eq!(table_size(&"KRK".parse::<Ending>().unwrap()), 2 * 45 * 90);
+/// ```
+pub fn table_size(ending: &Ending) -> u64 {
+    2 * Layout::new(*ending).size
+}
+
+/// Generates the table of `ending` with `threads` threads; `subtables` must hold the
+/// table of every ending of [`Ending::captures`]. `progress` is called from the worker
+/// threads now and then.
+///
+/// # Errors
+/// [`TablebaseError::MissingTable`] when a table a capture leads to is not given.
+///
+/// ```
+/// use xq_tablebase::{generate, Ending, TableValue};
+/// let krk: Ending = "KRK".parse().unwrap();
+/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+/// let stats = table.stats();
+/// assert_eq!(stats.longest, 4);
+/// ```
+pub fn generate(
+    ending: &Ending,
+    subtables: &[&Table],
+    threads: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Table, TablebaseError> {
+    for sub in ending.captures() {
+        if !subtables.iter().any(|t| t.layout.ending == sub) {
+            return Err(TablebaseError::MissingTable(sub));
+        }
+    }
+    let layout = Layout::new(*ending);
+    let gen = Generator {
+        layout: &layout,
+        subs: subtables,
+        val: (0..2 * layout.size)
+            .map(|_| AtomicU16::new(UNKNOWN))
+            .collect(),
+        cnt: (0..2 * layout.size).map(|_| AtomicU8::new(0)).collect(),
+        furthest: AtomicU32::new(0),
+    };
+    let threads = threads.max(1);
+    let total = layout.size;
+    let done = AtomicU64::new(0);
+    parallel(threads, total, |range| {
+        let mut p = [Square::A0; MAX_PIECES];
+        let mut cursor = Cursor::new(&layout);
+        for i in range.clone() {
+            gen.start(i, &mut p, &mut cursor);
+        }
+        let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
+        progress(Progress::Start { done: d, total });
+    });
+    let mut level: u16 = 0;
+    loop {
+        let found = AtomicU64::new(0);
+        let done = AtomicU64::new(0);
+        parallel(threads, 2 * total, |range| {
+            let mut p = [Square::A0; MAX_PIECES];
+            let mut cursor = Cursor::new(&layout);
+            let mut n = 0;
+            for e in range.clone() {
+                n += gen.level(e, level, &mut p, &mut cursor) as u64;
+            }
+            found.fetch_add(n, Relaxed);
+            let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
+            progress(Progress::Level {
+                level,
+                done: d,
+                total: 2 * total,
+            });
+        });
+        if found.load(Relaxed) == 0 && u32::from(level) >= gen.furthest.load(Relaxed) {
+            break;
+        }
+        level += 1;
+        assert!(level < DIST, "distance to mate beyond {DIST} plies");
+    }
+    // The counters go first, and the values become the codes in place (the same
+    // allocation: `AtomicU16` and `u16` have one layout), so the peak stays at three
+    // bytes a position.
+    let Generator { val, cnt, .. } = gen;
+    drop(cnt);
+    let codes = val
+        .into_iter()
+        .map(|v| {
+            let v = v.into_inner();
+            if v == BROKEN {
+                0
+            } else if v & DONE != 0 {
+                2 + (v & DIST)
+            } else {
+                1
+            }
+        })
+        .collect();
+    Ok(Table { layout, codes })
+}
+
+/// Runs `work` on chunks of `0..total` on `threads` threads.
+pub(crate) fn parallel(threads: usize, total: u64, work: impl Fn(std::ops::Range<u64>) + Sync) {
+    let next = AtomicU64::new(0);
+    let run = || loop {
+        let start = next.fetch_add(CHUNK, Relaxed);
+        if start >= total {
+            break;
+        }
+        work(start..(start + CHUNK).min(total));
+    };
+    if threads == 1 {
+        run();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(run);
+            }
+        });
+    }
+}
+
+struct Generator<'a> {
+    layout: &'a Layout,
+    subs: &'a [&'a Table],
+    val: Vec<AtomicU16>,
+    cnt: Vec<AtomicU8>,
+    /// The furthest level a value was set for ahead of the current one.
+    furthest: AtomicU32,
+}
+
+/// The side to move of the entry `e` and its number.
+fn split(e: u64, size: u64) -> (Color, u64) {
+    if e < size {
+        (Color::Red, e)
+    } else {
+        (Color::Black, e - size)
+    }
+}
+
+impl Generator<'_> {
+    fn entry(&self, side: Color, index: u64) -> usize {
+        (side.index() as u64 * self.layout.size + index) as usize
+    }
+
+    /// Step 1 for the number `i`, both sides to move.
+    fn start(&self, i: u64, p: &mut Placement, cursor: &mut Cursor<'_>) {
+        let canonical = self.layout.decode(i, p);
+        for side in Color::ALL {
+            let e = self.entry(side, i);
+            let pos = if canonical {
+                cursor.position(p, side)
+            } else {
+                None
+            };
+            let Some(pos) = pos else {
+                self.val[e].store(BROKEN, Relaxed);
+                continue;
+            };
+            let moves = xq_movegen::legal_moves(pos);
+            if moves.is_empty() {
+                self.val[e].store(DONE, Relaxed);
+                continue;
+            }
+            let mut count = 0u8;
+            let mut win: Option<u16> = None;
+            let mut floor = 0u16;
+            for &m in &moves {
+                let Some(captured) = pos.piece_on(m.to()) else {
+                    count += 1;
+                    continue;
+                };
+                let undo = pos.make_move(m);
+                let child = capture_value(&self.layout.ending, self.subs, pos, captured);
+                pos.unmake_move(m, undo);
+                match child.for_mover() {
+                    TableValue::Win { plies } => win = Some(win.map_or(plies, |w| w.min(plies))),
+                    TableValue::Draw => count += 1,
+                    TableValue::Loss { plies } => floor = floor.max(plies),
+                }
+            }
+            let v = if let Some(w) = win {
+                PENDING_WIN | w
+            } else if count == 0 {
+                DONE | floor
+            } else {
+                self.cnt[e].store(count, Relaxed);
+                if floor > 0 {
+                    FLOOR | floor
+                } else {
+                    UNKNOWN
+                }
+            };
+            let ahead = match v & !DIST {
+                PENDING_WIN | DONE | FLOOR => u32::from(v & DIST),
+                _ => 0,
+            };
+            self.furthest.fetch_max(ahead, Relaxed);
+            self.val[e].store(v, Relaxed);
+        }
+    }
+
+    /// Step 2 for entry `e` at `level`: is it decided at that distance? Then its
+    /// predecessors are updated.
+    fn level(&self, e: u64, level: u16, p: &mut Placement, cursor: &mut Cursor<'_>) -> bool {
+        let v = self.val[e as usize].load(Relaxed);
+        if v == PENDING_WIN | level {
+            self.val[e as usize].store(DONE | level, Relaxed);
+        } else if v != DONE | level {
+            return false;
+        }
+        let (side, index) = split(e, self.layout.size);
+        let canonical = self.layout.decode(index, p);
+        debug_assert!(canonical);
+        let pos = cursor
+            .position(p, side)
+            .expect("a decided position is legal");
+        let symmetric = self.layout.canon(p).is_some_and(|c| c.symmetric);
+        let lost = level % 2 == 0;
+        let next = level + 1;
+        unmoves(self.layout, pos, p, |canon| {
+            let j = self.entry(!side, canon.index);
+            if lost {
+                let mut cur = self.val[j].load(Relaxed);
+                while cur & DONE == 0 && cur != BROKEN {
+                    match self.val[j].compare_exchange_weak(cur, DONE | next, Relaxed, Relaxed) {
+                        Ok(_) => break,
+                        Err(now) => cur = now,
+                    }
+                }
+            } else {
+                let cur = self.val[j].load(Relaxed);
+                if cur & (DONE | PENDING_WIN) != 0 || cur == BROKEN {
+                    return;
+                }
+                // One unmove per move of the predecessor, as counted at the start,
+                // when both or neither are symmetric; see the module docs otherwise.
+                let weight = match (symmetric, canon.symmetric) {
+                    (true, _) if !canon.is_self => return,
+                    (false, true) => 2,
+                    _ => 1,
+                };
+                let before = self.cnt[j].fetch_sub(weight, Relaxed);
+                debug_assert!(before >= weight, "move counter below zero");
+                if before == weight {
+                    let floor = if cur & FLOOR != 0 { cur & DIST } else { 0 };
+                    let at = next.max(floor);
+                    self.furthest.fetch_max(u32::from(at), Relaxed);
+                    self.val[j].store(DONE | at, Relaxed);
+                }
+            }
+        });
+        true
+    }
+}
+
+/// The value, for its side to move, of a position reached by capturing `captured` in a
+/// position of `ending` (with the attacking side as Red).
+pub(crate) fn capture_value(
+    ending: &Ending,
+    subs: &[&Table],
+    child: &Position,
+    captured: Piece,
+) -> TableValue {
+    match ending.after_capture(captured) {
+        // No attacker left: a draw by insufficient material, unless the side to move has
+        // no legal move (which the rules judge first).
+        None => {
+            if xq_movegen::count_legal(child) == 0 {
+                TableValue::Loss { plies: 0 }
+            } else {
+                TableValue::Draw
+            }
+        }
+        Some(sub) => {
+            let table = subs
+                .iter()
+                .find(|t| t.layout.ending == sub)
+                .expect("checked before generating");
+            table.value_of(child).expect("a legal position")
+        }
+    }
+}
+
+/// Calls `found` with the number of every legal predecessor of `pos` (a position of
+/// `layout` whose placement is `p`): every position in which the side not to move in
+/// `pos` moved one of its pieces, without capturing, to reach `pos`.
+pub(crate) fn unmoves(
+    layout: &Layout,
+    pos: &mut Position,
+    p: &Placement,
+    mut found: impl FnMut(crate::index::Canon),
+) {
+    let them = !pos.side_to_move();
+    let n = layout.slots.len();
+    let mut origins = arrayvec::ArrayVec::<Square, 24>::new();
+    for slot in 0..n {
+        let piece = layout.slots[slot];
+        if piece.color != them {
+            continue;
+        }
+        let to = p[slot];
+        origins.clear();
+        unmove_origins(pos, piece, to, &mut origins);
+        for &from in &origins {
+            // Play the move back: the other side "moves" from `to` to `from`.
+            let null = pos.make_null();
+            let m = Move::new(to, from);
+            let undo = pos.make_move(m);
+            let illegal = pos.is_check();
+            pos.unmake_move(m, undo);
+            pos.unmake_null(null);
+            if illegal {
+                continue;
+            }
+            let mut q = *p;
+            q[slot] = from;
+            if let Some(c) = layout.canon(&q) {
+                found(c);
+            }
+        }
+    }
+}
+
+/// The empty squares from which `piece` could have moved to `to` without capturing.
+fn unmove_origins(
+    pos: &Position,
+    piece: Piece,
+    to: Square,
+    out: &mut arrayvec::ArrayVec<Square, 24>,
+) {
+    let mut add = |s: Option<Square>| {
+        if let Some(s) = s {
+            if pos.is_empty(s) && piece.can_stand_on(s) {
+                out.push(s);
+            }
+        }
+    };
+    match piece.kind {
+        PieceKind::General => {
+            for step in Step::ORTHOGONAL {
+                add(to.offset(step));
+            }
+        }
+        PieceKind::Advisor => {
+            for step in Step::DIAGONAL {
+                add(to.offset(step));
+            }
+        }
+        PieceKind::Elephant => {
+            for step in Step::DIAGONAL {
+                if let Some(eye) = to.offset(step) {
+                    if pos.is_empty(eye) {
+                        add(eye.offset(step));
+                    }
+                }
+            }
+        }
+        PieceKind::Horse => {
+            for (leg, froms) in HORSE_ATTACKS {
+                if to.offset(leg).is_some_and(|l| pos.is_empty(l)) {
+                    for f in froms {
+                        let from = to.offset(f);
+                        debug_assert!(from.map_or(true, |s| horse_leg(s, to) == to.offset(leg)));
+                        add(from);
+                    }
+                }
+            }
+        }
+        PieceKind::Chariot | PieceKind::Cannon => {
+            for dir in Direction::ALL {
+                let mut s = to.offset(dir.step());
+                while let Some(sq) = s {
+                    if !pos.is_empty(sq) {
+                        break;
+                    }
+                    out.push(sq);
+                    s = sq.offset(dir.step());
+                }
+            }
+        }
+        PieceKind::Soldier => {
+            add(to.offset(Step::forward(piece.color).reverse()));
+            if to.half() != piece.color {
+                add(to.offset(Step::LEFT));
+                add(to.offset(Step::RIGHT));
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod ending;
+pub mod format;
+mod gen;
+mod index;
+mod probe;
+mod value;
+mod verify;
+
+pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
+pub use format::{read_table, write_table, FORMAT_VERSION};
+pub use gen::{generate, memory_needed, table_size, Progress, Table, TableStats};
+pub use probe::Tablebases;
+pub use value::{TableValue, Wdl};
+pub use verify::verify;
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Everything that can go wrong with tables: reading, checking, generating.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TablebaseError {
+    /// A file or directory could not be read or written.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        message: String,
+    },
+    /// The file does not start as a table does.
+    NotATable(PathBuf),
+    /// The file is a table of a format version this crate does not read.
+    UnsupportedVersion {
+        /// The file.
+        path: PathBuf,
+        /// Its version.
+        version: u16,
+    },
+    /// The file is shorter (or longer) than its header says.
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// The length its header gives (or the header's own length).
+        expected: u64,
+        /// The length found.
+        found: u64,
+    },
+    /// A checksum or a field of the file is wrong.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// Generating or verifying an ending needs the table of an ending its captures lead
+    /// to.
+    MissingTable(Ending),
+    /// The forward pass found a position whose stored value does not follow from its
+    /// moves.
+    Mismatch {
+        /// The ending.
+        ending: Ending,
+        /// The position (its FEN, or its pieces when it is no legal position).
+        position: String,
+        /// What the table says (`None`: no position).
+        stored: Option<TableValue>,
+        /// What the moves say (`None`: no legal position).
+        expected: Option<TableValue>,
+    },
+}
+
+impl fmt::Display for TablebaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |v: &Option<TableValue>| match v {
+            Some(v) => v.to_string(),
+            None => "no position".to_string(),
+        };
+        match self {
+            TablebaseError::Io { path, message } => write!(f, "{}: {message}", path.display()),
+            TablebaseError::NotATable(path) => {
+                write!(f, "{}: not an xq tablebase file", path.display())
+            }
+            TablebaseError::UnsupportedVersion { path, version } => write!(
+                f,
+                "{}: format version {version}, this build reads version {FORMAT_VERSION}",
+                path.display()
+            ),
+            TablebaseError::Truncated {
+                path,
+                expected,
+                found,
+            } => write!(
+                f,
+                "{}: truncated or damaged, {found} bytes where {expected} were expected",
+                path.display()
+            ),
+            TablebaseError::Corrupt { path, what } => {
+                write!(f, "{}: corrupt ({what} is wrong)", path.display())
+            }
+            TablebaseError::MissingTable(e) => write!(f, "the table {e} is needed first"),
+            TablebaseError::Mismatch {
+                ending,
+                position,
+                stored,
+                expected,
+            } => write!(
+                f,
+                "{ending}: {position} is stored as {} but its moves make it {}",
+                show(stored),
+                show(expected)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TablebaseError {}

@@ -1,0 +1,261 @@
+//! Probing a directory of tables.
+
+use crate::ending::Ending;
+use crate::format::TableFile;
+use crate::gen::TableStats;
+use crate::value::{TableValue, Wdl};
+use crate::TablebaseError;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use xq_core::{Color, Move, Piece, Position};
+
+/// A directory of tables, opened lazily: a file is opened (and its header and block
+/// table checked) the first time a position of its ending is probed, and its blocks are
+/// read and decompressed on demand, a few of them cached per file.
+///
+/// The positions may have either colour as the attacking side; the tables ignore the
+/// halfmove clock and repetitions (see the crate docs for what that means).
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_tablebase::{generate, write_table, Ending, TableValue, Tablebases, Wdl};
+/// let dir = std::env::temp_dir().join(format!("xq-tb-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let krk: Ending = "KRK".parse().unwrap();
+/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+/// write_table(&table, &dir.join(krk.file_name())).unwrap();
+///
+/// let tb = Tablebases::open(&dir).unwrap();
+/// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+/// assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(Wdl::Win));
+/// // The same position with the colours swapped.
+/// let flipped = Position::from_fen("4k4/4r4/9/9/9/9/9/9/9/3K5 b").unwrap();
+/// assert_eq!(tb.probe_dtm(&flipped).unwrap(), tb.probe_dtm(&pos).unwrap());
+/// // Not in the directory: no answer.
+/// assert_eq!(tb.probe_wdl(&Position::startpos()).unwrap(), None);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+#[derive(Debug)]
+pub struct Tablebases {
+    dir: PathBuf,
+    files: BTreeMap<Ending, Slot>,
+    max_pieces: usize,
+}
+
+#[derive(Debug)]
+struct Slot {
+    path: PathBuf,
+    file: OnceLock<Result<Arc<TableFile>, TablebaseError>>,
+}
+
+impl Tablebases {
+    /// The tables of `dir`: every file named `<ENDING>.xqtb` (other files are ignored).
+    /// Nothing is read but the directory's listing.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Io`] when the directory cannot be listed.
+    pub fn open(dir: impl AsRef<Path>) -> Result<Tablebases, TablebaseError> {
+        let dir = dir.as_ref();
+        let io = |e: std::io::Error| TablebaseError::Io {
+            path: dir.to_path_buf(),
+            message: e.to_string(),
+        };
+        let mut files = BTreeMap::new();
+        for entry in std::fs::read_dir(dir).map_err(io)? {
+            let path = entry.map_err(io)?.path();
+            let ending = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".xqtb"))
+                .and_then(|n| n.parse::<Ending>().ok());
+            if let Some(ending) = ending {
+                files.insert(
+                    ending,
+                    Slot {
+                        path,
+                        file: OnceLock::new(),
+                    },
+                );
+            }
+        }
+        let max_pieces = files.keys().map(|e| e.piece_count()).max().unwrap_or(0);
+        Ok(Tablebases {
+            dir: dir.to_path_buf(),
+            files,
+            max_pieces,
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The endings found, in generation order.
+    pub fn endings(&self) -> Vec<Ending> {
+        let mut v: Vec<Ending> = self.files.keys().copied().collect();
+        v.sort_by_key(|e| (e.piece_count(), e.to_string()));
+        v
+    }
+
+    /// The most pieces (generals included) of any table: a position with more is never
+    /// in the set, a cheap first test for a search.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// Is the ending of `pos` in the directory? (Reads nothing.)
+    pub fn covers(&self, pos: &Position) -> bool {
+        Ending::of_position(pos).is_some_and(|(e, _)| self.files.contains_key(&e))
+    }
+
+    pub(crate) fn file(&self, ending: &Ending) -> Option<Result<Arc<TableFile>, TablebaseError>> {
+        let slot = self.files.get(ending)?;
+        Some(
+            slot.file
+                .get_or_init(|| {
+                    let f = TableFile::open(&slot.path)?;
+                    if f.header.ending != *ending {
+                        return Err(TablebaseError::Corrupt {
+                            path: slot.path.clone(),
+                            what: "ending name differs from the file's name",
+                        });
+                    }
+                    Ok(Arc::new(f))
+                })
+                .clone(),
+        )
+    }
+
+    /// What the header of `ending`'s file says (positions, wins, draws and losses, the
+    /// longest mate) and the file's size in bytes; `None` when the ending is not in the
+    /// directory.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or its header is not good.
+    pub fn stats(&self, ending: &Ending) -> Result<Option<(TableStats, u64)>, TablebaseError> {
+        let Some(file) = self.file(ending) else {
+            return Ok(None);
+        };
+        let f = file?;
+        let h = &f.header;
+        Ok(Some((
+            TableStats {
+                ending: h.ending,
+                numbers_per_side: h.size,
+                broken: h.broken,
+                counts: h.counts,
+                longest: h.longest,
+            },
+            h.length,
+        )))
+    }
+
+    /// Opens every file and checks its header and block table (not its blocks).
+    ///
+    /// # Errors
+    /// The first file that is not a good table.
+    pub fn check_headers(&self) -> Result<(), TablebaseError> {
+        for ending in self.files.keys() {
+            self.file(ending).expect("listed")?;
+        }
+        Ok(())
+    }
+
+    /// Win, draw or loss for the side to move, `None` when the position's ending is not
+    /// in the directory.
+    ///
+    /// # Errors
+    /// When the table's file is missing, unreadable, truncated or corrupt (the answer is
+    /// never a guess).
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TablebaseError> {
+        Ok(self.probe_dtm(pos)?.map(TableValue::wdl))
+    }
+
+    /// The exact value for the side to move with the distance to mate in plies, `None`
+    /// when the position's ending is not in the directory.
+    ///
+    /// # Errors
+    /// As [`probe_wdl`](Tablebases::probe_wdl).
+    pub fn probe_dtm(&self, pos: &Position) -> Result<Option<TableValue>, TablebaseError> {
+        let pieces = pos.pieces(Color::Red).count() + pos.pieces(Color::Black).count();
+        if pieces > self.max_pieces {
+            return Ok(None);
+        }
+        let Some((ending, strong)) = Ending::of_position(pos) else {
+            return Ok(None);
+        };
+        let Some(file) = self.file(&ending) else {
+            return Ok(None);
+        };
+        let file = file?;
+        let p = file.layout.placement(pos, strong);
+        let c = file
+            .layout
+            .canon(&p)
+            .expect("a legal position has a number");
+        let side = match strong {
+            Color::Red => pos.side_to_move(),
+            Color::Black => !pos.side_to_move(),
+        };
+        let code = file.code(side.index() as u64 * file.layout.size + c.index)?;
+        match TableValue::from_code(code) {
+            Some(v) => Ok(Some(v)),
+            None => Err(TablebaseError::Corrupt {
+                path: self.files[&ending].path.clone(),
+                what: "a legal position is stored as no position",
+            }),
+        }
+    }
+
+    /// The value of every legal move for the side to move (after the move, seen by the
+    /// mover: a move to a position the opponent loses in 4 plies is a win in 5), best
+    /// first: the fastest mate, then draws, then the longest defence. `None` when the
+    /// position or a position a move leads to is not in the directory. A capture of the
+    /// last attacker is a draw (or a win if it leaves the opponent without a legal move).
+    ///
+    /// # Errors
+    /// As [`probe_wdl`](Tablebases::probe_wdl).
+    pub fn root_moves(
+        &self,
+        pos: &Position,
+    ) -> Result<Option<Vec<(Move, TableValue)>>, TablebaseError> {
+        if !self.covers(pos) {
+            return Ok(None);
+        }
+        let mut pos = pos.clone();
+        let mut out = Vec::new();
+        for m in xq_movegen::legal_moves(&pos) {
+            let captured = pos.piece_on(m.to());
+            let undo = pos.make_move(m);
+            let child = match captured {
+                Some(piece) if !has_attacker(&pos) => {
+                    let _ = piece;
+                    Some(if xq_movegen::count_legal(&pos) == 0 {
+                        TableValue::Loss { plies: 0 }
+                    } else {
+                        TableValue::Draw
+                    })
+                }
+                _ => self.probe_dtm(&pos)?,
+            };
+            pos.unmake_move(m, undo);
+            match child {
+                Some(v) => out.push((m, v.for_mover())),
+                None => return Ok(None),
+            }
+        }
+        out.sort_by_key(|(_, v)| std::cmp::Reverse(v.rank()));
+        Ok(Some(out))
+    }
+}
+
+/// Does either side still have a chariot, horse, cannon or soldier?
+fn has_attacker(pos: &Position) -> bool {
+    Color::ALL.iter().any(|&c| {
+        crate::ending::ATTACKERS
+            .iter()
+            .any(|&k| pos.squares_of(Piece::new(c, k)).next().is_some())
+    })
+}

@@ -1,0 +1,130 @@
+//! What a table says about a position.
+
+use std::fmt;
+
+/// Win, draw or loss for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move loses with best play.
+    Loss,
+    /// Neither side can force mate.
+    Draw,
+    /// The side to move mates with best play.
+    Win,
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wdl::Loss => "loss",
+            Wdl::Draw => "draw",
+            Wdl::Win => "win",
+        })
+    }
+}
+
+/// The exact value of a position for the side to move: the result and the distance to
+/// mate in plies with best play (the winner mates as fast as it can, the loser holds out
+/// as long as it can). Under xq's rules a side with no legal move has lost, so
+/// `Loss { plies: 0 }` is a position that is mate or stalemate.
+///
+/// ```
+/// use xq_tablebase::{TableValue, Wdl};
+/// let v = TableValue::Win { plies: 3 };
+/// assert_eq!(v.wdl(), Wdl::Win);
+/// assert_eq!(v.plies(), Some(3));
+/// assert_eq!(v.to_string(), "win, mate in 3 plies");
+/// // The value of a move that leads to a position worth `Loss { plies: 2 }` to the
+/// // opponent:
+/// assert_eq!(TableValue::Loss { plies: 2 }.for_mover(), TableValue::Win { plies: 3 });
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TableValue {
+    /// The side to move mates in `plies` (odd) plies.
+    Win {
+        /// Plies to mate, the mating move included.
+        plies: u16,
+    },
+    /// A draw with best play.
+    Draw,
+    /// The side to move is mated in `plies` (even) plies.
+    Loss {
+        /// Plies to mate; 0 when the side to move has no legal move.
+        plies: u16,
+    },
+}
+
+impl TableValue {
+    /// The result alone.
+    pub fn wdl(self) -> Wdl {
+        match self {
+            TableValue::Win { .. } => Wdl::Win,
+            TableValue::Draw => Wdl::Draw,
+            TableValue::Loss { .. } => Wdl::Loss,
+        }
+    }
+
+    /// Plies to mate, `None` for a draw.
+    pub fn plies(self) -> Option<u16> {
+        match self {
+            TableValue::Win { plies } | TableValue::Loss { plies } => Some(plies),
+            TableValue::Draw => None,
+        }
+    }
+
+    /// The value, for the side that moved, of a move that leads to a position worth
+    /// `self` to its opponent.
+    pub fn for_mover(self) -> TableValue {
+        match self {
+            TableValue::Win { plies } => TableValue::Loss { plies: plies + 1 },
+            TableValue::Draw => TableValue::Draw,
+            TableValue::Loss { plies } => TableValue::Win { plies: plies + 1 },
+        }
+    }
+
+    /// Orders values from the side to move's point of view: a faster win is better, a
+    /// longer loss is better.
+    ///
+    /// ```
+    /// use xq_tablebase::TableValue::*;
+    /// let mut v = [Loss { plies: 4 }, Win { plies: 9 }, Draw, Win { plies: 3 }, Loss { plies: 10 }];
+    /// v.sort_by_key(|x| std::cmp::Reverse(x.rank()));
+    /// assert_eq!(v, [Win { plies: 3 }, Win { plies: 9 }, Draw, Loss { plies: 10 }, Loss { plies: 4 }]);
+    /// ```
+    pub fn rank(self) -> i32 {
+        match self {
+            TableValue::Win { plies } => 100_000 - plies as i32,
+            TableValue::Draw => 0,
+            TableValue::Loss { plies } => -100_000 + plies as i32,
+        }
+    }
+
+    /// The stored code: 0 for no position, 1 for a draw, `2 + plies` otherwise (the
+    /// parity of the plies tells a win from a loss).
+    pub(crate) fn from_code(code: u16) -> Option<TableValue> {
+        match code {
+            0 => None,
+            1 => Some(TableValue::Draw),
+            c => {
+                let plies = c - 2;
+                Some(if plies % 2 == 1 {
+                    TableValue::Win { plies }
+                } else {
+                    TableValue::Loss { plies }
+                })
+            }
+        }
+    }
+}
+
+impl fmt::Display for TableValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableValue::Win { plies: 1 } => f.write_str("win, mate in 1 ply"),
+            TableValue::Win { plies } => write!(f, "win, mate in {plies} plies"),
+            TableValue::Draw => f.write_str("draw"),
+            TableValue::Loss { plies: 0 } => f.write_str("loss, no legal move"),
+            TableValue::Loss { plies } => write!(f, "loss, mated in {plies} plies"),
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! The forward pass: every position's value agrees with its successors'.
+
+use crate::gen::{capture_value, Table};
+use crate::index::MAX_PIECES;
+use crate::value::TableValue;
+use crate::TablebaseError;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use xq_core::{Color, Square};
+
+/// Checks `table` by a forward pass: every number is broken exactly when it is no legal
+/// position, and every position's value follows from its moves' values (a side with no
+/// legal move has lost; otherwise the best of its moves, each worth the opposite of the
+/// position it leads to, one ply further). `subtables` must hold the tables the captures
+/// lead to (as for [`generate`](crate::generate)). Returns the number of legal positions
+/// checked; `progress` gets the numbers done so far.
+///
+/// # Errors
+/// [`TablebaseError::MissingTable`] when a table a capture leads to is not given;
+/// [`TablebaseError::Mismatch`] for the first position whose value is wrong.
+///
+/// ```
+/// use xq_tablebase::{generate, verify, Ending};
+/// let krk: Ending = "KRK".parse().unwrap();
+/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+/// assert_eq!(verify(&table, &[], 1, &|_| {}).unwrap(), table.stats().positions());
+/// ```
+pub fn verify(
+    table: &Table,
+    subtables: &[&Table],
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64, TablebaseError> {
+    let ending = table.layout.ending;
+    for sub in ending.captures() {
+        if !subtables.iter().any(|t| t.layout.ending == sub) {
+            return Err(TablebaseError::MissingTable(sub));
+        }
+    }
+    let layout = &table.layout;
+    let failure: Mutex<Option<TablebaseError>> = Mutex::new(None);
+    let checked = AtomicU64::new(0);
+    let done = AtomicU64::new(0);
+    crate::gen::parallel(threads.max(1), layout.size, |range| {
+        let mut p = [Square::A0; MAX_PIECES];
+        let mut n = 0;
+        for i in range.clone() {
+            let canonical = layout.decode(i, &mut p);
+            for side in Color::ALL {
+                let stored = TableValue::from_code(table.code(side, i));
+                let pos = if canonical {
+                    layout.position(&p, side)
+                } else {
+                    None
+                };
+                let expected = pos.map(|mut pos| {
+                    n += 1;
+                    let mut best: Option<TableValue> = None;
+                    for m in xq_movegen::legal_moves(&pos) {
+                        let captured = pos.piece_on(m.to());
+                        let undo = pos.make_move(m);
+                        let child = match captured {
+                            Some(c) => capture_value(&ending, subtables, &pos, c),
+                            None => table.value_of(&pos).unwrap_or(TableValue::Draw),
+                        };
+                        pos.unmake_move(m, undo);
+                        let v = child.for_mover();
+                        if best.map_or(true, |b| v.rank() > b.rank()) {
+                            best = Some(v);
+                        }
+                    }
+                    (best.unwrap_or(TableValue::Loss { plies: 0 }), pos)
+                });
+                let ok = match (&expected, stored) {
+                    (None, None) => true,
+                    (Some((e, _)), Some(s)) => *e == s,
+                    _ => false,
+                };
+                if !ok {
+                    let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
+                    if f.is_none() {
+                        let fen = match &expected {
+                            Some((_, pos)) => pos.to_fen(),
+                            None => {
+                                let pieces: Vec<String> = layout
+                                    .slots
+                                    .iter()
+                                    .zip(p.iter())
+                                    .map(|(pc, s)| format!("{pc}{s}"))
+                                    .collect();
+                                pieces.join(" ")
+                            }
+                        };
+                        *f = Some(TablebaseError::Mismatch {
+                            ending,
+                            position: fen,
+                            stored,
+                            expected: expected.map(|(e, _)| e),
+                        });
+                    }
+                }
+            }
+        }
+        checked.fetch_add(n, Relaxed);
+        let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
+        progress(d);
+    });
+    match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(checked.load(Relaxed)),
+    }
+}

@@ -1,0 +1,315 @@
+//! Generating, verifying, writing and probing small tables.
+
+use std::path::{Path, PathBuf};
+use xq_core::{Position, SplitMix64};
+use xq_tablebase::{
+    generate, read_table, verify, write_table, Ending, Table, TableValue, TablebaseError,
+    Tablebases, Wdl,
+};
+
+/// Generates `names` in order (each after the tables its captures need), with `threads`.
+fn tables(names: &[&str], threads: usize) -> Vec<Table> {
+    let mut done: Vec<Table> = Vec::new();
+    for name in names {
+        let e: Ending = name.parse().unwrap();
+        let subs: Vec<&Table> = done.iter().collect();
+        let t = generate(&e, &subs, threads, &|_| {}).unwrap();
+        done.push(t);
+    }
+    done
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xq-tb-test-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SMALL: [&str; 5] = ["KRK", "KCK", "KPK", "KNK", "KRKA"];
+
+#[test]
+fn small_endings_verify_and_match_theory() {
+    let all = tables(&SMALL, 2);
+    for (i, t) in all.iter().enumerate() {
+        let subs: Vec<&Table> = all[..i].iter().collect();
+        let checked = verify(t, &subs, 2, &|_| {}).unwrap();
+        assert_eq!(checked, t.stats().positions(), "{}", t.ending());
+    }
+    // (losses, draws, wins) with the attacking side to move, then the defending side;
+    // the longest mate. Every legal position is counted once (mirror images folded):
+    // KRK's 1917 with Red to move are also counted by brute force in the index's tests.
+    let expect: [([[u64; 3]; 2], u16); 5] = [
+        // A chariot mates a bare general from everywhere, within 4 plies; the general to
+        // move draws only by taking the chariot.
+        ([[0, 0, 1917], [2430, 54, 0]], 4),
+        // A cannon alone never mates a bare general.
+        ([[0, 2484, 0], [0, 2484, 0]], 0),
+        // A soldier wins unless it has reached the last rank (or is taken).
+        ([[0, 216, 1215], [1257, 273, 0]], 20),
+        // A horse alone beats a bare general, from every position with it to move.
+        ([[0, 0, 2322], [2430, 54, 0]], 14),
+        // A chariot beats a general with one advisor.
+        ([[0, 0, 9264], [11055, 366, 0]], 10),
+    ];
+    for (t, (counts, longest)) in all.iter().zip(expect) {
+        let s = t.stats();
+        assert_eq!((s.counts, s.longest), (counts, longest), "{}", t.ending());
+    }
+    // The same tables with one thread.
+    for (a, b) in all.iter().zip(tables(&SMALL, 1)) {
+        assert_eq!(a.stats(), b.stats());
+    }
+}
+
+#[test]
+fn a_missing_subtable_is_an_error() {
+    let krka: Ending = "KRKA".parse().unwrap();
+    assert_eq!(
+        generate(&krka, &[], 1, &|_| {}).unwrap_err(),
+        TablebaseError::MissingTable("KRK".parse().unwrap())
+    );
+}
+
+/// Random legal positions of `ending` (with either colour attacking).
+fn random_positions(ending: &str, n: usize, seed: u64) -> Vec<Position> {
+    let e: Ending = ending.parse().unwrap();
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    let mut letters: Vec<char> = e.to_string().chars().collect();
+    // Split into the two sides at the second K.
+    let second = letters.iter().skip(1).position(|&c| c == 'K').unwrap() + 1;
+    let black: Vec<char> = letters.split_off(second);
+    while out.len() < n {
+        let mut fen = xq_core::Fen::empty();
+        let mut ok = true;
+        for (side, letters) in [(0, &letters), (1, &black)] {
+            for &l in letters.iter() {
+                let c = if side == 0 { l } else { l.to_ascii_lowercase() };
+                let piece = xq_core::Piece::from_char(c).unwrap();
+                let squares: Vec<_> = xq_core::Square::ALL
+                    .into_iter()
+                    .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
+                    .collect();
+                if squares.is_empty() {
+                    ok = false;
+                    break;
+                }
+                let s = squares[(rng.next_u64() % squares.len() as u64) as usize];
+                fen.set(s, Some(piece));
+            }
+        }
+        fen.side_to_move = if rng.next_u64() % 2 == 0 {
+            xq_core::Color::Red
+        } else {
+            xq_core::Color::Black
+        };
+        if let (true, Ok(pos)) = (ok, Position::try_from(&fen)) {
+            // Half of them with the colours swapped.
+            out.push(if rng.next_u64() % 2 == 0 {
+                pos
+            } else {
+                pos.color_flipped()
+            });
+        }
+    }
+    out
+}
+
+fn write_all(all: &[Table], dir: &Path) {
+    for t in all {
+        write_table(t, &dir.join(t.ending().file_name())).unwrap();
+    }
+}
+
+#[test]
+fn files_probe_as_the_tables_in_memory() {
+    let all = tables(&["KRK", "KRKA", "KNK"], 2);
+    let dir = temp_dir("probe");
+    write_all(&all, &dir);
+    let tb = Tablebases::open(&dir).unwrap();
+    assert_eq!(tb.max_pieces(), 4);
+    assert_eq!(
+        tb.endings()
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>(),
+        ["KNK", "KRK", "KRKA"]
+    );
+    // Every table reads back as written.
+    for t in &all {
+        let back = read_table(&dir.join(t.ending().file_name())).unwrap();
+        assert_eq!(back.stats(), t.stats());
+    }
+    let mut seen = [0usize; 3];
+    for name in ["KRKA", "KNK"] {
+        for pos in random_positions(name, 300, 7) {
+            let v = tb.probe_dtm(&pos).unwrap().expect("in the set");
+            seen[v.wdl() as usize] += 1;
+            assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(v.wdl()));
+            // The colour-flipped position has the same value.
+            assert_eq!(tb.probe_dtm(&pos.color_flipped()).unwrap(), Some(v));
+            // The best move's value is the position's.
+            let moves = tb.root_moves(&pos).unwrap().expect("every move in the set");
+            match moves.first() {
+                Some((_, best)) => assert_eq!(*best, v, "{pos}"),
+                None => assert_eq!(v, TableValue::Loss { plies: 0 }),
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 10), "{seen:?}");
+    // Outside the set.
+    assert_eq!(tb.probe_wdl(&Position::startpos()).unwrap(), None);
+    let kcka = Position::from_fen("3k5/4a4/9/9/9/9/9/9/4C4/4K4 w").unwrap();
+    assert_eq!(tb.probe_wdl(&kcka).unwrap(), None);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn known_positions() {
+    let all = tables(&["KPK", "KRK", "KRKA"], 1);
+    let dir = temp_dir("known");
+    write_all(&all, &dir);
+    let tb = Tablebases::open(&dir).unwrap();
+    let probe = |fen: &str| tb.probe_dtm(&Position::from_fen(fen).unwrap()).unwrap();
+    // A soldier that has crossed the river beats a bare general...
+    assert_eq!(
+        probe("4k4/9/9/9/4P4/9/9/9/9/3K5 w").map(|v| v.wdl()),
+        Some(Wdl::Win)
+    );
+    // ...but not once it has reached the last rank.
+    assert_eq!(probe("P3k4/9/9/9/9/9/9/9/9/3K5 w"), Some(TableValue::Draw));
+    // Stalemate loses: the black general on d9 has no move once the chariot takes e8.
+    let moves = tb
+        .root_moves(&Position::from_fen("3k5/4a4/9/9/9/9/9/9/4R4/4K4 w").unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!(moves[0].0.to_string(), "e1e8");
+    assert_eq!(moves[0].1, TableValue::Win { plies: 1 });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_files_are_errors() {
+    let all = tables(&["KRK", "KNK"], 1);
+    let dir = temp_dir("bad");
+    write_all(&all, &dir);
+    let path = dir.join("KNK.xqtb");
+    let good = std::fs::read(&path).unwrap();
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4N4/4K4 w").unwrap();
+    let probe = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        // A fresh open: files are opened on first use.
+        Tablebases::open(&dir).unwrap().probe_wdl(&pos)
+    };
+    assert_eq!(probe(&good), Ok(Some(Wdl::Win)));
+    // Cut short.
+    let err = probe(&good[..good.len() - 10]).unwrap_err();
+    assert_eq!(
+        err,
+        TablebaseError::Truncated {
+            path: path.clone(),
+            expected: good.len() as u64,
+            found: good.len() as u64 - 10
+        }
+    );
+    assert!(probe(&good[..50])
+        .unwrap_err()
+        .to_string()
+        .contains("truncated"));
+    // Not a table at all.
+    assert_eq!(
+        probe(&[b'x'; 200]).unwrap_err(),
+        TablebaseError::NotATable(path.clone())
+    );
+    // A damaged header, version, block table, block.
+    let damaged = |at: usize| {
+        let mut b = good.clone();
+        b[at] ^= 0x40;
+        probe(&b).unwrap_err()
+    };
+    let corrupt = |what| TablebaseError::Corrupt {
+        path: path.clone(),
+        what,
+    };
+    assert_eq!(damaged(20), corrupt("header checksum"));
+    assert_eq!(
+        damaged(8),
+        TablebaseError::UnsupportedVersion {
+            path: path.clone(),
+            version: 0x41
+        }
+    );
+    assert_eq!(damaged(130), corrupt("block table checksum"));
+    // A byte of the first block, which holds the position probed.
+    let blocks = u32::from_le_bytes(good[40..44].try_into().unwrap()) as usize;
+    assert_eq!(damaged(128 + 12 * blocks + 5), corrupt("block data"));
+    // A table that still opens answers for the other file.
+    let tb = Tablebases::open(&dir).unwrap();
+    let krk = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    assert_eq!(tb.probe_wdl(&krk), Ok(Some(Wdl::Win)));
+    assert!(tb.probe_wdl(&pos).is_err());
+    // No directory.
+    assert!(matches!(
+        Tablebases::open(dir.join("none")),
+        Err(TablebaseError::Io { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Share of wins with the attacking side to move.
+fn won_share(t: &Table) -> f64 {
+    let s = t.stats();
+    s.counts[0][2] as f64 / s.counts[0].iter().sum::<u64>() as f64
+}
+
+#[test]
+fn a_chariot_beats_two_advisors_but_not_the_full_defence() {
+    let names = [
+        "KRK", "KRKA", "KRKB", "KRKAA", "KRKAB", "KRKBB", "KRKAAB", "KRKABB", "KRKAABB",
+    ];
+    let all = tables(&names, 2);
+    let by = |n: &str| all.iter().find(|t| t.ending().to_string() == n).unwrap();
+    // With anything less than the full defence, every position with the chariot to
+    // move is won.
+    for t in &all[..all.len() - 1] {
+        assert_eq!(won_share(t), 1.0, "{}", t.ending());
+    }
+    let krkaa = by("KRKAA").stats();
+    assert_eq!(
+        (krkaa.counts, krkaa.longest),
+        ([[0, 0, 17583], [20235, 654, 0]], 20)
+    );
+    // Against both advisors and both elephants 18% of the positions with the chariot
+    // to move are draws, among them the defence at home.
+    let full = by("KRKAABB");
+    let s = full.stats();
+    assert_eq!(
+        (s.counts, s.longest),
+        ([[0, 64719, 295047], [216351, 204192, 0]], 64)
+    );
+    let home = Position::from_fen("2bakab2/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+    assert_eq!(full.probe(&home), Some(TableValue::Draw));
+    assert_eq!(full.probe(&home.color_flipped()), Some(TableValue::Draw));
+    let subs: Vec<&Table> = all[..all.len() - 1].iter().collect();
+    verify(full, &subs, 2, &|_| {}).unwrap();
+}
+
+/// The small tables kept in the repository (read by the Python tests too) are what this
+/// version generates, byte for byte: the format and the index have not moved.
+#[test]
+fn the_kept_tables_are_current() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let all = tables(&["KRK", "KRKA", "KNK", "KPK", "KCK"], 2);
+    let dir = temp_dir("kept");
+    write_all(&all, &dir);
+    for t in &all {
+        let name = t.ending().file_name();
+        let kept = std::fs::read(data.join(&name)).unwrap();
+        assert_eq!(kept, std::fs::read(dir.join(&name)).unwrap(), "{name}");
+    }
+    let tb = Tablebases::open(&data).unwrap();
+    tb.check_headers().unwrap();
+    assert_eq!(tb.endings().len(), 5);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
