@@ -14,7 +14,7 @@
 //!   more slowly. [`INACCURACY`], [`MISTAKE`] and [`BLUNDER`] centipawns; on this scale a
 //!   soldier is 60-200, a horse about 400, a chariot 900.
 //! - **Expected result** ([`Measure::Wdl`]): each score becomes the chances of a win, a draw
-//!   and a loss by the model of [`wdl`](crate::wdl) (at the material of the position it
+//!   and a loss by the model of [`wdl`](crate::wdl::MODEL) (at the material of the position it
 //!   belongs to), and the loss is the mover's expected result (a win 1000, a draw 500 per
 //!   mille) after the best move minus after the move played. [`WDL_INACCURACY`],
 //!   [`WDL_MISTAKE`] and [`WDL_BLUNDER`] per mille (5, 10 and 15 points of expected result,

@@ -5,11 +5,13 @@
 
 mod board;
 mod engine;
+mod judge;
 mod records;
 pub mod uci;
 
 pub use board::{Board, Outcome};
 pub use engine::{bench, BenchResult, UciEngine};
+pub use judge::{judge_game, GameJudgement, MoveJudgement, SideTally};
 pub use records::{read_pgn, read_pgn_bytes, read_xqf, write_pgn, Record};
 
 use std::time::Duration;
