@@ -2,7 +2,8 @@
 # Builds xq for the web into web/dist/:
 #   web/dist/pkg/   the npm package xq-xiangqi (ES module, TypeScript types, the wasm, the
 #                   engine's worker scripts)
-#   web/dist/       the analysis board (index.html, app.js, style.css) using ./pkg/
+#   web/dist/       the analysis board (index.html, app.js, style.css, and fonts/: its font,
+#                   made by tools/web-font.sh, with the font's licence) using ./pkg/
 # Needs the wasm32-unknown-unknown target and wasm-bindgen-cli at the version of the
 # wasm-bindgen crate in Cargo.lock (both installed here when missing). Then `cargo build
 # -p xq-cli` embeds web/dist into `xq serve`.
@@ -49,10 +50,11 @@ fi
 cp web/pkg/package.json web/pkg/xq-engine.js web/pkg/xq-search-worker.js web/pkg/xq-node.js web/pkg/xq-node.d.ts "$pkg/"
 cp xq-wasm/README.md "$pkg/README.md"
 cp LICENSE-MIT LICENSE-APACHE "$pkg/"
-cp web/page/* "$dist/"
+cp -R web/page/. "$dist/"
 
 wasm=$pkg/xq_wasm_bg.wasm
 printf 'built %s: wasm %s bytes (gzip %s), JS glue %s bytes, page %s bytes\n' "$dist" \
   "$(wc -c <"$wasm")" "$(gzip -9c "$wasm" | wc -c)" "$(wc -c <"$pkg/xq_wasm.js")" \
   "$(cat "$dist"/index.html "$dist"/app.js "$dist"/style.css | wc -c)"
+printf 'font: %s bytes\n' "$(cat "$dist"/fonts/*.woff2 | wc -c)"
 cd "$root"

@@ -4,6 +4,13 @@
 // and steps through it, plays into a checkmate and reads the result, and saves
 // screenshots to target/web-test/. Also measures bench() in the page.
 //
+// Chromium runs as on a machine without a Chinese font, whatever this machine has: its
+// fontconfig leaves out every font with a CJK ideograph, and it reaches no host but
+// 127.0.0.1. The pieces, the river and the notation must then come from the font the page
+// serves (web/page/fonts): the fonts API says it loaded, every character the page writes
+// is drawn by it (not as the empty box of a missing glyph), and a piece on the screen
+// shows its glyph's ink.
+//
 // Run (after web/build.sh and a build of xq-cli that embedded web/dist):
 //   node --test web/browser-test/
 // Environment: XQ_BIN (default target/release/xq), CHROMIUM (/usr/bin/chromium),
@@ -11,11 +18,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const XQ = process.env.XQ_BIN || join(root, 'target/release/xq');
@@ -26,14 +35,72 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const { init } = await import(new URL('../dist/pkg/xq-node.js', import.meta.url));
-const { Board } = await init();
+const { Board, judgeGame } = await init();
 
-let server, driver, profile, site, wdBase, session;
+let server, driver, profile, fontDir, site, wdBase, session;
+
+/** A fontconfig setup for Chromium with the system's fonts less every one that has the
+ * ideograph 車 (U+8ECA): a machine without a Chinese font. */
+function fontsWithoutCjk(dir) {
+  const cjk = execFileSync('fc-list', [':charset=8eca', 'file'], { encoding: 'utf8' })
+    .split('\n').map((l) => l.trim().replace(/:$/, '')).filter(Boolean);
+  const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const conf = join(dir, 'fonts.conf');
+  writeFileSync(conf, `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "urn:fontconfig:fonts.dtd">
+<fontconfig>
+  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+  <cachedir>${esc(join(dir, 'cache'))}</cachedir>
+  <selectfont><rejectfont>${cjk.map((f) => `<glob>${esc(f)}</glob>`).join('')}</rejectfont></selectfont>
+</fontconfig>
+`);
+  const left = execFileSync('fc-list', [':charset=8eca', 'file'], { encoding: 'utf8', env: { ...process.env, FONTCONFIG_FILE: conf } }).trim();
+  assert.equal(left, '', `fonts with CJK ideographs left for Chromium: ${left}`);
+  return { conf, hidden: cjk.length };
+}
+
+/** The pixels of a PNG (8-bit RGB or RGBA, not interlaced, as Chromium's screenshots
+ * are): { width, height, rgba }. */
+function decodePng(buf) {
+  assert.equal(buf.toString('latin1', 1, 4), 'PNG');
+  let pos = 8, width, height, type;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const kind = buf.toString('latin1', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (kind === 'IHDR') {
+      width = data.readUInt32BE(0); height = data.readUInt32BE(4);
+      assert.equal(data[8], 8, 'bit depth'); type = data[9];
+      assert.ok(type === 2 || type === 6, `colour type ${type}`); assert.equal(data[12], 0, 'interlace');
+    } else if (kind === 'IDAT') idat.push(data);
+    pos += 12 + len;
+  }
+  const bpp = type === 6 ? 4 : 3;
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * bpp;
+  const px = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)];
+    for (let x = 0; x < stride; x++) {
+      const v = raw[y * (stride + 1) + 1 + x];
+      const a = x >= bpp ? px[y * stride + x - bpp] : 0;
+      const b = y > 0 ? px[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y > 0 ? px[(y - 1) * stride + x - bpp] : 0;
+      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f];
+      px[y * stride + x] = (v + pred) & 0xff;
+    }
+  }
+  const rgba = Buffer.alloc(width * height * 4, 255);
+  for (let i = 0; i < width * height; i++) px.copy(rgba, i * 4, i * bpp, i * bpp + 3);
+  return { width, height, rgba };
+}
 
 /** Starts a process and resolves with it and the first stdout line matching `re`. */
-function startProcess(cmd, args, re) {
+function startProcess(cmd, args, re, env = process.env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     const timer = setTimeout(() => reject(new Error(`${cmd}: no line matching ${re}`)), 20000);
     let err = '';
     child.stderr.on('data', (d) => { err += d; });
@@ -93,13 +160,20 @@ before(async () => {
   const s1 = await startProcess(XQ, ['serve', '--port', '0'], /(http:\/\/127\.0\.0\.1:\d+\/)/);
   server = s1.child;
   site = s1.match[1];
+  profile = mkdtempSync(join(tmpdir(), 'xq-chromium-'));
+  fontDir = mkdtempSync(join(tmpdir(), 'xq-fonts-'));
+  const { conf, hidden } = fontsWithoutCjk(fontDir);
+  console.log(`# Chromium without the ${hidden} CJK font files of this machine`);
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const s2 = await startProcess(CHROMEDRIVER, [`--port=${port}`], /started successfully|ChromeDriver was started/);
+  // Chromium inherits chromedriver's environment, and with it the fontconfig set-up.
+  const s2 = await startProcess(CHROMEDRIVER, [`--port=${port}`], /started successfully|ChromeDriver was started/,
+    { ...process.env, FONTCONFIG_FILE: conf });
   driver = s2.child;
   wdBase = `http://127.0.0.1:${port}`;
-  profile = mkdtempSync(join(tmpdir(), 'xq-chromium-'));
   const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    // No network: every name but the test server's resolves to nothing.
+    '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
     `--user-data-dir=${profile}`, '--window-size=1400,1050', '--disable-dev-shm-usage'];
   const created = await wd('POST', '/session', {
     capabilities: { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': { binary: CHROMIUM, args } } },
@@ -112,6 +186,7 @@ after(async () => {
   if (session) await wd('DELETE', s('')).catch(() => {});
   for (const p of [driver, server]) if (p) { p.removeAllListeners('exit'); p.kill(); }
   if (profile) rmSync(profile, { recursive: true, force: true });
+  if (fontDir) rmSync(fontDir, { recursive: true, force: true });
 });
 
 test('the page loads from xq serve, cross-origin isolated, with the engine ready', async () => {
@@ -120,6 +195,126 @@ test('the page loads from xq serve, cross-origin isolated, with the engine ready
   assert.equal(await exec('return self.crossOriginIsolated'), true);
   assert.equal((await findAll('g.piece')).length, 32);
   assert.equal(await textOf('#result'), 'Red to move');
+});
+
+/** Every character outside ASCII that the page writes: its own text (index.html, app.js)
+ * and the Chinese notations of every legal move of many positions, both forms. */
+function pageCharacters() {
+  const chars = new Set();
+  for (const f of ['index.html', 'app.js']) {
+    for (const ch of readFileSync(join(root, 'web/page', f), 'utf8')) if (ch.codePointAt(0) > 127) chars.add(ch);
+  }
+  const fens = readFileSync(join(root, 'data/perft.epd'), 'utf8').split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#')).map((l) => l.split(';')[0].trim());
+  // Tandem pieces: three soldiers on a file (前, 中, 后), two files of two (前七, 后三...).
+  fens.push('4k4/9/9/4P4/4P4/4P4/9/9/9/3K5 w', '3k5/9/9/2P1P4/2P1P4/9/9/9/9/4K4 w',
+    '4k4/9/9/9/9/2p1p4/2p1p4/9/9/3K5 b', '3k5/9/9/9/9/4p4/4p4/4p4/9/5K3 b');
+  for (const fen of fens) {
+    const b = new Board(fen);
+    for (const m of b.legalMoves()) {
+      for (const n of ['chinese', 'chinese-traditional']) {
+        for (const ch of b.notation(m, n)) if (ch.codePointAt(0) > 127) chars.add(ch);
+      }
+    }
+    b.free();
+  }
+  return [...chars].sort();
+}
+
+/** The pixels of `css`'s box on the screen, from a screenshot of the whole window. */
+async function pixelsOf(css) {
+  const r = await exec(`const r = document.querySelector(arguments[0]).getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height].map((v) => v * devicePixelRatio);`, [css]);
+  const shot = decodePng(Buffer.from(await wd('GET', s('/screenshot')), 'base64'));
+  const [x0, y0, w, h] = r.map(Math.round);
+  const out = [];
+  for (let y = y0; y < y0 + h; y++) {
+    for (let x = x0; x < x0 + w; x++) {
+      const i = (y * shot.width + x) * 4;
+      out.push([shot.rgba[i], shot.rgba[i + 1], shot.rgba[i + 2]]);
+    }
+  }
+  return out;
+}
+
+test('the board reads without a Chinese font: the served font draws every character', async () => {
+  // The fonts API: both faces of "XQ Board" loaded, from this server.
+  const fonts = await execAsync(`const done = arguments[0];
+    (async () => {
+      await document.fonts.ready;
+      const loaded = [];
+      for (const w of [400, 700]) loaded.push((await document.fonts.load(w + ' 30px "XQ Board"', '帥車')).length);
+      const faces = [...document.fonts].filter((f) => f.family.replace(/["']/g, '') === 'XQ Board')
+        .map((f) => [f.weight, f.status]).sort();
+      done({ loaded, faces, check: document.fonts.check('700 30px "XQ Board"', '帥車楚河'),
+        pieceFont: getComputedStyle(document.querySelector('g.piece text')).fontFamily,
+        resources: performance.getEntriesByType('resource').map((e) => e.name) });
+    })().catch((e) => done({ failed: String(e) }));`);
+  assert.equal(fonts.failed, undefined, 'the fonts API');
+  assert.deepEqual(fonts.loaded, [1, 1]);
+  assert.deepEqual(fonts.faces, [['400', 'loaded'], ['700', 'loaded']]);
+  assert.equal(fonts.check, true);
+  assert.match(fonts.pieceFont, /^"XQ Board"/);
+  // Nothing from elsewhere: the page, the wasm, the worker and the fonts are the server's.
+  assert.deepEqual(fonts.resources.filter((u) => !u.startsWith(site)), []);
+  assert.ok(fonts.resources.some((u) => u.endsWith('/fonts/xq-board-700.woff2')), fonts.resources.join(' '));
+
+  // Every character the page writes, drawn in "XQ Board" alone, is a glyph of its own, not
+  // the box a missing glyph gets; an ideograph the font lacks (鬼) is that box, since no
+  // font of the machine has it.
+  const chars = pageCharacters();
+  for (const ch of '帥將車馬炮砲兵卒楚河漢界进退平前后中一九') assert.ok(chars.includes(ch), `${ch} among ${chars.join('')}`);
+  const drawn = await execAsync(`const [chars, done] = arguments;
+    (async () => {
+      const c = document.createElement('canvas');
+      c.width = 48; c.height = 48;
+      const ctx = c.getContext('2d', { willReadFrequently: true });
+      const out = { missing: [], blank: [], control: [] };
+      for (const w of [400, 700]) {
+        // A font that fails to load is found below, by its characters' pixels.
+        await document.fonts.load(w + ' 40px "XQ Board"', chars.join('')).catch(() => {});
+        const draw = (ch) => {
+          ctx.clearRect(0, 0, 48, 48);
+          ctx.font = w + ' 40px "XQ Board"';
+          ctx.textBaseline = 'middle';
+          ctx.fillText(ch, 4, 24);
+          return ctx.getImageData(0, 0, 48, 48).data;
+        };
+        const box = draw('\uE000');
+        const same = (a) => a.every((v, i) => v === box[i]);
+        for (const ch of chars) {
+          const px = draw(ch);
+          if (same(px)) out.missing.push(ch + '@' + w);
+          if (!px.some((v, i) => i % 4 === 3 && v > 0)) out.blank.push(ch + '@' + w);
+        }
+        out.control.push(same(draw('鬼')));
+      }
+      done(out);
+    })().catch((e) => done({ failed: String(e) }));`, [chars]);
+  assert.equal(drawn.failed, undefined, 'drawing the characters');
+  assert.deepEqual(drawn.missing, [], 'characters drawn as the missing-glyph box');
+  assert.deepEqual(drawn.blank, [], 'characters drawn as nothing');
+  assert.deepEqual(drawn.control, [true, true], 'this Chromium has a font with 鬼: the test would prove nothing');
+
+  // A piece on the screen: 帥 on e0 against the same piece with a missing glyph (U+E000)
+  // and with no text: its glyph puts red ink where neither has it.
+  const piece = 'g[data-piece="e0"]';
+  assert.equal(await exec(`return document.querySelector('${piece} text').textContent`), '帥');
+  const glyph = await pixelsOf(piece);
+  await exec(`document.querySelector('${piece} text').textContent = '\uE000'`);
+  const box = await pixelsOf(piece);
+  await exec(`document.querySelector('${piece} text').textContent = ''`);
+  const empty = await pixelsOf(piece);
+  await exec(`document.querySelector('${piece} text').textContent = '帥'`);
+  const red = (p) => p[0] > 140 && p[1] < 110 && p[2] < 110;
+  const differ = (a, b) => a.filter((p, i) => Math.max(...p.map((v, k) => Math.abs(v - b[i][k]))) > 64).length;
+  const ink = glyph.filter(red).length - empty.filter(red).length;
+  console.log(`# 帥 on e0: ${ink} pixels of red ink; ${differ(glyph, box)} pixels differ from a missing glyph, ${differ(glyph, empty)} from no text`);
+  assert.ok(glyph.length > 2000, `the piece is ${glyph.length} pixels`);
+  assert.ok(ink > 150, `the glyph's red ink: ${ink} pixels`);
+  assert.ok(differ(glyph, box) > 150, `the glyph against a missing glyph's box: ${differ(glyph, box)} pixels differ`);
+  assert.ok(differ(glyph, empty) > 150, `the glyph against no text: ${differ(glyph, empty)} pixels differ`);
+  await screenshot('start.png');
 });
 
 test('moves by clicking squares; the engine line appears and changes', async () => {
@@ -194,10 +389,29 @@ test('a PGN pasted and stepped through, with the score graph', async () => {
   assert.equal(await fenShown(), fens[0]);
   await click('#last');
   assert.equal(await fenShown(), fens[12]);
-  // The score graph: every position searched, each move judged.
-  await click('#graph-run');
-  await waitFor('the graph', async () => /blunders/.test(await textOf('#graph-info')), 120000);
-  assert.ok((await findAll('#graph polyline')).length === 1);
+  // The score graph: every position searched, each move judged by judgeGame (xq
+  // annotate's judgement), by centipawns and by the expected result.
+  for (const by of ['wdl', 'cp']) {
+    await exec(`const b = document.getElementById('graph-by'); b.value = '${by}'; b.dispatchEvent(new Event('change'));`);
+    await click('#graph-run');
+    let info = '';
+    await waitFor(`the graph by ${by}`, async () => {
+      info = await textOf('#graph-info');
+      return new RegExp(`by ${by}: .*blunders`).test(info);
+    }, 120000).catch((e) => { throw new Error(`${e.message}; the graph's line says: ${info}`); });
+    assert.ok((await findAll('#graph polyline')).length === 1);
+    const g = await exec(`const s = window.xq.state;
+      return { ...s.graph, startFen: s.startFen, moves: s.moves };`);
+    assert.equal(g.by, by);
+    assert.equal(g.scores.length, 13);
+    for (const score of g.scores) assert.match(score, /^(cp|mate) -?\d+$/);
+    const j = judgeGame(g.startFen, g.moves, g.scores, g.bests, by);
+    assert.deepEqual(g.classes.map((c) => c && [c.name, c.loss, c.nag]),
+      j.moves().map((m) => (m.class ? [m.class, m.loss, m.glyph] : null)));
+    assert.deepEqual(g.values, Array.from(j.values));
+    assert.equal((await findAll('#moves .mv .nag')).length, g.classes.filter(Boolean).length);
+    j.free();
+  }
   // Back to a middle position for the picture, with two lines shown.
   await exec(`const m = document.getElementById('multipv'); m.value = '2'; m.dispatchEvent(new Event('change'));`);
   await exec('window.xq.goTo(9)');

@@ -1,6 +1,6 @@
 // The xq analysis board: the rules from the xq-wasm package, the engine in a Web Worker
 // (pkg/xq-engine.js) spoken to in UCI. Plain ES module, no framework.
-import init, { Board, readPgn, readPgnBytes, readXqf, bench } from './pkg/xq_wasm.js';
+import init, { Board, readPgn, readPgnBytes, readXqf, bench, judgeGame } from './pkg/xq_wasm.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -12,10 +12,10 @@ const HEIGHT = 2 * MARGIN + 9 * CELL + 20;
 const RED_CHARS = { K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵' };
 const BLACK_CHARS = { k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' };
 const RED_NUMBERS = '九八七六五四三二一';
-// xq annotate's rule (xq-cli/src/annotate.rs): scores clamped to ±CAP (a mate counts as
-// the cap), loss = best − played from the mover's side, 0 for the engine's own move.
+// The eval bar and the graph show scores up to ±CAP centipawns (a mate at the edge), as
+// `xq annotate` clamps them; the moves are judged by its own code (judgeGame, from
+// xq_search::judge through the wasm).
 const CAP = 1000;
-const CLASSES = [[200, 'blunder', '??'], [100, 'mistake', '?'], [50, 'inaccuracy', '?!']];
 const GRAPH_DEPTH = 10;
 
 const state = {
@@ -28,7 +28,7 @@ const state = {
   dests: [],          // legal moves of the selected piece
   tags: [],
   comments: [],
-  graph: null,        // { values: red-side cp per ply, classes: per move }
+  graph: null,        // { values: red-side cp per ply, classes: per move, by, scores, bests }
   play: null,         // { human: 'red' | 'black', level }
 };
 
@@ -327,7 +327,7 @@ function renderMoves() {
       nag.className = `nag ${cls.name}`;
       nag.textContent = cls.nag;
       d.appendChild(nag);
-      d.title = `${cls.name}: lost ${cls.loss} cp`;
+      d.title = `${cls.name}: lost ${lossText(cls.loss, state.graph.by)}`;
     }
     if (state.comments[i]) d.title = (d.title ? d.title + ' · ' : '') + state.comments[i];
     d.addEventListener('click', () => goTo(i + 1));
@@ -585,7 +585,9 @@ let graphEngine = null;
  * `xq annotate` does. */
 function runGraph() {
   if (graphEngine) return;
-  const n = state.moves.length;
+  const startFen = state.startFen;
+  const gameMoves = state.moves.slice();
+  const n = gameMoves.length;
   const results = [];
   let i = 0;
   let current = null;
@@ -602,43 +604,57 @@ function runGraph() {
       if (i <= n) next(); else finish();
     }
   });
-  const fens = [];
-  const b = new Board(state.startFen);
-  fens.push({ turn: b.turn, over: b.isGameOver(), mated: b.legalMoves().length === 0 });
-  for (const m of state.moves) {
-    b.push(m);
-    fens.push({ turn: b.turn, over: b.isGameOver(), mated: b.legalMoves().length === 0 });
-  }
-  b.free();
+  const by = $('graph-by').value;
   const next = () => {
-    const moves = state.moves.slice(0, i);
-    graphEngine.go(`position fen ${state.startFen}` + (moves.length ? ` moves ${moves.join(' ')}` : ''), `go depth ${GRAPH_DEPTH}`);
+    const moves = gameMoves.slice(0, i);
+    graphEngine.go(`position fen ${startFen}` + (moves.length ? ` moves ${moves.join(' ')}` : ''), `go depth ${GRAPH_DEPTH}`);
   };
   const finish = () => {
     graphEngine.worker.terminate();
     graphEngine = null;
     $('graph-run').disabled = false;
-    // The value of each position for its side to move, clamped.
-    const own = results.map((r, k) => {
-      if (fens[k].mated) return -CAP;
-      if (!r.info) return 0;
-      const v = 'mate' in r.info.score ? (r.info.score.mate > 0 ? CAP : -CAP) : r.info.score.cp;
-      return Math.max(-CAP, Math.min(CAP, v));
+    if (state.startFen !== startFen || state.moves.join(' ') !== gameMoves.join(' ')) {
+      $('graph-info').textContent = 'the game changed: run the graph again';
+      return;
+    }
+    // Each position's score as the engine said it (the side to move's view), "" where it
+    // said none (a mated side: bestmove (none)), and its best move.
+    const scores = results.map((r) => (r.info ? Object.entries(r.info.score)[0].join(' ') : ''));
+    const bests = results.map((r) => (r.best && r.best !== '(none)' ? r.best : ''));
+    let judged;
+    try {
+      judged = judgeGame(startFen, gameMoves, scores, bests, by);
+    } catch (e) {
+      $('graph-info').textContent = `the moves could not be judged: ${e.message || e}`;
+      return;
+    }
+    const classes = judged.moves().map((m) => {
+      const c = m.class ? { loss: m.loss, name: m.class, nag: m.glyph } : null;
+      m.free();
+      return c;
     });
-    const values = own.map((v, k) => (fens[k].turn === 'red' ? v : -v));
-    const classes = state.moves.map((m, k) => {
-      const isBest = results[k].best === m;
-      const loss = isBest ? 0 : Math.max(0, own[k] - (-own[k + 1]));
-      const c = CLASSES.find(([t]) => loss >= t);
-      return c ? { loss, name: c[1], nag: c[2] } : null;
+    const values = Array.from(judged.values);
+    const totals = ['red', 'black'].map((side) => {
+      const t = judged[side];
+      const text = `${side === 'red' ? 'Red' : 'Black'} ${t.inaccuracies}/${t.mistakes}/${t.blunders}, average loss ${lossText(t.averageLoss, by)}`;
+      t.free();
+      return text;
     });
-    state.graph = { values, classes };
+    judged.free();
+    state.graph = { values, classes, by, scores, bests };
     const count = (name) => classes.filter((c) => c && c.name === name).length;
-    $('graph-info').textContent = `depth ${GRAPH_DEPTH}: ${count('inaccuracy')} inaccuracies, ${count('mistake')} mistakes, ${count('blunder')} blunders`;
+    $('graph-info').textContent = `depth ${GRAPH_DEPTH}, by ${by}: ${count('inaccuracy')} inaccuracies, ${count('mistake')} mistakes, ${count('blunder')} blunders`;
+    $('graph-info').title = totals.join(' · ');
     renderGraph();
     renderMoves();
   };
   next();
+}
+
+/** A loss as `xq annotate` writes it in its summary: centipawns, or per mille of the
+ * expected result. */
+function lossText(loss, by) {
+  return by === 'wdl' ? `${loss}‰ of the result` : `${loss} cp`;
 }
 
 function renderGraph() {
@@ -659,7 +675,7 @@ function renderGraph() {
     if (!c) return;
     const dot = el('circle', { cx: x(k + 1), cy: y(g.values[k + 1]), r: 3.5, class: c.name, fill: 'currentColor', 'data-class': c.name }, svg);
     const t = el('title', {}, dot);
-    t.textContent = `move ${k + 1}: ${c.name} (${c.loss} cp)`;
+    t.textContent = `move ${k + 1}: ${c.name} (${lossText(c.loss, g.by)})`;
   });
 }
 
@@ -757,7 +773,7 @@ async function main() {
   engine.send('uci');
   setGame(new Board().fen(), []);
   // For the console and the tests.
-  window.xq = { state, bench, goTo, setGame, Board };
+  window.xq = { state, bench, goTo, setGame, Board, judgeGame };
 }
 
 main().catch((e) => {

@@ -3,32 +3,15 @@
 //! and when the move was not the engine's choice, the best move and its line), a glyph
 //! on inaccuracies, mistakes and blunders, and a summary per game.
 //!
-//! How a move is judged: every position of the main line is searched once, to the same
-//! limit. The best score of a position is its own search; the score of the move played
-//! is the search of the position after it, negated. One search per position serves
-//! twice (as "after" for one move and "before" for the next), so a game of N moves
-//! costs N + 1 searches instead of the 2N a separate search of the played move (MultiPV
-//! or `searchmoves`) would, and both scores come from searches of the same limit at a
-//! root, not one of them from inside the other's tree.
-//!
-//! The loss of a move is best minus played, from the mover's point of view, with both
-//! scores first clamped to +-[`CAP`] centipawns (a mate counts as the cap): a side
-//! already more than a chariot up loses nothing by winning more slowly. A move that is
-//! the engine's best loses 0; a move that searches better than the best (the deeper
-//! root search of the position after it) loses 0 too. Classes by loss:
-//! [`INACCURACY`] cp (`?!`, NAG 6), [`MISTAKE`] cp (`?`, NAG 2), [`BLUNDER`] cp (`??`,
-//! NAG 4); on this scale a soldier is 60-200, a horse about 400, a chariot 900.
-//!
-//! With `--by wdl` the loss is in the expected result instead: each score is turned into
-//! the chances of a win, a draw and a loss by the model of `xq_search::wdl` (at the
-//! material of the position it belongs to), and the loss is the mover's expected result
-//! (a win 1000, a draw 500 per mille) after the best move minus after the move played.
-//! Losses of [`WDL_INACCURACY`], [`WDL_MISTAKE`] and [`WDL_BLUNDER`] per mille are an
-//! inaccuracy, a mistake and a blunder (5, 10 and 15 points of expected result, as the
-//! win-chance thresholds of Lichess). A move that throws away a chariot in a position
-//! already lost, or already won twice over, then costs little, and the same centipawns
-//! cost most where the game is in the balance. No clamping is needed: a mate is a
-//! certain result.
+//! How a move is judged is `xq_search::judge`'s (the analysis board's score graph judges
+//! by the same code): every position of the main line is searched once, to the same
+//! limit; the best score of a position is its own search, the score of the move played
+//! the search of the position after it. One search per position serves twice (as "after"
+//! for one move and "before" for the next), so a game of N moves costs N + 1 searches
+//! instead of the 2N a separate search of the played move (MultiPV or `searchmoves`)
+//! would, and both scores come from searches of the same limit at a root, not one of
+//! them from inside the other's tree. The loss is in centipawns (scores clamped to
+//! ±1000), or with `--by wdl` in the expected result by the win/draw/loss model.
 
 use crate::convert::{read_games, EncodingArg, NotationArg};
 use crate::{hash_mib, StdoutClosed};
@@ -45,86 +28,29 @@ use xq_movegen::Game;
 use xq_records::pgn::{self, WriteOptions};
 use xq_records::Record;
 use xq_search::engine::MAX_THREADS;
+use xq_search::judge::{self, Class, Judge, JudgeError, Measure, Tally, Verdict, CAP};
 use xq_search::score::{MATE, MATE_BOUND};
-use xq_search::wdl::{Wdl, WdlModel, MODEL};
 use xq_search::{Limits, Score, Searcher};
 
-/// Scores are clamped to this (centipawns) before losses are taken.
-pub const CAP: i32 = 1000;
-/// A loss of at least this many centipawns is an inaccuracy.
-pub const INACCURACY: i32 = 50;
-/// A loss of at least this many centipawns is a mistake.
-pub const MISTAKE: i32 = 100;
-/// A loss of at least this many centipawns is a blunder.
-pub const BLUNDER: i32 = 200;
 /// The time per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 500;
-/// With `--by wdl`, a loss of at least this much expected result (per mille) is an
-/// inaccuracy.
-pub const WDL_INACCURACY: i32 = 50;
-/// With `--by wdl`, a loss of at least this much is a mistake.
-pub const WDL_MISTAKE: i32 = 100;
-/// With `--by wdl`, a loss of at least this much is a blunder.
-pub const WDL_BLUNDER: i32 = 150;
 
-/// What a move's loss is measured in.
+/// What a move's loss is measured in (`xq_search::judge::Measure`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum By {
-    /// Centipawns, scores clamped to +-[`CAP`].
+    /// Centipawns, scores clamped to ±1000.
     Cp,
     /// The expected result by the win/draw/loss model, per mille.
     Wdl,
 }
 
-impl By {
-    /// The least losses of an inaccuracy, a mistake and a blunder.
-    fn thresholds(self) -> [i32; 3] {
-        match self {
-            By::Cp => [INACCURACY, MISTAKE, BLUNDER],
-            By::Wdl => [WDL_INACCURACY, WDL_MISTAKE, WDL_BLUNDER],
+impl From<By> for Measure {
+    fn from(by: By) -> Measure {
+        match by {
+            By::Cp => Measure::Cp,
+            By::Wdl => Measure::Wdl,
         }
     }
-
-    fn name(self) -> &'static str {
-        match self {
-            By::Cp => "cp",
-            By::Wdl => "wdl",
-        }
-    }
-}
-
-/// The chances of a search value (from its side's view) at `material`. A mate given is a
-/// win, whatever its distance (`Score::from_value` calls a mate already on the board
-/// `Mate(0)` for either side).
-fn chances(model: &WdlModel, value: i32, material: u32) -> Wdl {
-    if value >= MATE_BOUND {
-        Wdl {
-            win: 1000,
-            draw: 0,
-            loss: 0,
-        }
-    } else {
-        model.wdl(Score::from_value(value), material)
-    }
-}
-
-/// The loss of a move: `best` is the search value of the position before it (from the
-/// mover's side, with `material` before), `played` the value after it from the mover's
-/// side (with `material_after`), by `by`'s measure and `model`'s chances.
-fn loss_of(
-    by: By,
-    model: &WdlModel,
-    (best, material): (i32, u32),
-    (played, material_after): (i32, u32),
-) -> i32 {
-    let lost = match by {
-        By::Cp => clamped(best) - clamped(played),
-        By::Wdl => {
-            let expected = |v: i32, m: u32| chances(model, v, m).expected() as i32;
-            expected(best, material) - expected(played, material_after)
-        }
-    };
-    lost.max(0)
 }
 
 /// Analyse every move of every game; write the games annotated.
@@ -171,52 +97,12 @@ pub struct AnnotateArgs {
     pub by: By,
 }
 
-/// How bad a move was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// A loss of [`INACCURACY`] to [`MISTAKE`].
-    Inaccuracy,
-    /// A loss of [`MISTAKE`] to [`BLUNDER`].
-    Mistake,
-    /// A loss of [`BLUNDER`] or more.
-    Blunder,
-}
-
-impl Class {
-    /// The class of a loss measured `by`, if any.
-    fn of(loss: i32, by: By) -> Option<Class> {
-        let [inaccuracy, mistake, blunder] = by.thresholds();
-        match loss {
-            l if l >= blunder => Some(Class::Blunder),
-            l if l >= mistake => Some(Class::Mistake),
-            l if l >= inaccuracy => Some(Class::Inaccuracy),
-            _ => None,
-        }
-    }
-
-    /// The numeric annotation glyph: 6 (`?!`), 2 (`?`), 4 (`??`).
-    fn nag(self) -> u8 {
-        match self {
-            Class::Inaccuracy => 6,
-            Class::Mistake => 2,
-            Class::Blunder => 4,
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Class::Inaccuracy => "inaccuracy",
-            Class::Mistake => "mistake",
-            Class::Blunder => "blunder",
-        }
-    }
-
-    fn title(self) -> &'static str {
-        match self {
-            Class::Inaccuracy => "Inaccuracy",
-            Class::Mistake => "Mistake",
-            Class::Blunder => "Blunder",
-        }
+/// How a class is named in a comment: `Inaccuracy`, `Mistake`, `Blunder`.
+fn title(class: Class) -> &'static str {
+    match class {
+        Class::Inaccuracy => "Inaccuracy",
+        Class::Mistake => "Mistake",
+        Class::Blunder => "Blunder",
     }
 }
 
@@ -226,6 +112,16 @@ struct Searched {
     value: i32,
     depth: u32,
     pv: Vec<Move>,
+}
+
+impl Searched {
+    /// What the judgement reads of it.
+    fn judged(&self) -> judge::Searched {
+        judge::Searched {
+            score: Score::from_value(self.value),
+            best: self.pv.first().copied(),
+        }
+    }
 }
 
 /// The verdict on one move.
@@ -239,13 +135,8 @@ struct MoveReport {
     best: Searched,
     /// The search after the move (its line is the expected continuation).
     after: Searched,
-    /// From the mover's point of view: centipawns after clamping, or the expected
-    /// result per mille (`--by wdl`).
-    loss: i32,
-    /// The chances after the best move and after the move played, mover's view.
-    best_wdl: Wdl,
-    played_wdl: Wdl,
-    class: Option<Class>,
+    /// The judgement, from the mover's point of view.
+    verdict: Verdict,
 }
 
 impl MoveReport {
@@ -258,58 +149,33 @@ impl MoveReport {
     }
 }
 
-/// A side's totals.
-#[derive(Clone, Copy, Debug, Default)]
-struct SideSummary {
-    moves: usize,
-    loss: i64,
-    counts: [usize; 3],
+/// A side's totals in words.
+fn tally_text(tally: &Tally, by: By) -> String {
+    let n = |class: Class, one: &str, many: &str| {
+        let count = tally.count(class);
+        format!("{count} {}", if count == 1 { one } else { many })
+    };
+    let unit = match by {
+        By::Cp => " cp",
+        By::Wdl => "‰ of the result",
+    };
+    format!(
+        "average loss {}{unit}, {}, {}, {}",
+        tally.average(),
+        n(Class::Inaccuracy, "inaccuracy", "inaccuracies"),
+        n(Class::Mistake, "mistake", "mistakes"),
+        n(Class::Blunder, "blunder", "blunders")
+    )
 }
 
-impl SideSummary {
-    fn add(&mut self, r: &MoveReport) {
-        self.moves += 1;
-        self.loss += i64::from(r.loss);
-        if let Some(c) = r.class {
-            self.counts[c as usize] += 1;
-        }
-    }
-
-    /// Average loss per move, centipawns, rounded.
-    fn average(&self) -> i64 {
-        if self.moves == 0 {
-            0
-        } else {
-            (self.loss + self.moves as i64 / 2) / self.moves as i64
-        }
-    }
-
-    fn text(&self, by: By) -> String {
-        let n = |count: usize, one: &str, many: &str| {
-            format!("{count} {}", if count == 1 { one } else { many })
-        };
-        let unit = match by {
-            By::Cp => " cp",
-            By::Wdl => "‰ of the result",
-        };
-        format!(
-            "average loss {}{unit}, {}, {}, {}",
-            self.average(),
-            n(self.counts[0], "inaccuracy", "inaccuracies"),
-            n(self.counts[1], "mistake", "mistakes"),
-            n(self.counts[2], "blunder", "blunders")
-        )
-    }
-
-    fn json(&self) -> serde_json::Value {
-        json!({
-            "moves": self.moves,
-            "average_loss": self.average(),
-            "inaccuracies": self.counts[0],
-            "mistakes": self.counts[1],
-            "blunders": self.counts[2],
-        })
-    }
+fn tally_json(tally: &Tally) -> serde_json::Value {
+    json!({
+        "moves": tally.moves,
+        "average_loss": tally.average(),
+        "inaccuracies": tally.count(Class::Inaccuracy),
+        "mistakes": tally.count(Class::Mistake),
+        "blunders": tally.count(Class::Blunder),
+    })
 }
 
 /// A game's analysis.
@@ -320,13 +186,14 @@ struct GameReport {
     searched: Vec<Searched>,
     /// The start position of every searched position's side to move.
     sides: Vec<Color>,
-    red: SideSummary,
-    black: SideSummary,
+    red: Tally,
+    black: Tally,
 }
 
-/// A value clamped for losses: mates count as [`CAP`].
-fn clamped(v: i32) -> i32 {
-    v.clamp(-CAP, CAP)
+/// A position's search value from Red's point of view, clamped as the judgement clamps
+/// it (mates count as the cap), given the side to move there.
+fn clamped_for_red(value: i32, side: Color) -> i32 {
+    for_red(judge::clamped(Score::from_value(value)), side)
 }
 
 /// A value from Red's point of view, given the side it is from.
@@ -393,13 +260,16 @@ fn limits(args: &AnnotateArgs) -> (Limits, String) {
 }
 
 /// Searches every position of `record`'s main line and judges every move.
+///
+/// # Errors
+/// A move of the record that is not legal (the readers let none through).
 fn analyse(
     record: &Record,
     searcher: &mut Searcher,
     limits: &Limits,
     by: By,
     tick: &dyn Fn(),
-) -> GameReport {
+) -> Result<GameReport, JudgeError> {
     searcher.new_game();
     let stop = AtomicBool::new(false);
     let mut game = Game::new(record.start.clone());
@@ -416,57 +286,40 @@ fn analyse(
         sides.push(game.position().side_to_move());
         tick();
         if let Some(&m) = moves.get(i) {
-            // The readers only produce games whose moves are legal.
-            let _ = game.play(m);
+            // An illegal move stops the game here; the judgement below names it.
+            if game.play(m).is_err() {
+                break;
+            }
         }
     }
+    let judged: Vec<judge::Searched> = searched.iter().map(Searched::judged).collect();
+    let verdicts = Judge::new(by.into()).line(&record.start, &moves, &judged)?;
     let mut reports = Vec::new();
-    let (mut red, mut black) = (SideSummary::default(), SideSummary::default());
+    let (mut red, mut black) = (Tally::default(), Tally::default());
     let mut pos = record.start.clone();
-    for (i, &m) in moves.iter().enumerate() {
-        let best = searched[i].clone();
-        let after = searched[i + 1].clone();
+    for (i, (&m, verdict)) in moves.iter().zip(verdicts).enumerate() {
         let mover = pos.side_to_move();
-        let is_best = best.pv.first() == Some(&m);
-        let material = xq_search::wdl::material(&pos);
-        let mut next = pos.clone();
-        next.make_move(m);
-        let material_after = xq_search::wdl::material(&next);
-        let loss = if is_best {
-            0
-        } else {
-            loss_of(
-                by,
-                &MODEL,
-                (best.value, material),
-                (-after.value, material_after),
-            )
-        };
-        let report = MoveReport {
+        match mover {
+            Color::Red => red.add(&verdict),
+            Color::Black => black.add(&verdict),
+        }
+        reports.push(MoveReport {
             before: pos.clone(),
             mover,
             played: m,
-            best_wdl: chances(&MODEL, best.value, material),
-            played_wdl: chances(&MODEL, -after.value, material_after),
-            best,
-            after,
-            loss,
-            class: Class::of(loss, by),
-        };
-        match mover {
-            Color::Red => red.add(&report),
-            Color::Black => black.add(&report),
-        }
-        reports.push(report);
+            best: searched[i].clone(),
+            after: searched[i + 1].clone(),
+            verdict,
+        });
         pos.make_move(m);
     }
-    GameReport {
+    Ok(GameReport {
         moves: reports,
         searched,
         sides,
         red,
         black,
-    }
+    })
 }
 
 /// A loss as the comments write it: pawns (`-1.20`), or points of expected result
@@ -484,8 +337,12 @@ fn comment(r: &MoveReport, notation: Notation, by: By) -> String {
     after_pos.make_move(r.played);
     let played_value = for_red(-r.after.value, r.mover);
     let mut text = String::new();
-    if let Some(c) = r.class {
-        text.push_str(&format!("{} ({}). ", c.title(), loss_text(r.loss, by)));
+    if let Some(c) = r.verdict.class {
+        text.push_str(&format!(
+            "{} ({}). ",
+            title(c),
+            loss_text(r.verdict.loss, by)
+        ));
     }
     text.push_str(&score_text(played_value));
     let line = line_text(&after_pos, &r.after.pv, notation);
@@ -509,8 +366,8 @@ fn comment(r: &MoveReport, notation: Notation, by: By) -> String {
 fn summary(report: &GameReport, limit: &str, by: By) -> String {
     format!(
         "xq annotate ({limit}): Red {}; Black {}.",
-        report.red.text(by),
-        report.black.text(by)
+        tally_text(&report.red, by),
+        tally_text(&report.black, by)
     )
 }
 
@@ -528,7 +385,7 @@ fn annotate_record(
             Some(theirs) => format!("{theirs}\n{ours}"),
             None => ours,
         });
-        if let Some(c) = r.class {
+        if let Some(c) = r.verdict.class {
             // Our verdict replaces a move-quality glyph the file had ($1-$6).
             node.nags.retain(|n| !(1..=6).contains(n));
             node.nags.push(c.nag());
@@ -547,6 +404,7 @@ fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde
     after_pos.make_move(r.played);
     let played = for_red(-r.after.value, r.mover);
     let best = for_red(r.best.value, r.mover);
+    let v = &r.verdict;
     json!({
         "type": "move",
         "game": game,
@@ -557,15 +415,15 @@ fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde
         "best": r.best_move().map(|m| m.to_string()),
         "best_notation": r.best_move().map(|m| move_text(&r.before, m, notation)),
         "score": score_text(played),
-        "cp": clamped(played),
+        "cp": for_red(v.played_cp, r.mover),
         "best_score": score_text(best),
-        "best_cp": clamped(best),
-        "loss": r.loss,
-        "class": r.class.map(Class::name),
-        "expected": r.played_wdl.expected(),
-        "best_expected": r.best_wdl.expected(),
-        "wdl": [r.played_wdl.win, r.played_wdl.draw, r.played_wdl.loss],
-        "best_wdl": [r.best_wdl.win, r.best_wdl.draw, r.best_wdl.loss],
+        "best_cp": for_red(v.best_cp, r.mover),
+        "loss": v.loss,
+        "class": v.class.map(Class::name),
+        "expected": v.played_wdl.expected(),
+        "best_expected": v.best_wdl.expected(),
+        "wdl": [v.played_wdl.win, v.played_wdl.draw, v.played_wdl.loss],
+        "best_wdl": [v.best_wdl.win, v.best_wdl.draw, v.best_wdl.loss],
         "depth": r.after.depth,
         "pv": r.after.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
         "best_pv": r.best.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
@@ -589,7 +447,7 @@ fn analyse_all(games: &[Record], args: &AnnotateArgs, limits: &Limits) -> Result
     };
     let next = AtomicUsize::new(0);
     let done_games = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<GameReport>>> =
+    let results: Mutex<Vec<Option<Result<GameReport, JudgeError>>>> =
         Mutex::new((0..games.len()).map(|_| None).collect());
     let workers = args.threads.min(games.len()).max(1);
     let spawned = std::thread::scope(|s| {
@@ -628,7 +486,12 @@ fn analyse_all(games: &[Record], args: &AnnotateArgs, limits: &Limits) -> Result
         .unwrap_or_else(|e| e.into_inner())
         .into_iter()
         .enumerate()
-        .map(|(i, r)| r.ok_or_else(|| anyhow!("game {} was not analysed", i + 1)))
+        .map(|(i, r)| match r {
+            Some(report) => {
+                report.map_err(|e| anyhow!("{}: game {}: {e}", args.input.display(), i + 1))
+            }
+            None => Err(anyhow!("game {} was not analysed", i + 1)),
+        })
         .collect()
 }
 
@@ -678,9 +541,9 @@ pub fn run(args: &AnnotateArgs) -> Result<i32> {
                 "type": "summary",
                 "game": g + 1,
                 "limit": limit,
-                "by": args.by.name(),
-                "red": report.red.json(),
-                "black": report.black.json(),
+                "by": Measure::from(args.by).name(),
+                "red": tally_json(&report.red),
+                "black": tally_json(&report.black),
             });
             out.push_str(&sum.to_string());
             out.push('\n');
@@ -707,7 +570,7 @@ fn xml_escape(text: &str) -> String {
 }
 
 /// A score graph of a game: the score after every ply from Red's point of view, clamped
-/// to +-[`CAP`] (mates at the edge), Red's advantage up; a dot on every classified move
+/// to ±[`CAP`] (mates at the edge), Red's advantage up; a dot on every classified move
 /// (orange inaccuracy, red mistake, dark red blunder).
 fn svg_graph(record: &Record, report: &GameReport) -> String {
     const W: f64 = 640.0;
@@ -717,7 +580,7 @@ fn svg_graph(record: &Record, report: &GameReport) -> String {
         .searched
         .iter()
         .zip(&report.sides)
-        .map(|(s, &side)| clamped(for_red(s.value, side)))
+        .map(|(s, &side)| clamped_for_red(s.value, side))
         .collect();
     let plies = values.len().saturating_sub(1).max(1) as f64;
     let x = |i: usize| PAD + (W - 2.0 * PAD) * i as f64 / plies;
@@ -744,7 +607,7 @@ fn svg_graph(record: &Record, report: &GameReport) -> String {
         right = W - PAD,
     );
     for (i, r) in report.moves.iter().enumerate() {
-        if let Some(c) = r.class {
+        if let Some(c) = r.verdict.class {
             let color = match c {
                 Class::Inaccuracy => "#f0a020",
                 Class::Mistake => "#e04040",
@@ -787,86 +650,38 @@ mod tests {
     }
 
     #[test]
-    fn classes_by_loss() {
-        assert_eq!(Class::of(49, By::Cp), None);
-        assert_eq!(Class::of(50, By::Cp), Some(Class::Inaccuracy));
-        assert_eq!(Class::of(99, By::Cp), Some(Class::Inaccuracy));
-        assert_eq!(Class::of(100, By::Cp), Some(Class::Mistake));
-        assert_eq!(Class::of(200, By::Cp), Some(Class::Blunder));
-        assert_eq!(Class::of(149, By::Wdl), Some(Class::Mistake));
-        assert_eq!(Class::of(150, By::Wdl), Some(Class::Blunder));
-        assert_eq!(Class::of(49, By::Wdl), None);
-        assert_eq!(clamped(mate_in(3)), CAP);
-        assert_eq!(clamped(-2500), -CAP);
+    fn clamped_from_reds_side() {
+        // A mate given on the board (the side to move there is mated) is the cap for the
+        // other side, whichever side that is.
+        assert_eq!(clamped_for_red(mated_in(0), Color::Black), CAP);
+        assert_eq!(clamped_for_red(mated_in(0), Color::Red), -CAP);
+        assert_eq!(clamped_for_red(mate_in(3), Color::Black), -CAP);
+        assert_eq!(clamped_for_red(-2500, Color::Red), -CAP);
+        assert_eq!(clamped_for_red(-250, Color::Black), 250);
     }
 
     #[test]
-    fn averages_round() {
-        let mut s = SideSummary {
+    fn tallies_in_words() {
+        let mut s = Tally {
             moves: 3,
-            loss: 100,
-            ..SideSummary::default()
+            loss: 101,
+            ..Tally::default()
         };
-        assert_eq!(s.average(), 33);
-        s.loss = 101;
-        assert_eq!(s.average(), 34);
         assert_eq!(
-            s.text(By::Cp),
+            tally_text(&s, By::Cp),
             "average loss 34 cp, 0 inaccuracies, 0 mistakes, 0 blunders"
         );
         s.counts = [1, 2, 1];
         assert_eq!(
-            s.text(By::Cp),
+            tally_text(&s, By::Cp),
             "average loss 34 cp, 1 inaccuracy, 2 mistakes, 1 blunder"
         );
         assert_eq!(
-            s.text(By::Wdl),
+            tally_text(&s, By::Wdl),
             "average loss 34‰ of the result, 1 inaccuracy, 2 mistakes, 1 blunder"
         );
         assert_eq!(loss_text(234, By::Wdl), "-23.4%");
         assert_eq!(loss_text(234, By::Cp), "-2.34");
-    }
-
-    #[test]
-    fn by_wdl_a_lost_position_loses_little_and_a_balanced_one_much() {
-        // A fixed model (not the fitted one, which a refit changes): a = 300, b = 200.
-        let model = WdlModel {
-            a: [0.0, 0.0, 0.0, 300.0],
-            b: [0.0, 0.0, 0.0, 200.0],
-        };
-        let m = 60;
-        // Three pawns thrown away in a lost position (-600 to -900): a blunder in
-        // centipawns, an inaccuracy in expected result (7.2 points).
-        let lost = ((-600, m), (-900, m));
-        assert_eq!(loss_of(By::Cp, &model, lost.0, lost.1), 300);
-        let wdl_loss = loss_of(By::Wdl, &model, lost.0, lost.1);
-        let expected = |cp: i32| model.wdl(Score::Cp(cp), m).expected() as i32;
-        assert_eq!(wdl_loss, expected(-600) - expected(-900));
-        assert_eq!(wdl_loss, 72);
-        assert_eq!(Class::of(wdl_loss, By::Wdl), Some(Class::Inaccuracy));
-        // The same three pawns from an even position: a blunder either way.
-        let even = ((0, m), (-300, m));
-        assert_eq!(loss_of(By::Cp, &model, even.0, even.1), 300);
-        let wdl_loss = loss_of(By::Wdl, &model, even.0, even.1);
-        assert_eq!(wdl_loss, 500 - expected(-300));
-        assert_eq!(
-            Class::of(wdl_loss, By::Wdl),
-            Some(Class::Blunder),
-            "{wdl_loss}"
-        );
-        // Mates: certain results, no clamping; a mate on the board is a win.
-        assert_eq!(loss_of(By::Wdl, &model, (mate_in(3), m), (0, m)), 500);
-        assert_eq!(
-            loss_of(By::Wdl, &model, (mate_in(1), m), (mate_in(0), m)),
-            0
-        );
-        assert_eq!(chances(&model, mate_in(0), m).win, 1000);
-        assert_eq!(chances(&model, mated_in(0), m).loss, 1000);
-        assert_eq!(
-            loss_of(By::Wdl, &model, (mated_in(4), m), (mated_in(2), m)),
-            0
-        );
-        // A move that does better than the best loses nothing.
-        assert_eq!(loss_of(By::Wdl, &model, (0, m), (100, m)), 0);
+        assert_eq!(Measure::from(By::Wdl), Measure::Wdl);
     }
 }

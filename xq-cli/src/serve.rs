@@ -41,6 +41,7 @@ const MAX_HEAD: usize = 16 * 1024;
 /// use xq_cli::serve::content_type;
 /// assert_eq!(content_type("pkg/xq_wasm_bg.wasm"), "application/wasm");
 /// assert_eq!(content_type("app.js"), "text/javascript; charset=utf-8");
+/// assert_eq!(content_type("fonts/xq-board-700.woff2"), "font/woff2");
 /// assert_eq!(content_type("LICENSE-MIT"), "application/octet-stream");
 /// ```
 pub fn content_type(path: &str) -> &'static str {
@@ -53,6 +54,7 @@ pub fn content_type(path: &str) -> &'static str {
         "svg" => "image/svg+xml",
         "json" => "application/json",
         "png" => "image/png",
+        "woff2" => "font/woff2",
         "ico" => "image/x-icon",
         "md" | "txt" | "ts" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",

@@ -15,6 +15,11 @@ static SITE: &[(&str, &[u8])] = &[
     ("pkg/xq_wasm.js", b"export default function init() {}\n"),
     ("board.svg", b"<svg xmlns=\"http://www.w3.org/2000/svg\"/>"),
     ("pkg/package.json", b"{}"),
+    ("fonts/xq-board-700.woff2", b"wOF2\0\x01\0\0"),
+    (
+        "fonts/LICENSE-OFL.txt",
+        b"SIL OPEN FONT LICENSE Version 1.1\n",
+    ),
 ];
 
 fn server() -> SocketAddr {
@@ -68,6 +73,8 @@ fn each_file_type_with_its_content_type_and_the_isolation_headers() {
         ("/pkg/xq_wasm_bg.wasm", "application/wasm"),
         ("/board.svg", "image/svg+xml"),
         ("/pkg/package.json", "application/json"),
+        ("/fonts/xq-board-700.woff2", "font/woff2"),
+        ("/fonts/LICENSE-OFL.txt", "text/plain; charset=utf-8"),
     ] {
         let (status, head, body) = get(addr, path);
         assert_eq!(status, 200, "{path}");

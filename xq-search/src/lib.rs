@@ -10,6 +10,7 @@ mod correction;
 pub mod engine;
 mod history;
 mod info;
+pub mod judge;
 mod limits;
 mod params;
 mod picker;

@@ -5,10 +5,12 @@
 
 mod board;
 mod engine;
+mod judge;
 mod records;
 
 pub use board::{Board, Outcome};
 pub use engine::{bench, BenchResult, UciEngine, DEFAULT_HASH_MIB, MAX_HASH_MIB};
+pub use judge::{judge_game, GameJudgement, MoveJudgement, SideTally};
 pub use records::{read_pgn, read_pgn_bytes, read_xqf, write_pgn, Record};
 
 use wasm_bindgen::JsError;
