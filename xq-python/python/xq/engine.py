@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import collections.abc
 import concurrent.futures
 import dataclasses
 import enum
@@ -315,7 +316,8 @@ class PovScore:
         return self.relative.is_mate()
 
     def __neg__(self) -> "PovScore":
-        return PovScore(-self.relative, not self.turn)
+        """The opposite score, from the same side's view."""
+        return PovScore(-self.relative, self.turn)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PovScore):
@@ -709,6 +711,7 @@ class Protocol(asyncio.SubprocessProtocol):
         self.loop = asyncio.get_running_loop()
         self.transport: Optional[asyncio.SubprocessTransport] = None
         self.returncode: "asyncio.Future[int]" = self.loop.create_future()
+        self._stderr_closed: "asyncio.Future[None]" = self.loop.create_future()
         self.id: Dict[str, str] = {}
         self.options = _Options()
         self.config: Dict[str, ConfigValue] = {}
@@ -754,11 +757,15 @@ class Protocol(asyncio.SubprocessProtocol):
             self._lines.put_nowait(line)
 
     def pipe_connection_lost(self, fd: int, exc: Optional[Exception]) -> None:
-        if fd == 1:
-            rest = bytes(self._buffer.get(1, b""))
+        if fd in (1, 2):
+            rest = bytes(self._buffer.get(fd, b""))
             if rest.strip():
-                self._line(1, rest)
+                self._line(fd, rest)
+            self._buffer[fd] = bytearray()
+        if fd == 1:
             self._lines.put_nowait(_EOF)
+        if fd == 2 and not self._stderr_closed.done():
+            self._stderr_closed.set_result(None)
 
     def process_exited(self) -> None:
         code = self.transport.get_returncode() if self.transport else None
@@ -768,13 +775,15 @@ class Protocol(asyncio.SubprocessProtocol):
         self._lines.put_nowait(_EOF)
 
     def send_line(self, line: str) -> None:
-        """Writes ``line`` to the engine."""
+        """Writes ``line`` to the engine. To an engine that has gone, nothing is
+        written: the next read reports how it ended."""
         LOGGER.debug("%s: << %s", self, line)
         if self.transport is None or self.returncode.done():
-            raise self._terminated()
+            return
         pipe = self.transport.get_pipe_transport(0)
         if pipe is None or pipe.is_closing():
-            raise self._terminated()
+            LOGGER.debug("%s: the engine's input is closed", self)
+            return
         typing.cast(asyncio.WriteTransport, pipe).write((line + "\n").encode("utf-8"))
 
     def _terminated(self) -> EngineTerminatedError:
@@ -785,16 +794,21 @@ class Protocol(asyncio.SubprocessProtocol):
         words = "; its last words: " + " | ".join(self._stderr) if self._stderr else ""
         return EngineTerminatedError(f"the engine {how}{words}")
 
+    async def _gone(self) -> EngineTerminatedError:
+        """The error of an engine that has gone, once its exit code and its last words
+        on stderr are in (they come apart from the end of its output: wait a little)."""
+        try:
+            await asyncio.wait_for(asyncio.gather(asyncio.shield(self.returncode),
+                                                  asyncio.shield(self._stderr_closed)), 1.0)
+        except asyncio.TimeoutError:
+            pass
+        return self._terminated()
+
     async def _read(self) -> str:
         item = await self._lines.get()
         if item is _EOF:
             self._lines.put_nowait(_EOF)  # every later read sees the end too
-            # Let process_exited report the exit code when it comes with the EOF.
-            try:
-                await asyncio.wait_for(asyncio.shield(self.returncode), 0.5)
-            except asyncio.TimeoutError:
-                pass
-            raise self._terminated()
+            raise await self._gone()
         return typing.cast(str, item)
 
     def _drain(self) -> None:
@@ -883,7 +897,7 @@ class Protocol(asyncio.SubprocessProtocol):
 
     async def _run(self, command: Callable[[], Coroutine[Any, Any, T]]) -> T:
         if self.returncode.done():
-            raise self._terminated()
+            raise await self._gone()
         await self._stop_analysis()
         async with self._lock:
             return await command()
@@ -1015,7 +1029,9 @@ class Protocol(asyncio.SubprocessProtocol):
         analysis = await self.analysis(board, limit, multipv=multipv, game=game, info=info,
                                        root_moves=root_moves, banmoves=banmoves, options=options)
         await analysis.wait()
-        return list(analysis.multipv) if multipv is not None else dict(analysis.info)
+        if multipv is not None:
+            return [dict(line) for line in analysis.multipv if line]
+        return dict(analysis.info)
 
     async def analysis(
         self,
@@ -1056,8 +1072,9 @@ class Protocol(asyncio.SubprocessProtocol):
         async def search() -> None:
             async with self._lock:
                 if self.returncode.done():
-                    exc = self._terminated()
+                    exc = await self._gone()
                     result._finish(exc)
+                    result._done.exception()  # the caller gets it from `started`
                     if not started.done():
                         started.set_exception(exc)
                     return
@@ -1821,9 +1838,10 @@ class SimpleEngine:
             LOGGER.warning("%s: no answer to stop; killing the engine", self.protocol)
             self.protocol._kill()
             analysis._finish(EngineTimeoutError("the engine did not answer stop in time and was killed"))
+            analysis._done.exception()  # the caller has its own EngineTimeoutError
 
     def _search_timeout(self, limit: Optional[Limit], board: Board) -> Optional[float]:
-        if self.timeout is None or limit is None:
+        if self.timeout is None or not isinstance(limit, Limit) or not isinstance(board, Board):
             return None
         clock = limit.red_clock if board.turn else limit.black_clock
         if limit.time is not None:

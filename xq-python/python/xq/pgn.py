@@ -217,14 +217,14 @@ class GameNode:
 
     # -- the variations
 
-    def variation(self, move: Union[int, Move]) -> "ChildNode":
-        """The variation by index or by its first move.
+    def variation(self, move: Union[int, Move, "GameNode"]) -> "ChildNode":
+        """The variation by index, by its first move, or the node itself.
 
         Raises KeyError when there is none."""
         if isinstance(move, int):
             return self.variations[move]
         for v in self.variations:
-            if v.move == move:
+            if v is move or v.move == move:
                 return v
         raise KeyError(move)
 
@@ -267,27 +267,27 @@ class GameNode:
         node.nags.update(nags)
         return node
 
-    def promote_to_main(self, move: Union[int, Move]) -> None:
+    def promote_to_main(self, move: Union[int, Move, GameNode]) -> None:
         """Makes the variation the main line (the others keep their order)."""
         node = self.variation(move)
         self.variations.remove(node)
         self.variations.insert(0, node)
 
-    def promote(self, move: Union[int, Move]) -> None:
+    def promote(self, move: Union[int, Move, GameNode]) -> None:
         """Moves the variation one place up."""
         node = self.variation(move)
         i = self.variations.index(node)
         if i > 0:
             self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
 
-    def demote(self, move: Union[int, Move]) -> None:
+    def demote(self, move: Union[int, Move, GameNode]) -> None:
         """Moves the variation one place down."""
         node = self.variation(move)
         i = self.variations.index(node)
         if i < len(self.variations) - 1:
             self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
 
-    def remove_variation(self, move: Union[int, Move]) -> None:
+    def remove_variation(self, move: Union[int, Move, GameNode]) -> None:
         """Removes the variation and everything after it."""
         self.variations.remove(self.variation(move))
 
