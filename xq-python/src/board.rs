@@ -552,7 +552,9 @@ impl Board {
 
     /// The legal moves as a NumPy bool array of `xq.tensor::N_ACTIONS` (2086), True at each legal
     /// move's action index. With `relative=True` and Black to move, the mask of
-    /// `self.mirror()` (the moves mirrored across the river).
+    /// `self.mirror()` (the moves mirrored across the river). (A composed board's advisor
+    /// or elephant off its points makes moves no game has: they have no action and are
+    /// left out.)
     #[pyo3(signature = (*, relative = false))]
     fn legal_mask<'py>(&self, py: Python<'py>, relative: bool) -> PyResult<Bound<'py, PyAny>> {
         tensor::array(
@@ -564,13 +566,14 @@ impl Board {
         )
     }
 
-    /// The action indices of the legal moves, in move generation order.
+    /// The action indices of the legal moves, in move generation order (without the
+    /// moves that have no action: see `legal_mask`).
     #[pyo3(signature = (*, relative = false))]
     fn legal_indices(&self, relative: bool) -> Vec<usize> {
         let flip = tensor::flips(self.pos(), relative);
         legal_moves(self.pos())
             .into_iter()
-            .map(|m| tensor::action_in(m, flip))
+            .filter_map(|m| tensor::action_in(m, flip))
             .collect()
     }
 

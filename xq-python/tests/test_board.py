@@ -271,3 +271,24 @@ def test_composed_positions():
         with pytest.raises(xq.InvalidFen) as e:
             xq.Board(bad, strict=False)
         assert "strict=False" not in str(e.value)
+
+
+def test_a_composed_board_in_the_ml_calls():
+    pytest.importorskip("numpy")
+    # Red's advisor on d1 and elephant on f1, off their points: d1e0, d1e2 and f1d3 have
+    # no action index (no game has them); the soldier behind its start (b2b3) has one.
+    board = xq.Board("3k5/9/9/2r6/9/9/9/1P4c2/3A1B3/5K3 w", strict=False)
+    legal = {m.uci() for m in board.legal_moves}
+    assert {"d1e2", "d1e0", "f1d3", "b2b3"} <= legal and "f1h3" not in legal  # its eye g2 is taken
+    indices = board.legal_indices()
+    mask = board.legal_mask()
+    assert sorted(indices) == sorted(int(i) for i in mask.nonzero()[0])
+    with_action = []
+    for m in board.legal_moves:
+        try:
+            with_action.append(xq.move_to_index(m))
+        except ValueError:
+            assert m.uci() in ("d1e2", "d1e0", "f1d3"), m
+    assert sorted(with_action) == sorted(indices) and xq.move_to_index(xq.Move.from_uci("b2b3")) in indices
+    assert len(indices) == len(legal) - 3
+    assert not mask[0]  # nothing lands on action 0 (a0b0) by mistake
