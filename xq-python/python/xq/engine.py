@@ -97,9 +97,17 @@ InvalidLimit = _xq.InvalidLimit
 InvalidOption = _xq.InvalidOption
 
 
-class EngineTimeoutError(EngineError, TimeoutError):  # type: ignore[misc, valid-type]
-    """The engine did not answer in time (also a ``TimeoutError``, the name python-chess
-    users catch)."""
+if asyncio.TimeoutError is TimeoutError:  # Python 3.11 and later
+
+    class EngineTimeoutError(EngineError, TimeoutError):
+        """The engine did not answer in time (also a ``TimeoutError``, the name
+        python-chess users catch)."""
+
+else:  # asyncio's own TimeoutError before 3.11
+
+    class EngineTimeoutError(EngineError, TimeoutError, asyncio.TimeoutError):  # type: ignore[no-redef, misc]
+        """The engine did not answer in time (also a ``TimeoutError`` and an
+        ``asyncio.TimeoutError``, the names python-chess users catch)."""
 
 
 class AnalysisComplete(Exception):
@@ -654,7 +662,7 @@ class Option(typing.NamedTuple):
         raise InvalidOption(f"option {self.name} has the unknown type {kind!r}")
 
 
-class _Options(collections.abc.Mapping):
+class _Options(Mapping[str, Option]):
     """The engine's options by name, the names in any case (as UCI says)."""
 
     def __init__(self) -> None:
@@ -1734,13 +1742,12 @@ async def _popen(make: Callable[[], Protocol], command: Command, setpgrp: bool,
         transport, protocol = await loop.subprocess_exec(make, *_argv(command), **args)
     except OSError as e:
         raise EngineTerminatedError(f"cannot start the engine {_argv(command)[0]!r}: {e}") from e
-    protocol = typing.cast(Protocol, protocol)
     try:
         await protocol.initialize()
     except BaseException:
         protocol._kill()
         raise
-    return typing.cast(asyncio.SubprocessTransport, transport), protocol
+    return transport, protocol
 
 
 async def popen_uci(command: Command, *, ranks: str = "auto", setpgrp: bool = False,

@@ -43,15 +43,20 @@ from typing import (
     Any,
     Callable,
     Dict,
+    Generic,
     Iterable,
     Iterator,
     List,
+    MutableMapping,
     Optional,
     Sequence,
     Set,
     Tuple,
+    TypeVar,
     Union,
 )
+
+T = TypeVar("T")
 
 from . import _xq
 from ._xq import Board, Move, STARTING_FEN
@@ -71,7 +76,7 @@ def _check_notation(notation: str) -> str:
 # ---------------------------------------------------------------------------- headers
 
 
-class Headers(collections.abc.MutableMapping):
+class Headers(MutableMapping[str, str]):
     """The tags of a game, in order (a dict that keeps its insertion order, keys are
     case-sensitive as PGN's are). ``Game()`` starts with python-chess's seven tags, with
     ``Red`` in place of ``White``; a game read from a file has exactly the file's."""
@@ -148,7 +153,7 @@ class GameNode:
             node = node.parent
         board = typing_cast_game(node)._start_board()
         for m in reversed(moves):
-            board.push(m)
+            board.push(typing_move(m))
         return board
 
     def ply(self) -> int:
@@ -213,7 +218,7 @@ class GameNode:
 
     def mainline_moves(self) -> "Mainline[Move]":
         """The moves of the main line after this one."""
-        return Mainline(self, lambda node: node.move)
+        return Mainline(self, lambda node: typing_move(node.move))
 
     # -- the variations
 
@@ -357,24 +362,24 @@ def typing_move(m: Optional[Move]) -> Move:
     return m
 
 
-class Mainline(collections.abc.Iterable):  # type: ignore[type-arg]
+class Mainline(Generic[T]):
     """The nodes (or moves) of a main line: iterate, ``reversed()``, ``len()`` is not
     offered (walk it)."""
 
-    def __init__(self, start: GameNode, f: Callable[[ChildNode], Any]) -> None:
+    def __init__(self, start: GameNode, f: Callable[["ChildNode"], T]) -> None:
         self.start = start
         self.f = f
 
     def __bool__(self) -> bool:
         return bool(self.start.variations)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[T]:
         node = self.start
         while node.variations:
             node = node.variations[0]
             yield self.f(node)
 
-    def __reversed__(self) -> Iterator[Any]:
+    def __reversed__(self) -> Iterator[T]:
         nodes = list(self.__iter_nodes())
         for node in reversed(nodes):
             yield self.f(node)
@@ -618,7 +623,7 @@ class _Scanner:
             return
         self.moves_seen = True
         i, n = 0, len(text)
-        word = []
+        word: List[str] = []
         while i < n:
             c = text[i]
             if self.in_comment:
