@@ -21,6 +21,7 @@ import sys
 from typing import Dict, List, Optional
 
 import xq
+import xq.engine
 
 RESULT_FOR_RED = {"1-0": 1.0, "1/2-1/2": 0.5, "0-1": 0.0}
 # A mate score in the data: large, but ordered by the distance to mate.
@@ -39,13 +40,11 @@ def opening(seed: int, plies: int = 6) -> xq.Board:
     return board
 
 
-def red_cp(score: xq.Score, turn: bool) -> int:
-    """A score from the side to move's view as centipawns from Red's."""
-    if score.mate is not None:
-        cp = MATE_CP - abs(score.mate) if score.mate > 0 else -MATE_CP + abs(score.mate)
-    else:
-        cp = score.cp
-    return cp if turn == xq.RED else -cp
+def red_cp(score: xq.engine.PovScore) -> int:
+    """A score as centipawns from Red's view (a mate in n moves is MATE_CP - n)."""
+    cp = score.red().score(mate_score=MATE_CP)
+    assert cp is not None
+    return cp
 
 
 def play_game(seed: int, nodes: int = 2000, max_plies: int = 200) -> Dict:
@@ -58,7 +57,7 @@ def play_game(seed: int, nodes: int = 2000, max_plies: int = 200) -> Dict:
     positions = []
     while board.outcome() is None and len(board.move_stack) < max_plies:
         info = engine.analyse(board, nodes=nodes)
-        positions.append((board.fen(), red_cp(info["score"], board.turn)))
+        positions.append((board.fen(), red_cp(info["score"])))
         board.push(info["pv"][0])
     outcome = board.outcome()
     return {

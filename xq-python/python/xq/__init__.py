@@ -169,7 +169,7 @@ STATUS_VALID = Status.VALID
 
 
 def __getattr__(name: str) -> _Any:
-    # `xq.Game` was the flat game-file class before 0.2: a deprecated alias of
+    # `xq.Game` was the flat game-file class's first name: a deprecated alias of
     # `xq.Record` (python-chess's editable `Game` is `xq.pgn.Game`). `xq.Score` is
     # `xq.engine.Score`, imported when first asked for.
     if name == "Game":
