@@ -264,6 +264,12 @@ def test_the_commands_sent(sent):
         ]
         engine.play(board, Limit(depth=2), root_moves=[xq.Move.from_uci("h9g7"), xq.Move.from_uci("b9c7")])
         assert sent()[-1] == "go depth 2 searchmoves h9g7 b9c7"
+        # A new game (its table cleared) for the first search and when `game` changes.
+        assert sent().count("ucinewgame") == 1
+        game = object()
+        engine.play(board, Limit(depth=1), game=game)
+        engine.play(board, Limit(depth=1), game=game)
+        assert sent().count("ucinewgame") == 2
         engine.play(board, Limit(depth=3), ponder=True)
         assert sent()[-1] == "go ponder depth 3"
         engine.ping()  # stops the ponder search first

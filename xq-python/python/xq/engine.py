@@ -729,6 +729,7 @@ class Protocol(asyncio.SubprocessProtocol):
         self._stderr: Deque[str] = collections.deque(maxlen=20)
         self._lock = asyncio.Lock()
         self._game: object = None
+        self._searched = False
         self._analysis: Optional[AnalysisResult] = None
         self.initialized = False
 
@@ -1213,8 +1214,11 @@ class UciProtocol(Protocol):
         self.config[option.name] = value
 
     async def _new_game(self, game: object) -> None:
-        if game is not None and game == self._game and self.initialized:
+        # A new game for the first search and whenever `game` changes (python-chess's
+        # rule): the engine keeps its table from one move of a game to the next.
+        if self._searched and game == self._game:
             return
+        self._searched = True
         self._game = game
         self.send_line("ucinewgame")
         await self._isready()
@@ -1438,8 +1442,11 @@ class UcciProtocol(Protocol):
         self.config[option.name] = value
 
     async def _new_game(self, game: object) -> None:
-        if game is not None and game == self._game and self.initialized:
+        # A new game for the first search and whenever `game` changes (python-chess's
+        # rule): the engine keeps its table from one move of a game to the next.
+        if self._searched and game == self._game:
             return
+        self._searched = True
         self._game = game
         if "newgame" in self.options:
             self._set_option(self.options["newgame"], None)
