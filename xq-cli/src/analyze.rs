@@ -5,7 +5,7 @@ use crate::{hash_mib, NetArgs, PositionArgs, StdoutClosed};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::time::Duration;
-use xq_core::{Move, Position};
+use xq_core::{Ignore, Move, Position};
 use xq_movegen::notation::{write_line, Notation};
 use xq_search::engine::DEFAULT_HASH_MIB;
 use xq_search::engine::{Engine, Options, MAX_THREADS};
@@ -77,8 +77,24 @@ fn notation(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
 }
 
 /// Runs the analysis; returns the exit code.
+///
+/// A composed position no game can reach but that can be played (a soldier behind its
+/// start, say) is analysed, with a warning on stderr for each unusual piece, and in
+/// the `warnings` field of the JSON result.
 pub fn run(args: &AnalyzeArgs) -> Result<i32> {
-    let game = args.position.game().context("bad position")?;
+    let game = args
+        .position
+        .game_with(Ignore::PLAYABLE)
+        .context("bad position")?;
+    let warnings: Vec<String> = game
+        .start()
+        .irregularities()
+        .iter()
+        .map(|e| format!("unusual position: {e} in a game"))
+        .collect();
+    for w in &warnings {
+        eprintln!("xq: warning: {w}; analysing it as given");
+    }
     let network = args.net.network()?;
     let pos = game.position().clone();
     let limits = match (args.depth, args.movetime, args.nodes) {
@@ -200,6 +216,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "time_ms": result.time.as_millis() as u64,
             "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             "pv_notation": notation(&pos, &result.pv, style),
+            "warnings": warnings,
         });
         outln!("{obj}")?;
     } else {

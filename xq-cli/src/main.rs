@@ -61,8 +61,16 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The game these arguments describe, or an error naming what is wrong.
+    /// The game these arguments describe, or an error naming what is wrong: only a
+    /// position a game can reach (the referee's and the game files' rule).
     pub fn game(&self) -> Result<Game> {
+        self.game_with(xq_core::Ignore::NOTHING)
+    }
+
+    /// The game these arguments describe, letting through the position errors `ignore`
+    /// names (`Ignore::PLAYABLE` for analysis: a composed position no game reaches but
+    /// that can be played).
+    pub fn game_with(&self, ignore: xq_core::Ignore) -> Result<Game> {
         let fen = self.fen.as_deref().unwrap_or(xq_core::START_FEN);
         // Allow `--moves "h2e2 h9g7"` as well as `--moves h2e2 h9g7`.
         let moves: Vec<&str> = self
@@ -70,7 +78,7 @@ impl PositionArgs {
             .iter()
             .flat_map(|m| m.split_whitespace())
             .collect();
-        Game::from_fen_moves(fen, &moves).map_err(anyhow::Error::from)
+        Game::from_fen_moves_with(fen, &moves, ignore).map_err(anyhow::Error::from)
     }
 }
 

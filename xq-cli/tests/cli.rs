@@ -329,6 +329,47 @@ fn eval_shows_the_network_unless_classical() {
     );
 }
 
+/// A mate problem's position that no game reaches (Black's soldiers on its own back
+/// rank): analysed with a warning, where the referee refuses it.
+#[test]
+fn analyze_takes_a_composed_position_with_a_warning() {
+    let fen = "3pkp3/R8/9/9/9/9/9/8R/9/5K3 w";
+    let o = xq(&["analyze", "--fen", fen, "--depth", "4", "--hash", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "xq: warning: unusual position: 'p' can never stand on d9 in a game; analysing it as given\n\
+         xq: warning: unusual position: 'p' can never stand on f9 in a game; analysing it as given\n"
+    );
+    assert!(stdout(&o).contains("bestmove i2e2 "), "{}", stdout(&o));
+    let o = xq(&["analyze", "--fen", fen, "--depth", "4", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let last: serde_json::Value = serde_json::from_str(stdout(&o).lines().last().unwrap()).unwrap();
+    assert_eq!(last["score"]["mate"], 1);
+    assert_eq!(last["bestmove"], "i2e2");
+    assert_eq!(
+        last["warnings"],
+        serde_json::json!([
+            "unusual position: 'p' can never stand on d9 in a game",
+            "unusual position: 'p' can never stand on f9 in a game"
+        ])
+    );
+    // The referee keeps the strict rule.
+    let o = xq(&["adjudicate", "--fen", fen]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "xq: bad position: illegal position: 'p' can never stand on d9\n"
+    );
+    // What cannot be played is refused by analysis too.
+    let o = xq(&["analyze", "--fen", "3k5/9/9/3A5/9/9/9/9/9/4K4 w"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "xq: bad position: illegal position: 'A' can never stand on d6\n"
+    );
+}
+
 #[test]
 fn bad_input_is_one_line_and_a_nonzero_exit() {
     let cases: [(&[&str], &str); 5] = [

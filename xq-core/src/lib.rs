@@ -14,6 +14,6 @@ pub mod zobrist;
 pub use fen::{Fen, ParseFenError, MAX_COUNTER, START_FEN};
 pub use moves::{Move, ParseMoveError};
 pub use piece::{ByColor, Color, Piece, PieceKind};
-pub use position::{FenError, OccupiedAlong, Position, PositionError, Undo};
+pub use position::{FenError, Ignore, OccupiedAlong, Position, PositionError, Undo};
 pub use random::SplitMix64;
 pub use square::{File, ParseSquareError, Rank, Square, SquareMap};

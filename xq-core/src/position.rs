@@ -253,6 +253,106 @@ impl From<PositionError> for FenError {
     }
 }
 
+/// Which [`PositionError`]s a caller lets through when it builds a position
+/// ([`Position::from_fen_with`], [`Position::from_setup`]): shakmaty's way, the caller
+/// chooses what to ignore, and the default ignores nothing.
+///
+/// Only errors that leave the position playable can be ignored: both generals present,
+/// in their palaces, not facing each other, the side not to move not in check, no more
+/// pieces of a kind than a side starts with. What can be ignored today is a piece on a
+/// square no game can bring it to ([`Ignore::UNREACHABLE_SQUARES`]), as the mate problems
+/// of the classic manuals sometimes place them. Ask such a position for its
+/// [`irregularities`](Position::irregularities) to warn the user.
+///
+/// ```
+/// use xq_core::{FenError, Ignore, Position, PositionError};
+/// // A Black soldier on its own back rank: no game brings it there.
+/// let fen = "3k1p3/9/9/9/9/9/9/9/9/4K4 w";
+/// assert!(matches!(
+///     Position::from_fen(fen),
+///     Err(FenError::Position(PositionError::UnreachableSquare { .. }))
+/// ));
+/// let pos = Position::from_fen_with(fen, Ignore::UNREACHABLE_SQUARES).unwrap();
+/// assert_eq!(pos.irregularities()[0].to_string(), "'p' can never stand on f9");
+/// // What makes a position unplayable is never ignored.
+/// assert_eq!(
+///     Position::from_fen_with("4k4/9/9/9/9/9/9/9/9/4K4 w", Ignore::PLAYABLE),
+///     Err(FenError::Position(PositionError::GeneralsFacing))
+/// );
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Ignore(u8);
+
+impl Ignore {
+    /// Ignore nothing: every check of a position a game can reach (what
+    /// [`Position::from_fen`] does). The default.
+    pub const NOTHING: Ignore = Ignore(0);
+    /// [`PositionError::UnreachableSquare`]: a soldier behind its starting rank (or
+    /// beside its start, on its own side of the river), an elephant off its seven
+    /// points, an advisor off its five points on its own side of the river. They still
+    /// move by the rules: such a soldier steps forward until it crosses the river, an
+    /// elephant never crosses it, an advisor only steps onto palace points. An advisor
+    /// across the river stays refused: it could step into the other palace, where the
+    /// rules of check never look for an advisor.
+    pub const UNREACHABLE_SQUARES: Ignore = Ignore(1);
+    /// Everything that leaves a position playable (today
+    /// [`UNREACHABLE_SQUARES`](Ignore::UNREACHABLE_SQUARES)): what analysis and engine
+    /// protocols accept.
+    pub const PLAYABLE: Ignore = Ignore::UNREACHABLE_SQUARES;
+
+    /// Both sets together.
+    ///
+    /// ```
+    /// use xq_core::Ignore;
+    /// assert_eq!(Ignore::NOTHING.union(Ignore::UNREACHABLE_SQUARES), Ignore::UNREACHABLE_SQUARES);
+    /// assert_eq!(Ignore::NOTHING | Ignore::PLAYABLE, Ignore::PLAYABLE);
+    /// ```
+    #[must_use]
+    pub const fn union(self, other: Ignore) -> Ignore {
+        Ignore(self.0 | other.0)
+    }
+
+    /// Does this set hold everything `other` holds?
+    ///
+    /// ```
+    /// use xq_core::Ignore;
+    /// assert!(Ignore::PLAYABLE.contains(Ignore::UNREACHABLE_SQUARES));
+    /// assert!(!Ignore::NOTHING.contains(Ignore::UNREACHABLE_SQUARES));
+    /// ```
+    pub const fn contains(self, other: Ignore) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Does this set let `error` through?
+    ///
+    /// ```
+    /// use xq_core::{Ignore, Piece, PositionError, Square};
+    /// let soldier = PositionError::UnreachableSquare { piece: Piece::from_char('p').unwrap(), square: Square::F9 };
+    /// assert!(Ignore::PLAYABLE.ignores(&soldier));
+    /// assert!(!Ignore::NOTHING.ignores(&soldier));
+    /// // An advisor across the river could reach the other palace: never ignored.
+    /// let advisor = PositionError::UnreachableSquare { piece: Piece::from_char('A').unwrap(), square: Square::D6 };
+    /// assert!(!Ignore::PLAYABLE.ignores(&advisor));
+    /// assert!(!Ignore::PLAYABLE.ignores(&PositionError::GeneralsFacing));
+    /// ```
+    pub fn ignores(self, error: &PositionError) -> bool {
+        match *error {
+            PositionError::UnreachableSquare { piece, square } => {
+                self.contains(Ignore::UNREACHABLE_SQUARES)
+                    && !(piece.kind == PieceKind::Advisor && square.half() != piece.color)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::ops::BitOr for Ignore {
+    type Output = Ignore;
+    fn bitor(self, other: Ignore) -> Ignore {
+        self.union(other)
+    }
+}
+
 impl Piece {
     /// Can this piece ever stand on `sq` in a game? A general or an advisor only in its
     /// own palace (an advisor on its five points), an elephant only on its seven points on
@@ -312,8 +412,59 @@ impl Position {
     /// );
     /// ```
     pub fn from_fen(text: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(text, Ignore::NOTHING)
+    }
+
+    /// Parses a FEN and validates it, letting through the [`PositionError`]s that
+    /// `ignore` names: `Ignore::PLAYABLE` accepts a composed position that no game can
+    /// reach but that can be played (a soldier behind its start, say), as analysis and
+    /// the engine protocols do. [`irregularities`](Position::irregularities) then says
+    /// what is unusual, for a warning.
+    ///
+    /// # Errors
+    /// [`FenError::Parse`] if the text is malformed, [`FenError::Position`] for the
+    /// first check the position fails that `ignore` does not name.
+    ///
+    /// ```
+    /// use xq_core::{Ignore, Position};
+    /// // A Red soldier on its own back rank, in a mate problem.
+    /// let pos = Position::from_fen_with("3k5/9/9/9/9/9/9/9/9/4KP3 w", Ignore::PLAYABLE).unwrap();
+    /// assert_eq!(pos.to_fen(), "3k5/9/9/9/9/9/9/9/9/4KP3 w - - 0 1");
+    /// assert!(Position::from_fen("3k5/9/9/9/9/9/9/9/9/4KP3 w").is_err());
+    /// ```
+    pub fn from_fen_with(text: &str, ignore: Ignore) -> Result<Position, FenError> {
         let fen: Fen = text.parse()?;
-        Ok(Position::try_from(&fen)?)
+        Ok(Position::from_setup(&fen, ignore)?)
+    }
+
+    /// The checks of a position a game can reach that this one fails, in square order
+    /// (`a0`, `b0`, ... `i9`): empty for every position of a game, and for any position
+    /// [`Position::from_fen`] accepts; a position built with
+    /// [`from_fen_with`](Position::from_fen_with) may fail the ones it was told to
+    /// ignore. Each is the error [`Position::from_fen`] would give, whose `Display` says
+    /// what is unusual.
+    ///
+    /// ```
+    /// use xq_core::{Ignore, Piece, Position, PositionError, Square};
+    /// assert!(Position::startpos().irregularities().is_empty());
+    /// let pos = Position::from_fen_with("3k1p3/9/9/9/9/9/9/4B4/9/4KP3 w", Ignore::PLAYABLE).unwrap();
+    /// assert_eq!(
+    ///     pos.irregularities(),
+    ///     [
+    ///         PositionError::UnreachableSquare { piece: Piece::from_char('P').unwrap(), square: Square::F0 },
+    ///         PositionError::UnreachableSquare { piece: Piece::from_char('p').unwrap(), square: Square::F9 },
+    ///     ]
+    /// );
+    /// ```
+    pub fn irregularities(&self) -> Vec<PositionError> {
+        Square::ALL
+            .iter()
+            .filter_map(|&square| {
+                let piece = self.piece_on(square)?;
+                (!piece.can_stand_on(square))
+                    .then_some(PositionError::UnreachableSquare { piece, square })
+            })
+            .collect()
     }
 
     /// The FEN text of the position (always the full six-field form).
@@ -819,14 +970,27 @@ impl Position {
         fen.side_to_move = !self.side;
         fen.halfmove_clock = self.halfmove;
         fen.fullmove_number = self.fullmove;
-        Position::try_from(&fen).expect("a colour-flipped valid position is valid")
+        // Mirroring keeps every check: a piece on a square no game reaches stays on
+        // such a square, still playable (an advisor stays on its own side).
+        Position::from_setup(&fen, Ignore::PLAYABLE)
+            .expect("a colour-flipped position is as valid as the position")
     }
-}
 
-impl TryFrom<&Fen> for Position {
-    type Error = PositionError;
-
-    fn try_from(fen: &Fen) -> Result<Position, PositionError> {
+    /// The position a [`Fen`] describes, checked as a game's position except for what
+    /// `ignore` lets through (`Position::try_from(&fen)` ignores nothing).
+    ///
+    /// # Errors
+    /// The first [`PositionError`] the placement has that `ignore` does not name:
+    /// counts first (generals, then pieces of each kind), then squares in square order,
+    /// then the generals facing and the side not to move in check.
+    ///
+    /// ```
+    /// use xq_core::{Fen, Ignore, Position, PositionError};
+    /// let fen: Fen = "3k5/9/9/9/9/9/9/9/P8/4K4 w".parse().unwrap();
+    /// assert!(matches!(Position::try_from(&fen), Err(PositionError::UnreachableSquare { .. })));
+    /// assert!(Position::from_setup(&fen, Ignore::UNREACHABLE_SQUARES).is_ok());
+    /// ```
+    pub fn from_setup(fen: &Fen, ignore: Ignore) -> Result<Position, PositionError> {
         let mut counts = [[0usize; 7]; 2];
         for sq in Square::ALL {
             if let Some(p) = fen.piece_on(sq) {
@@ -853,7 +1017,7 @@ impl TryFrom<&Fen> for Position {
         for sq in Square::ALL {
             if let Some(p) = fen.piece_on(sq) {
                 if !p.can_stand_on(sq) {
-                    return Err(if p.kind == PieceKind::General {
+                    let error = if p.kind == PieceKind::General {
                         PositionError::GeneralOutsidePalace {
                             color: p.color,
                             square: sq,
@@ -863,7 +1027,10 @@ impl TryFrom<&Fen> for Position {
                             piece: p,
                             square: sq,
                         }
-                    });
+                    };
+                    if !ignore.ignores(&error) {
+                        return Err(error);
+                    }
                 }
             }
         }
@@ -898,6 +1065,16 @@ impl TryFrom<&Fen> for Position {
             return Err(PositionError::OpponentInCheck);
         }
         Ok(pos)
+    }
+}
+
+impl TryFrom<&Fen> for Position {
+    type Error = PositionError;
+
+    /// The position of a game a [`Fen`] describes: every check
+    /// ([`Position::from_setup`] with [`Ignore::NOTHING`]).
+    fn try_from(fen: &Fen) -> Result<Position, PositionError> {
+        Position::from_setup(fen, Ignore::NOTHING)
     }
 }
 

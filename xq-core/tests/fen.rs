@@ -2,8 +2,8 @@
 //! every position of `data/perft.epd` and a list of malformed and impossible FENs.
 
 use xq_core::{
-    zobrist, Color, Fen, FenError, Move, ParseFenError, Piece, PieceKind, Position, PositionError,
-    Square, START_FEN,
+    zobrist, Color, Fen, FenError, Ignore, Move, ParseFenError, Piece, PieceKind, Position,
+    PositionError, Square, START_FEN,
 };
 
 use xq_testkit::SUITE;
@@ -381,6 +381,137 @@ fn impossible_positions() {
     assert_eq!(position_err("3k5/9/9/9/9/9/9/9/9/3pK4 b"), OpponentInCheck);
 }
 
+/// Positions no game reaches but that can be played: refused by default, accepted when
+/// the caller ignores unreachable squares, with the same error as a warning; what would
+/// make them unplayable is refused whatever the caller ignores.
+#[test]
+fn unreachable_squares_are_ignored_when_asked() {
+    use PositionError::*;
+    let playable = |fen: &str| {
+        Position::from_fen_with(fen, Ignore::PLAYABLE).unwrap_or_else(|e| panic!("{fen}: {e}"))
+    };
+    // Every unreachable placement of `impossible_positions`, and a few more.
+    let cases = [
+        ("4k4/9/9/9/9/9/9/9/9/3KA4 w", 'A', Square::E0),
+        ("4k4/3a5/9/9/9/9/9/9/9/3K5 w", 'a', Square::D8),
+        ("4k4/9/9/9/2B6/9/9/9/9/3K5 w", 'B', Square::C5),
+        ("4k4/9/9/9/9/2e6/9/9/9/3K5 w", 'b', Square::C4),
+        ("4k4/9/9/9/9/9/9/9/4B4/3K5 w", 'B', Square::E1),
+        ("4k4/9/9/9/9/9/9/P8/9/3K5 w", 'P', Square::A2),
+        ("4k4/9/9/9/9/9/1P7/9/9/3K5 w", 'P', Square::B3),
+        ("4k4/9/p8/9/9/9/9/9/9/3K5 w", 'p', Square::A7),
+        ("4k4/9/9/9/7p1/9/9/9/9/3K5 w", 'p', Square::H5),
+        // The example: a Black soldier on its own back rank.
+        ("3k1p3/9/9/9/9/9/9/9/9/4K4 w", 'p', Square::F9),
+        // Red's advisor off its points but on its own side, outside the palace.
+        ("4k4/9/9/9/9/9/9/9/A8/3K5 b", 'A', Square::A1),
+    ];
+    for (fen, c, square) in cases {
+        let error = UnreachableSquare {
+            piece: piece(c),
+            square,
+        };
+        assert_eq!(position_err(fen), error, "{fen}");
+        assert_eq!(
+            Position::from_fen_with(fen, Ignore::NOTHING),
+            Err(FenError::Position(error.clone())),
+            "{fen}"
+        );
+        let pos = playable(fen);
+        assert_eq!(pos.irregularities(), [error], "{fen}");
+        assert_eq!(pos.check_invariants(), Ok(()), "{fen}");
+        // It prints and reads back (leniently), and mirrors to a position as playable.
+        assert_eq!(playable(&pos.to_fen()), pos, "{fen}");
+        let flipped = pos.color_flipped();
+        assert_eq!(flipped.irregularities().len(), 1, "{fen}");
+        assert_eq!(flipped.color_flipped(), pos, "{fen}");
+        let setup: Fen = fen.parse().unwrap();
+        assert_eq!(
+            Position::from_setup(&setup, Ignore::UNREACHABLE_SQUARES),
+            Ok(pos)
+        );
+    }
+    // Several at once, reported in square order.
+    let pos = playable("3k1p3/9/9/9/2B6/9/9/9/9/4KP3 w");
+    let found: Vec<(Piece, Square)> = pos
+        .irregularities()
+        .into_iter()
+        .map(|e| match e {
+            UnreachableSquare { piece, square } => (piece, square),
+            other => panic!("{other}"),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (piece('P'), Square::F0),
+            (piece('B'), Square::C5),
+            (piece('p'), Square::F9)
+        ]
+    );
+    // An advisor across the river could step into the other palace, where the rules of
+    // check never look for one: refused even when unreachable squares are ignored.
+    for (fen, c, square) in [
+        ("3k5/9/9/3A5/9/9/9/9/9/4K4 w", 'A', Square::D6),
+        ("3k5/9/9/9/9/9/9/9/4a4/4K4 w", 'a', Square::E1),
+    ] {
+        let error = UnreachableSquare {
+            piece: piece(c),
+            square,
+        };
+        assert!(!Ignore::PLAYABLE.ignores(&error));
+        assert_eq!(
+            Position::from_fen_with(fen, Ignore::PLAYABLE),
+            Err(FenError::Position(error)),
+            "{fen}"
+        );
+    }
+    // What would make a position unplayable is never ignored.
+    for (fen, error) in [
+        ("4k4/9/9/9/9/9/9/9/9/9 w", MissingGeneral(Color::Red)),
+        ("3kk4/9/9/9/9/9/9/9/9/4K4 w", TooManyGenerals(Color::Black)),
+        (
+            "4k4/9/9/9/9/9/9/9/9/2K6 w",
+            GeneralOutsidePalace {
+                color: Color::Red,
+                square: Square::C0,
+            },
+        ),
+        (
+            "rrr1k4/9/9/9/9/9/9/9/9/3K5 w",
+            TooManyPieces {
+                piece: piece('r'),
+                count: 3,
+            },
+        ),
+        ("4k4/9/9/9/9/9/9/9/9/4K4 w", GeneralsFacing),
+        ("4k4/9/9/9/9/9/9/9/4R4/3K5 w", OpponentInCheck),
+        // The unreachable soldier on f9 is let through; the chariot's check is not.
+        ("3k1p3/9/9/9/9/9/9/9/3R5/4K4 w", OpponentInCheck),
+    ] {
+        assert!(!Ignore::PLAYABLE.ignores(&error), "{fen}");
+        assert_eq!(
+            Position::from_fen_with(fen, Ignore::PLAYABLE),
+            Err(FenError::Position(error)),
+            "{fen}"
+        );
+    }
+    // Malformed text is malformed, whatever is ignored.
+    assert_eq!(
+        Position::from_fen_with("4k4/9/9 w", Ignore::PLAYABLE),
+        Err(FenError::Parse(ParseFenError::WrongRankCount(3)))
+    );
+    // Every position of a game has no irregularity.
+    for fen in suite_fens() {
+        assert_eq!(parse(fen).irregularities(), [], "{fen}");
+        assert_eq!(
+            Position::from_fen_with(fen, Ignore::PLAYABLE),
+            Ok(parse(fen))
+        );
+    }
+    assert_eq!(Ignore::default(), Ignore::NOTHING);
+}
+
 // ---------------------------------------------------------------------- robustness
 
 /// Characters a mutation may insert: everything a FEN uses, a few it must refuse, and
@@ -400,6 +531,20 @@ fn parse_checked(text: &str) {
         assert_eq!(again.key(), pos.key(), "{text:?}");
         assert!(!pos.generals_facing(), "{text:?}");
         assert!(!pos.is_general_attacked(!pos.side_to_move()), "{text:?}");
+    }
+    // Leniently: whatever is accepted is playable and reads back the same way.
+    if let Ok(pos) = Position::from_fen_with(text, Ignore::PLAYABLE) {
+        assert_eq!(pos.check_invariants(), Ok(()), "{text:?}");
+        let again = Position::from_fen_with(&pos.to_fen(), Ignore::PLAYABLE)
+            .expect("a printed FEN reparses");
+        assert_eq!(again, pos, "{text:?}");
+        assert!(!pos.generals_facing(), "{text:?}");
+        assert!(!pos.is_general_attacked(!pos.side_to_move()), "{text:?}");
+        assert_eq!(
+            Position::from_fen(text).is_ok(),
+            pos.irregularities().is_empty(),
+            "{text:?}"
+        );
     }
     if let Ok(fen) = text.parse::<Fen>() {
         assert_eq!(fen.to_string().parse::<Fen>(), Ok(fen.clone()), "{text:?}");

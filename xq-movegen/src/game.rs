@@ -7,7 +7,7 @@ use crate::outcome::{Outcome, Reason};
 use crate::rules::{self, NO_CAPTURE_DRAW_PLIES};
 use crate::{count_legal, try_play, IllegalMoveError};
 use std::fmt;
-use xq_core::{FenError, Move, Position, Undo};
+use xq_core::{FenError, Ignore, Move, Position, Undo};
 
 /// A game: a start position and the legal moves played from it, with the key of every
 /// position and whether the move leading to it gave check. It knows its outcome by the
@@ -114,7 +114,33 @@ impl Game {
     /// assert_eq!(err.to_string(), "move 2: illegal move h2e2: no piece of the side to move on h2");
     /// ```
     pub fn from_fen_moves<S: AsRef<str>>(fen: &str, moves: &[S]) -> Result<Game, GameError> {
-        let mut game = Game::new(Position::from_fen(fen)?);
+        Game::from_fen_moves_with(fen, moves, Ignore::NOTHING)
+    }
+
+    /// [`Game::from_fen_moves`], letting through the position errors `ignore` names
+    /// ([`Position::from_fen_with`]): with [`Ignore::PLAYABLE`], a composed position no
+    /// game can reach but that can be played, as analysis and the engine protocols take
+    /// it. `game.start().irregularities()` says what is unusual, for a warning.
+    ///
+    /// # Errors
+    /// [`GameError`] naming the bad FEN or the first bad move.
+    ///
+    /// ```
+    /// use xq_core::Ignore;
+    /// use xq_movegen::Game;
+    /// // A composed position: a Black soldier on its own back rank (f9).
+    /// let fen = "3k1p3/9/9/9/9/9/9/9/9/R3K4 w";
+    /// assert!(Game::from_fen_moves(fen, &["e0f0"]).is_err());
+    /// let game = Game::from_fen_moves_with(fen, &["e0f0", "f9f8"], Ignore::PLAYABLE).unwrap();
+    /// assert_eq!(game.position().to_fen(), "3k5/5p3/9/9/9/9/9/9/9/R4K3 w - - 2 2");
+    /// assert_eq!(game.start().irregularities()[0].to_string(), "'p' can never stand on f9");
+    /// ```
+    pub fn from_fen_moves_with<S: AsRef<str>>(
+        fen: &str,
+        moves: &[S],
+        ignore: Ignore,
+    ) -> Result<Game, GameError> {
+        let mut game = Game::new(Position::from_fen_with(fen, ignore)?);
         game.play_all(moves)?;
         Ok(game)
     }

@@ -761,3 +761,120 @@ fn replayed_lines_round_trip() {
     }
     assert!(plies >= 240);
 }
+
+// ---------------------------------------------------------------------- composed positions
+
+/// Positions no game reaches but that can be played (`Ignore::PLAYABLE`), as mate
+/// problems place them: soldiers behind their start, elephants and advisors off their
+/// points (on their own side of the river).
+const COMPOSED: [&str; 5] = [
+    // Black's soldier on its own back rank f9; Red's elephants across the river on c5 and
+    // g5; Red's soldier on h1, behind its start.
+    "3k1p3/4a4/3a5/9/2B3B2/9/P3P3P/9/4A2P1/3AK4 b",
+    // Black's elephants on c6 and g6 (off their points, on their side); Red's advisor on
+    // a4, outside the palace on its own side.
+    "4k4/9/4P4/2e3e2/9/A8/9/9/9/4K4 w",
+    // Red's soldiers beside their general on its own back rank.
+    "3k5/9/9/9/9/9/9/9/9/3PKP3 w",
+    // Black's soldiers on its palace rank and beside it, with most of its army.
+    "rnbakab1r/ppp1p4/9/9/9/9/9/9/4A4/4K4 b",
+    // Red's advisor on a palace edge point (d1), an elephant on f1, a soldier on b2,
+    // against chariot and cannon.
+    "3k5/9/9/2r6/9/9/9/1P4c2/3A1B3/5K3 w",
+];
+
+fn composed(fen: &str) -> Position {
+    Position::from_fen_with(fen, xq_core::Ignore::PLAYABLE).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+/// Legal moves by the rules' generator, `is_legal` for every pair and the independent
+/// reference agree in composed positions and a walk three plies deep from them;
+/// make/unmake keeps every invariant; the irregular pieces move by the rules (a soldier
+/// behind its start only forward, an elephant never across the river).
+#[test]
+fn composed_positions_play_by_the_rules() {
+    for fen in COMPOSED {
+        let mut pos = composed(fen);
+        assert!(
+            Position::from_fen(fen).is_err(),
+            "{fen} is a game's position"
+        );
+        assert!(!pos.irregularities().is_empty(), "{fen}");
+        let mut nodes = 0;
+        walk(&mut pos, 3, 8, 0, &mut nodes, fen);
+        assert!(nodes > 10, "{fen}: only {nodes} moves made");
+        // Perft 2 by the generator and by the reference.
+        let reference_perft2: usize = reference_legal(&pos)
+            .into_iter()
+            .map(|m| {
+                let mut child = pos.clone();
+                child.make_move(m);
+                reference_legal(&child).len()
+            })
+            .sum();
+        let perft2: usize = legal_moves(&pos)
+            .into_iter()
+            .map(|m| {
+                let mut child = pos.clone();
+                child.make_move(m);
+                legal_moves(&child).len()
+            })
+            .sum();
+        assert_eq!(perft2, reference_perft2, "{fen}");
+        let mut positions = vec![pos.clone()];
+        for m in legal_moves(&pos) {
+            let mut child = pos.clone();
+            child.make_move(m);
+            positions.push(child);
+        }
+        for p in &positions {
+            let ctx = format!("{fen} -> {}", p.to_fen());
+            let us = p.side_to_move();
+            assert_eq!(
+                set(&pseudo_legal(p, Gen::All)),
+                set(&reference_pseudo(p, us)),
+                "{ctx}"
+            );
+            assert_eq!(set(&legal_moves(p)), reference_legal(p), "{ctx}");
+            assert_eq!(p.is_check(), reference_attacked(p, us), "{ctx}");
+            assert!(!reference_attacked(p, !us), "{ctx}");
+            let legal = set(&legal_moves(p));
+            for from in Square::ALL {
+                for to in Square::ALL {
+                    if from != to {
+                        let m = Move::new(from, to);
+                        assert_eq!(is_legal(p, m), legal.contains(&m), "{ctx}: {m}");
+                    }
+                }
+            }
+        }
+    }
+    // The irregular pieces' own moves, exactly.
+    let moves_from = |fen: &str, sq: Square| {
+        let pos = composed(fen);
+        sorted(
+            &legal_moves(&pos)
+                .into_iter()
+                .filter(|m| m.from() == sq)
+                .collect::<Vec<_>>(),
+        )
+    };
+    // A soldier behind its start steps forward only, even beside its general.
+    assert_eq!(moves_from(COMPOSED[0], Square::F9), ["f9f8"]);
+    assert_eq!(moves_from(COMPOSED[2], Square::D0), ["d0d1"]);
+    assert_eq!(moves_from(COMPOSED[2], Square::F0), ["f0f1"]);
+    // An elephant across the river can only step back to its own side.
+    assert_eq!(
+        moves_from("3k5/9/9/9/2B6/9/9/9/9/4K4 w", Square::C5),
+        ["c5a3", "c5e3"]
+    );
+    // Off its points on its own side: its diagonals, none across the river.
+    assert_eq!(
+        moves_from(&COMPOSED[1].replace(" w", " b"), Square::C6),
+        ["c6a8", "c6e8"]
+    );
+    // An advisor outside the palace steps only onto palace points: none from a4.
+    assert_eq!(moves_from(COMPOSED[1], Square::A4), Vec::<String>::new());
+    // An advisor on d1 steps to e0 and e2 (c0 and c2 are outside the palace).
+    assert_eq!(moves_from(COMPOSED[4], Square::D1), ["d1e0", "d1e2"]);
+}

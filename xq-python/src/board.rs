@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
-use xq_core::{File, Position, Rank, Square};
+use xq_core::{Color, FenError, File, Ignore, Position, PositionError, Rank, Square};
 use xq_movegen::notation::{read_move, write_line, write_move, Notation};
 use xq_movegen::{legal_moves, Game, GameResult, Reason};
 
@@ -25,9 +25,43 @@ pub fn notation(name: &str) -> PyResult<Notation> {
     })
 }
 
-/// A position from a FEN, or `InvalidFen` with the reason.
+/// A position from a FEN, or `InvalidFen` with the reason: a position a game can reach
+/// when `strict`, else any playable one (`Ignore::PLAYABLE`: a composition's soldier
+/// behind its start, say). A strict refusal that `strict=False` would accept says so.
+pub fn position_with(fen: &str, strict: bool) -> Result<Position, Error> {
+    let ignore = if strict {
+        Ignore::NOTHING
+    } else {
+        Ignore::PLAYABLE
+    };
+    Position::from_fen_with(fen, ignore).map_err(|e| {
+        let hint = match &e {
+            FenError::Position(p) if strict && Ignore::PLAYABLE.ignores(p) => {
+                " (no game reaches it, but it can be played: Board(fen, strict=False) takes it)"
+            }
+            _ => "",
+        };
+        Error::new(Kind::InvalidFen, format!("{e}{hint}"))
+    })
+}
+
+/// A position a game can reach from a FEN, or `InvalidFen` with the reason.
 pub fn position(fen: &str) -> Result<Position, Error> {
-    Position::from_fen(fen).map_err(|e| Error::new(Kind::InvalidFen, e))
+    position_with(fen, true)
+}
+
+/// The bit of `xq.Status` for a position error (python-chess's `Status` flags).
+fn status_bit(e: &PositionError) -> u32 {
+    match e {
+        PositionError::MissingGeneral(Color::Red) => 1,
+        PositionError::MissingGeneral(Color::Black) => 2,
+        PositionError::TooManyGenerals(_) => 4,
+        PositionError::GeneralOutsidePalace { .. } => 8,
+        PositionError::UnreachableSquare { .. } => 16,
+        PositionError::TooManyPieces { .. } => 32,
+        PositionError::GeneralsFacing => 64,
+        PositionError::OpponentInCheck => 128,
+    }
 }
 
 /// A Xiangqi game in progress: the position, the moves that led to it and everything
@@ -74,18 +108,20 @@ impl Board {
 #[pymethods]
 impl Board {
     #[new]
-    #[pyo3(signature = (fen = xq_core::START_FEN))]
-    fn new(fen: &str) -> PyResult<Board> {
-        Ok(Board::at(position(fen)?))
+    #[pyo3(signature = (fen = xq_core::START_FEN, *, strict = true))]
+    fn new(fen: &str, strict: bool) -> PyResult<Board> {
+        Ok(Board::at(position_with(fen, strict)?))
     }
 
-    /// Rebuilds a pickled board: the start FEN and the moves in ICCS.
+    /// Rebuilds a pickled board: the start FEN and the moves in ICCS. (A board was
+    /// checked when it was made; a composed one comes back as it was.)
     #[staticmethod]
     fn _restore(start: &str, moves: Vec<String>) -> PyResult<Board> {
-        let game = Game::from_fen_moves(start, &moves).map_err(|e| match e {
-            xq_movegen::GameError::Fen(e) => Error::new(Kind::InvalidFen, e),
-            e => Error::new(Kind::IllegalMove, e),
-        })?;
+        let game =
+            Game::from_fen_moves_with(start, &moves, Ignore::PLAYABLE).map_err(|e| match e {
+                xq_movegen::GameError::Fen(e) => Error::new(Kind::InvalidFen, e),
+                e => Error::new(Kind::IllegalMove, e),
+            })?;
         Ok(Board { game })
     }
 
@@ -104,12 +140,87 @@ impl Board {
         self.pos().to_fen()
     }
 
-    /// Sets the position from a FEN and clears the move stack.
+    /// Sets the position from a FEN and clears the move stack; `strict=False` takes a
+    /// composed position no game reaches but that can be played, as the constructor does.
     ///
     /// Raises InvalidFen (the board is then unchanged).
-    fn set_fen(&mut self, fen: &str) -> PyResult<()> {
-        *self = Board::at(position(fen)?);
+    #[pyo3(signature = (fen, *, strict = true))]
+    fn set_fen(&mut self, fen: &str, strict: bool) -> PyResult<()> {
+        *self = Board::at(position_with(fen, strict)?);
         Ok(())
+    }
+
+    /// What is wrong with the position as a game's position, as `xq.Status` flags
+    /// (python-chess's `status()`): `Status.VALID` (0) for every position a game can
+    /// reach. A board made with `strict=False` may have `Status.UNREACHABLE_SQUARE` (a
+    /// piece where no game can bring it); the other flags name what a board never holds
+    /// (`Board` refuses it) and exist for python-chess's shape.
+    fn status<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let bits = self
+            .pos()
+            .irregularities()
+            .iter()
+            .fold(0, |acc, e| acc | status_bit(e));
+        py.import("xq")?.getattr("Status")?.call1((bits,))
+    }
+
+    /// Could a game reach this position (`status() == Status.VALID`)?
+    fn is_valid(&self) -> bool {
+        self.pos().irregularities().is_empty()
+    }
+
+    /// What no game could reach in this position, each in words (`"'p' can never stand
+    /// on f9"`), in square order: empty unless the board was made with `strict=False`.
+    fn irregularities(&self) -> Vec<String> {
+        self.pos()
+            .irregularities()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    /// The number of plies since the start of the game as the move number and the side
+    /// to move count them (python-chess's `ply()`): 0 at the start position, 1 after
+    /// Red's first move.
+    fn ply(&self) -> u64 {
+        2 * (u64::from(self.pos().fullmove_number()) - 1)
+            + u64::from(self.pos().side_to_move() == Color::Black)
+    }
+
+    /// Has the current position occurred `count` times (this one included) since the
+    /// last capture, in the moves of this board (python-chess's `is_repetition`)? The
+    /// rules' verdict on a repetition is `outcome()`.
+    ///
+    /// Raises ValueError for a count below 1.
+    #[pyo3(signature = (count = types::Int(3)))]
+    fn is_repetition(&self, count: types::Int) -> PyResult<bool> {
+        let count = count.0;
+        if count < 1 {
+            return Err(value_error(format!(
+                "count must be at least 1, not {count}"
+            )));
+        }
+        let keys = self.game.keys();
+        let now = self.pos().key();
+        let since = (self.pos().halfmove_clock() as usize).min(keys.len() - 1);
+        let seen = keys[keys.len() - 1 - since..]
+            .iter()
+            .filter(|&&k| k == now)
+            .count();
+        Ok(seen as i64 >= count)
+    }
+
+    /// The squares of the pieces that give check to the side to move, in square order
+    /// (python-chess's `checkers()`, as a list): empty when it is not in check.
+    fn checkers(&self) -> Vec<usize> {
+        let pos = self.pos();
+        let us = pos.side_to_move();
+        let set = xq_movegen::attackers(pos, pos.general(us), !us);
+        Square::ALL
+            .iter()
+            .filter(|&&sq| set.contains(sq))
+            .map(|&sq| sq.index())
+            .collect()
     }
 
     /// Back to the standard start, no moves.
@@ -174,6 +285,17 @@ impl Board {
         self.game
             .play(r#move.inner)
             .map_err(|e| Error::new(Kind::IllegalMove, e).into())
+    }
+
+    /// Reads a move in ICCS (`h2e2`, UCI's form for Xiangqi), plays it and returns it
+    /// (python-chess's `push_uci`).
+    ///
+    /// Raises InvalidMove for text that is not an ICCS move, IllegalMove for an illegal
+    /// one (the board is then unchanged).
+    fn push_uci(&mut self, uci: &str) -> PyResult<Move> {
+        let m = Move::from_iccs(uci)?;
+        self.push(&m)?;
+        Ok(m)
     }
 
     /// Reads a move in any notation (ICCS `h2e2`, WXF `C2=5`, Chinese `炮二平五`), plays
@@ -252,8 +374,8 @@ impl Board {
     }
 
     /// The piece on `square` (0..89), or None.
-    fn piece_at(&self, square: i64) -> PyResult<Option<Piece>> {
-        Ok(self.pos().piece_on(types::square(square)?).map(Piece::of))
+    fn piece_at(&self, square: types::Int) -> PyResult<Option<Piece>> {
+        Ok(self.pos().piece_on(types::square(square.0)?).map(Piece::of))
     }
 
     /// Every piece on the board: a dict from square to `Piece`.
@@ -268,8 +390,8 @@ impl Board {
     }
 
     /// The squares of the pieces of `piece_type` and `color`, in square order.
-    fn pieces(&self, piece_type: i64, color: bool) -> PyResult<Vec<usize>> {
-        let piece = xq_core::Piece::new(types::color_of(color), types::kind_of(piece_type)?);
+    fn pieces(&self, piece_type: types::Int, color: bool) -> PyResult<Vec<usize>> {
+        let piece = xq_core::Piece::new(types::color_of(color), types::kind_of(piece_type.0)?);
         let mut squares: Vec<usize> = self.pos().squares_of(piece).map(|sq| sq.index()).collect();
         squares.sort_unstable();
         Ok(squares)
@@ -281,8 +403,9 @@ impl Board {
     }
 
     /// The squares of `color`'s pieces that attack `square`, in square order.
-    fn attackers(&self, color: bool, square: i64) -> PyResult<Vec<usize>> {
-        let set = xq_movegen::attackers(self.pos(), types::square(square)?, types::color_of(color));
+    fn attackers(&self, color: bool, square: types::Int) -> PyResult<Vec<usize>> {
+        let set =
+            xq_movegen::attackers(self.pos(), types::square(square.0)?, types::color_of(color));
         // Square::ALL is in index order.
         Ok(Square::ALL
             .iter()
@@ -358,13 +481,17 @@ impl Board {
     /// The number of leaf nodes of the legal move tree `depth` plies deep (perft),
     /// counted in Rust without the GIL.
     ///
-    /// Raises ValueError for a depth above 20.
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
-        if depth > MAX_PERFT_DEPTH {
-            return Err(value_error(format!(
-                "perft depth {depth}: at most {MAX_PERFT_DEPTH}"
-            )));
-        }
+    /// Raises ValueError for a depth below 0 or above 20.
+    fn perft(&self, py: Python<'_>, depth: types::Int) -> PyResult<u64> {
+        let depth = depth.0;
+        let depth = match u32::try_from(depth) {
+            Ok(d) if d <= MAX_PERFT_DEPTH => d,
+            _ => {
+                return Err(value_error(format!(
+                    "perft depth {depth}: 0 to {MAX_PERFT_DEPTH}"
+                )))
+            }
+        };
         let mut pos = self.pos().clone();
         Ok(py.detach(move || xq_perft::perft(&mut pos, depth)))
     }
@@ -425,7 +552,9 @@ impl Board {
 
     /// The legal moves as a NumPy bool array of `xq.tensor::N_ACTIONS` (2086), True at each legal
     /// move's action index. With `relative=True` and Black to move, the mask of
-    /// `self.mirror()` (the moves mirrored across the river).
+    /// `self.mirror()` (the moves mirrored across the river). (A composed board's advisor
+    /// or elephant off its points makes moves no game has: they have no action and are
+    /// left out.)
     #[pyo3(signature = (*, relative = false))]
     fn legal_mask<'py>(&self, py: Python<'py>, relative: bool) -> PyResult<Bound<'py, PyAny>> {
         tensor::array(
@@ -437,13 +566,14 @@ impl Board {
         )
     }
 
-    /// The action indices of the legal moves, in move generation order.
+    /// The action indices of the legal moves, in move generation order (without the
+    /// moves that have no action: see `legal_mask`).
     #[pyo3(signature = (*, relative = false))]
     fn legal_indices(&self, relative: bool) -> Vec<usize> {
         let flip = tensor::flips(self.pos(), relative);
         legal_moves(self.pos())
             .into_iter()
-            .map(|m| tensor::action_in(m, flip))
+            .filter_map(|m| tensor::action_in(m, flip))
             .collect()
     }
 

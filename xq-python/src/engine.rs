@@ -1,5 +1,8 @@
 //! `xq.Engine`: xq's search in-process (python-chess's `engine.analyse`, `play` and
-//! `analysis`), on its own threads, with the GIL released while it thinks.
+//! `analysis`), on its own threads, with the GIL released while it thinks. It takes and
+//! returns the types of `xq.engine` (`Limit`, `PlayResult`, `PovScore`, `BestMove`), so
+//! that a program moves between it and an outside engine
+//! (`xq.engine.SimpleEngine.popen_uci`) by changing one line.
 //!
 //! The search runs in the background (`xq_search::engine::Engine::go`); its listener
 //! sends each completed iteration and the final answer down a channel. The Python thread
@@ -9,121 +12,18 @@
 //! `stop()` from another thread always gets through.
 
 use crate::board::Board;
-use crate::errors::value_error;
-use crate::types::Move;
-use crate::types::Reduced;
-use pyo3::basic::CompareOp;
+use crate::errors::{invalid_limit, invalid_option};
+use crate::types::{is_red, Move};
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
-use pyo3::IntoPyObjectExt;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use xq_search::engine::{Listener, Options, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
 use xq_search::skill::{Skill, MAX_LEVEL};
-use xq_search::{Info, Limits, SearchResult};
-
-/// A score as engines report it, from the side to move's point of view: centipawns
-/// (`cp`) or mate in a number of moves (`mate`, negative when the side to move is
-/// mated). One of the two is None. `-score` is the score for the other side.
-#[pyclass(module = "xq", frozen)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Score {
-    inner: xq_search::Score,
-}
-
-#[pymethods]
-impl Score {
-    #[new]
-    #[pyo3(signature = (*, cp = None, mate = None))]
-    fn new(cp: Option<i32>, mate: Option<i32>) -> PyResult<Score> {
-        let inner = match (cp, mate) {
-            (Some(cp), None) => xq_search::Score::Cp(cp),
-            (None, Some(m)) => xq_search::Score::Mate(m),
-            _ => return Err(value_error("give exactly one of cp and mate")),
-        };
-        Ok(Score { inner })
-    }
-
-    /// Centipawns, or None for a mate score.
-    #[getter]
-    fn cp(&self) -> Option<i32> {
-        match self.inner {
-            xq_search::Score::Cp(v) => Some(v),
-            xq_search::Score::Mate(_) => None,
-        }
-    }
-
-    /// Moves to mate (negative: being mated), or None for a centipawn score.
-    #[getter]
-    fn mate(&self) -> Option<i32> {
-        match self.inner {
-            xq_search::Score::Mate(v) => Some(v),
-            xq_search::Score::Cp(_) => None,
-        }
-    }
-
-    /// Is it a mate score?
-    fn is_mate(&self) -> bool {
-        matches!(self.inner, xq_search::Score::Mate(_))
-    }
-
-    /// The score for the other side.
-    fn __neg__(&self) -> Score {
-        let inner = match self.inner {
-            xq_search::Score::Cp(v) => xq_search::Score::Cp(-v),
-            xq_search::Score::Mate(v) => xq_search::Score::Mate(-v),
-        };
-        Score { inner }
-    }
-
-    /// `cp 35` or `mate -2`, as UCI says it.
-    fn __str__(&self) -> String {
-        self.inner.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        match self.inner {
-            xq_search::Score::Cp(v) => format!("Score(cp={v})"),
-            xq_search::Score::Mate(v) => format!("Score(mate={v})"),
-        }
-    }
-
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
-        let py = other.py();
-        let Ok(other) = other.extract::<PyRef<'_, Score>>() else {
-            return Ok(py.NotImplemented());
-        };
-        match op {
-            CompareOp::Eq => (self.inner == other.inner).into_py_any(py),
-            CompareOp::Ne => (self.inner != other.inner).into_py_any(py),
-            _ => Ok(py.NotImplemented()),
-        }
-    }
-
-    fn __hash__(&self) -> u64 {
-        match self.inner {
-            xq_search::Score::Cp(v) => v as u32 as u64,
-            xq_search::Score::Mate(v) => (1 << 40) | v as u32 as u64,
-        }
-    }
-
-    /// Rebuilds a pickled score.
-    #[staticmethod]
-    #[pyo3(signature = (cp, mate))]
-    fn _restore(cp: Option<i32>, mate: Option<i32>) -> PyResult<Score> {
-        Score::new(cp, mate)
-    }
-
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> Reduced<'py, (Option<i32>, Option<i32>)> {
-        let s = slf.get();
-        Ok((
-            slf.py().get_type::<Score>().getattr("_restore")?,
-            (s.cp(), s.mate()),
-        ))
-    }
-}
+use xq_search::time::Clock;
+use xq_search::{Info, Limits, Score, SearchResult};
 
 /// What the search thread sends the waiting Python thread.
 enum Msg {
@@ -159,13 +59,52 @@ fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
     shared.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// What the dicts of a search need to know about its position: whose view the scores
+/// are from and the material (for the win/draw/loss chances).
+#[derive(Copy, Clone, Debug)]
+struct View {
+    turn: bool,
+    material: u32,
+}
+
+impl View {
+    fn of(board: &Board) -> View {
+        View {
+            turn: is_red(board.pos().side_to_move()),
+            material: xq_search::wdl::material(board.pos()),
+        }
+    }
+}
+
+/// A class of `xq.engine` (the module is imported once, then found in `sys.modules`).
+fn engine_type<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("xq.engine")?.getattr(name)
+}
+
+/// `PovScore(Cp(..) or Mate(..), turn)`.
+fn pov_score<'py>(py: Python<'py>, score: Score, view: View) -> PyResult<Bound<'py, PyAny>> {
+    let relative = match score {
+        Score::Cp(v) => engine_type(py, "Cp")?.call1((v,))?,
+        Score::Mate(m) => engine_type(py, "Mate")?.call1((m,))?,
+    };
+    engine_type(py, "PovScore")?.call1((relative, view.turn))
+}
+
+/// `PovWdl(Wdl(win, draw, loss), turn)`, per mille by the engine's model.
+fn pov_wdl<'py>(py: Python<'py>, score: Score, view: View) -> PyResult<Bound<'py, PyAny>> {
+    let w = xq_search::wdl::MODEL.wdl(score, view.material);
+    let wdl = engine_type(py, "Wdl")?.call1((w.win, w.draw, w.loss))?;
+    engine_type(py, "PovWdl")?.call1((wdl, view.turn))
+}
+
 /// The info dict of an iteration (python-chess's InfoDict keys).
-fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+fn info_dict<'py>(py: Python<'py>, info: &Info, view: View) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("depth", info.depth)?;
     d.set_item("seldepth", info.seldepth)?;
     d.set_item("multipv", info.multipv)?;
-    d.set_item("score", Score { inner: info.score })?;
+    d.set_item("score", pov_score(py, info.score, view)?)?;
+    d.set_item("wdl", pov_wdl(py, info.score, view)?)?;
     d.set_item("nodes", info.nodes)?;
     d.set_item("nps", info.nps())?;
     d.set_item("time", info.time.as_secs_f64())?;
@@ -178,12 +117,13 @@ fn info_dict<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> 
 }
 
 /// The info dict of the final answer.
-fn result_dict<'py>(py: Python<'py>, r: &SearchResult) -> PyResult<Bound<'py, PyDict>> {
+fn result_dict<'py>(py: Python<'py>, r: &SearchResult, view: View) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("depth", r.depth)?;
     d.set_item("seldepth", r.seldepth)?;
     d.set_item("multipv", 1)?;
-    d.set_item("score", Score { inner: r.score })?;
+    d.set_item("score", pov_score(py, r.score, view)?)?;
+    d.set_item("wdl", pov_wdl(py, r.score, view)?)?;
     d.set_item("nodes", r.nodes)?;
     let ms = r.time.as_millis().max(1) as u64;
     d.set_item("nps", r.nodes * 1000 / ms)?;
@@ -192,61 +132,193 @@ fn result_dict<'py>(py: Python<'py>, r: &SearchResult) -> PyResult<Bound<'py, Py
     Ok(d)
 }
 
-/// Limits from the keyword arguments; `needed` refuses a search without any.
-fn limits(
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime: Option<f64>,
-    mate: Option<u32>,
-    needed: bool,
-) -> PyResult<Limits> {
-    if depth == Some(0) {
-        return Err(value_error("depth must be at least 1"));
-    }
-    if nodes == Some(0) {
-        return Err(value_error("nodes must be at least 1"));
-    }
-    if mate == Some(0) {
-        return Err(value_error("mate must be at least 1"));
-    }
-    let movetime = match movetime {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 && t < 1e7 => Some(Duration::from_secs_f64(t)),
-        Some(t) => {
-            return Err(value_error(format!(
-                "movetime must be a positive number of seconds, not {t}"
-            )))
-        }
+/// `PlayResult(move, ponder, info)`.
+fn play_result<'py>(py: Python<'py>, r: &SearchResult, view: View) -> PyResult<Bound<'py, PyAny>> {
+    let info = result_dict(py, r, view)?;
+    engine_type(py, "PlayResult")?.call1((r.best_move.map(Move::of), r.ponder.map(Move::of), info))
+}
+
+/// The type's name as Python says it (`str`, `float`...).
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string())
+}
+
+/// An int `name` from 1 to `max` (None: not given), or an error of `kind` that says what
+/// it must be: a bool, a float, a str or an int out of range is refused.
+fn whole(
+    name: &str,
+    obj: Option<&Bound<'_, PyAny>>,
+    min: u64,
+    max: u64,
+    error: fn(String) -> PyErr,
+) -> PyResult<Option<u64>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
     };
-    let none = depth.is_none() && nodes.is_none() && movetime.is_none() && mate.is_none();
-    if needed && none {
-        return Err(value_error(
-            "give a limit: depth, nodes, movetime (seconds) or mate",
-        ));
+    let must = || {
+        error(format!(
+            "{name} must be an int from {min} to {max}, not {}",
+            obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ))
+    };
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(error(format!(
+            "{name} must be an int from {min} to {max}, not a {}",
+            type_name(obj)
+        )));
     }
-    Ok(Limits {
-        depth,
-        nodes,
-        movetime,
-        mate,
-        // Not `infinite`: a search without limits runs until stopped, but one that can
-        // go no deeper (the end of the tree, a mate seen to its end) answers by itself
-        // instead of waiting for `stop()`, so that an iterator over it ends.
-        infinite: false,
-        ..Limits::default()
-    })
+    match obj.extract::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(Some(v)),
+        _ => Err(must()),
+    }
+}
+
+/// A number of seconds `name` (an int or a float; None: not given), finite, at least
+/// `min` (above it when `positive`) and below ten million; refused with `InvalidLimit`.
+fn seconds(
+    name: &str,
+    obj: Option<&Bound<'_, PyAny>>,
+    positive: bool,
+) -> PyResult<Option<Duration>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let what = if positive {
+        "a positive"
+    } else {
+        "a non-negative"
+    };
+    if obj.is_instance_of::<PyBool>()
+        || !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
+    {
+        return Err(invalid_limit(format!(
+            "{name} must be {what} number of seconds, not a {}",
+            type_name(obj)
+        )));
+    }
+    let t: f64 = obj.extract().unwrap_or(f64::NAN);
+    let ok = t.is_finite() && t < 1e7 && if positive { t > 0.0 } else { t >= 0.0 };
+    if !ok {
+        return Err(invalid_limit(format!(
+            "{name} must be {what} number of seconds (below 10,000,000), not {}",
+            obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        )));
+    }
+    Ok(Some(Duration::from_secs_f64(t)))
+}
+
+/// What a search is limited by: an `xq.engine.Limit` or the keyword arguments (depth,
+/// nodes, movetime in seconds, mate), for the side `turn` (whose clock counts). `needed`
+/// refuses a search without any limit.
+struct LimitArgs<'a, 'py> {
+    limit: Option<&'a Bound<'py, PyAny>>,
+    depth: Option<&'a Bound<'py, PyAny>>,
+    nodes: Option<&'a Bound<'py, PyAny>>,
+    movetime: Option<&'a Bound<'py, PyAny>>,
+    mate: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl LimitArgs<'_, '_> {
+    fn limits(&self, turn: bool, needed: bool) -> PyResult<Limits> {
+        let limit = self.limit.filter(|l| !l.is_none());
+        let keywords = [self.depth, self.nodes, self.movetime, self.mate]
+            .iter()
+            .any(|k| k.is_some_and(|k| !k.is_none()));
+        let mut out = Limits {
+            // Not `infinite`: a search without limits runs until stopped, but one that can
+            // go no deeper (the end of the tree, a mate seen to its end) answers by itself
+            // instead of waiting for `stop()`, so that an iterator over it ends.
+            infinite: false,
+            ..Limits::default()
+        };
+        let u32max = u64::from(u32::MAX);
+        if let Some(limit) = limit {
+            if keywords {
+                return Err(invalid_limit(
+                    "give a Limit or the keywords depth, nodes, movetime and mate, not both",
+                ));
+            }
+            if !limit.is_instance(&engine_type(limit.py(), "Limit")?)? {
+                return Err(invalid_limit(format!(
+                    "the limit must be an xq.engine.Limit, not a {}",
+                    type_name(limit)
+                )));
+            }
+            let get = |name: &str| limit.getattr(name);
+            let (depth, nodes, mate) = (get("depth")?, get("nodes")?, get("mate")?);
+            out.depth = whole("depth", Some(&depth), 1, u32max, invalid_limit)?.map(|v| v as u32);
+            out.nodes = whole("nodes", Some(&nodes), 1, u64::MAX, invalid_limit)?;
+            out.mate = whole("mate", Some(&mate), 1, u32max, invalid_limit)?.map(|v| v as u32);
+            out.movetime = seconds("time", Some(&get("time")?), true)?;
+            let (clock, inc, other) = if turn {
+                ("red_clock", "red_inc", "black_clock")
+            } else {
+                ("black_clock", "black_inc", "red_clock")
+            };
+            let own = seconds(clock, Some(&get(clock)?), false)?;
+            let inc = seconds(inc, Some(&get(inc)?), false)?;
+            // The other side's clock is checked too, though only the mover's counts.
+            seconds(other, Some(&get(other)?), false)?;
+            let opp_inc = if turn { "black_inc" } else { "red_inc" };
+            seconds(opp_inc, Some(&get(opp_inc)?), false)?;
+            let togo = get("remaining_moves")?;
+            let movestogo =
+                whole("remaining_moves", Some(&togo), 1, u32max, invalid_limit)?.map(|v| v as u32);
+            if let Some(time) = own {
+                out.clock = Some(Clock {
+                    time,
+                    inc: inc.unwrap_or_default(),
+                    movestogo,
+                });
+            }
+        } else {
+            out.depth = whole("depth", self.depth, 1, u32max, invalid_limit)?.map(|v| v as u32);
+            out.nodes = whole("nodes", self.nodes, 1, u64::MAX, invalid_limit)?;
+            out.mate = whole("mate", self.mate, 1, u32max, invalid_limit)?.map(|v| v as u32);
+            out.movetime = seconds("movetime", self.movetime, true)?;
+        }
+        let none = out.depth.is_none()
+            && out.nodes.is_none()
+            && out.movetime.is_none()
+            && out.mate.is_none()
+            && out.clock.is_none();
+        if needed && none {
+            return Err(invalid_limit(
+                "give a limit: Limit(depth=..., nodes=..., time=..., mate=... or a clock), or the keywords depth, nodes, movetime (seconds), mate",
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// The number of lines asked for: None is 1.
+fn multipv_of(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    Ok(whole("multipv", obj, 1, MAX_MULTIPV as u64, invalid_limit)?.map_or(1, |v| v as usize))
+}
+
+/// The info callback, if `info` is one (python-chess's `info` flags, an int, are taken
+/// and ignored: every key is always there).
+fn callback<'a, 'py>(info: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    info.filter(|i| i.is_callable())
 }
 
 /// xq's engine in-process: `Engine(threads=1, hash_mb=16, skill=None)`.
 ///
 /// `threads` search threads (Lazy SMP, 1 to 1024) over a `hash_mb` MiB table (1 to
-/// 33554432; a size the system refuses raises `ValueError`);
+/// 33554432; a size the system refuses raises `InvalidOption`);
 /// `skill` a playing level for people, 0 to 20 (None or 20: full strength). Searches
-/// release the GIL. `analyse(board, depth=.., nodes=.., movetime=.., mate=..)` returns
-/// an info dict (python-chess's keys: `score`, `pv`, `depth`, `seldepth`, `nodes`, `nps`,
-/// `time`, `hashfull`, `multipv`); `play(board, ...)` the best move;
-/// `analysis(board, ...)` an iterator of infos while it thinks; `stop()` stops a search
-/// from another thread. Dropping the engine stops its search.
+/// release the GIL.
+///
+/// In python-chess's shape, with `xq.engine`'s types: `analyse(board, Limit(depth=12))`
+/// returns an info dict (`score`, a `PovScore`; `wdl`, a `PovWdl`; `pv`, `depth`,
+/// `seldepth`, `nodes`, `nps`, `time`, `hashfull`, `multipv`), a list of them with
+/// `multipv=k`; `play(board, limit)` a `PlayResult`; `analysis(board)` an iterator of
+/// infos while it thinks; `configure({"Threads": 2})`; `stop()` stops a search from
+/// another thread. The keywords `depth=`, `nodes=`, `movetime=` (seconds), `mate=` work
+/// in place of a `Limit`. Bad limits raise `InvalidLimit`, bad options `InvalidOption`.
+/// Dropping the engine stops its search.
 #[pyclass(module = "xq", frozen)]
 pub struct Engine {
     shared: Arc<Mutex<Shared>>,
@@ -259,6 +331,14 @@ impl std::fmt::Debug for Engine {
             .finish()
     }
 }
+
+/// The options `configure` takes, as `xq.engine.Option` describes them: name, type,
+/// default, min, max.
+const OPTIONS: [(&str, &str, u64, u64, u64); 3] = [
+    ("Threads", "spin", 1, 1, MAX_THREADS as u64),
+    ("Hash", "spin", 16, 1, MAX_HASH_MIB as u64),
+    ("Skill Level", "spin", MAX_LEVEL as u64, 0, MAX_LEVEL as u64),
+];
 
 impl Engine {
     /// Starts a search of `board` and returns the channel of its reports and its number.
@@ -315,7 +395,6 @@ impl Engine {
 
     /// Runs a search to its end, calling `info` for each iteration; returns the answer
     /// and the latest info of every line.
-    #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
         py: Python<'_>,
@@ -324,6 +403,7 @@ impl Engine {
         multipv: usize,
         info: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<(SearchResult, Vec<Option<Info>>)> {
+        let view = View::of(board);
         let (rx, search) = self.start(py, board, limits, multipv);
         let rx = Mutex::new(rx);
         let mut lines: Vec<Option<Info>> = vec![None; multipv];
@@ -341,9 +421,9 @@ impl Engine {
                     // After the callback has said stop, the iterations still queued are
                     // not shown to it.
                     if let Some(cb) = info.filter(|_| !stopped) {
-                        let go_on = info_dict(py, &i).and_then(|d| cb.call1((d,)));
+                        let go_on = info_dict(py, &i, view).and_then(|d| cb.call1((d,)));
                         match go_on {
-                            Ok(v) if v.is(&*pyo3::types::PyBool::new(py, false)) => {
+                            Ok(v) if v.is(&*PyBool::new(py, false)) => {
                                 stopped = true;
                                 self.stop_search(py, search)
                             }
@@ -367,107 +447,157 @@ impl Engine {
             }
         }
     }
+
+    /// Applies new threads, table size or level.
+    fn apply(&self, py: Python<'_>, change: impl FnOnce(&mut Options) + Send) -> PyResult<()> {
+        let shared = self.shared.clone();
+        py.detach(move || {
+            let mut s = lock(&shared);
+            s.engine.stop();
+            let mut options = s.engine.options().clone();
+            change(&mut options);
+            s.engine.set_options(options).map_err(|e| e.to_string())
+        })
+        .map_err(invalid_option)
+    }
 }
 
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 16, skill = None))]
-    fn new(threads: usize, hash_mb: usize, skill: Option<u8>) -> PyResult<Engine> {
-        if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(value_error(format!(
-                "threads must be 1 to {MAX_THREADS}, not {threads}"
-            )));
-        }
-        if !(1..=MAX_HASH_MIB).contains(&hash_mb) {
-            return Err(value_error(format!(
-                "hash_mb must be 1 to {MAX_HASH_MIB}, not {hash_mb}"
-            )));
-        }
-        let skill = match skill {
-            None => Skill::FULL,
-            Some(l) if l <= MAX_LEVEL => Skill::new(l),
-            Some(l) => {
-                return Err(value_error(format!(
-                    "skill must be 0 to {MAX_LEVEL}, not {l}"
-                )))
-            }
-        };
+    #[pyo3(signature = (threads = None, hash_mb = None, skill = None))]
+    fn new(
+        threads: Option<Bound<'_, PyAny>>,
+        hash_mb: Option<Bound<'_, PyAny>>,
+        skill: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Engine> {
+        let threads = whole(
+            "threads",
+            threads.as_ref(),
+            1,
+            MAX_THREADS as u64,
+            invalid_option,
+        )?
+        .map_or(1, |v| v as usize);
+        let hash_mib = whole(
+            "hash_mb",
+            hash_mb.as_ref(),
+            1,
+            MAX_HASH_MIB as u64,
+            invalid_option,
+        )?
+        .map_or(16, |v| v as usize);
+        let skill = whole(
+            "skill",
+            skill.as_ref(),
+            0,
+            u64::from(MAX_LEVEL),
+            invalid_option,
+        )?
+        .map_or(Skill::FULL, |l| Skill::new(l as u8));
         let engine = xq_search::Engine::try_new(Options {
             threads,
-            hash_mib: hash_mb,
+            hash_mib,
             skill,
             ..Options::default()
         })
-        .map_err(|e| value_error(e.to_string()))?;
+        .map_err(|e| invalid_option(e.to_string()))?;
         Ok(Engine {
             shared: Arc::new(Mutex::new(Shared { engine, search: 0 })),
         })
     }
 
     /// Searches `board` (its whole game: the repetition rules see the moves played) within
-    /// the limits given (at least one: `depth` plies, `nodes`, `movetime` seconds, or
-    /// `mate` in so many moves) and returns the info dict of the answer: `score` (an
-    /// `xq.Score` from the side to move's view), `pv` (a list of `Move`s), `depth`,
-    /// `seldepth`, `nodes`, `nps`, `time` (seconds), `multipv`. With `multipv=k` it returns
-    /// a list of the k best lines' dicts instead. `info`, if given, is called with each
-    /// completed iteration's dict (from this thread, holding the GIL); returning False
-    /// stops the search. The GIL is released while the engine thinks.
-    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime = None, mate = None, multipv = None, info = None))]
+    /// `limit` (an `xq.engine.Limit`: `depth` plies, `nodes`, `time` seconds, `mate` in
+    /// so many moves, or the side to move's clock `red_clock`/`black_clock` with
+    /// `red_inc`/`black_inc` and `remaining_moves`), or the keywords `depth`, `nodes`,
+    /// `movetime` (seconds), `mate`; at least one limit. Returns the info dict of the
+    /// answer: `score` (a `PovScore`: `.relative` from the side to move's view, `.red()`),
+    /// `wdl` (a `PovWdl`, per mille), `pv` (a list of `Move`s), `depth`, `seldepth`,
+    /// `nodes`, `nps`, `time` (seconds), `multipv`. With `multipv=k` it returns a list of
+    /// the k best lines' dicts instead. `info`, if callable, is called with each completed
+    /// iteration's dict (from this thread, holding the GIL); returning False stops the
+    /// search (python-chess's `Info` flags are taken and ignored). The GIL is released
+    /// while the engine thinks.
+    ///
+    /// Raises InvalidLimit for a bad limit or multipv.
+    #[pyo3(signature = (board, limit = None, *, multipv = None, info = None, depth = None, nodes = None, movetime = None, mate = None, game = None))]
     #[allow(clippy::too_many_arguments)]
     fn analyse<'py>(
         &self,
         py: Python<'py>,
         board: PyRef<'py, Board>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime: Option<f64>,
-        mate: Option<u32>,
-        multipv: Option<usize>,
+        limit: Option<Bound<'py, PyAny>>,
+        multipv: Option<Bound<'py, PyAny>>,
         info: Option<Bound<'py, PyAny>>,
+        depth: Option<Bound<'py, PyAny>>,
+        nodes: Option<Bound<'py, PyAny>>,
+        movetime: Option<Bound<'py, PyAny>>,
+        mate: Option<Bound<'py, PyAny>>,
+        game: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let limits = limits(depth, nodes, movetime, mate, true)?;
-        let k = match multipv {
-            None => 1,
-            Some(k) if (1..=MAX_MULTIPV).contains(&k) => k,
-            Some(k) => {
-                return Err(value_error(format!(
-                    "multipv must be 1 to {MAX_MULTIPV}, not {k}"
-                )))
-            }
+        let _ = game;
+        let view = View::of(&board);
+        let args = LimitArgs {
+            limit: limit.as_ref(),
+            depth: depth.as_ref(),
+            nodes: nodes.as_ref(),
+            movetime: movetime.as_ref(),
+            mate: mate.as_ref(),
         };
+        let limits = args.limits(view.turn, true)?;
+        let listed = multipv.as_ref().is_some_and(|m| !m.is_none());
+        let k = multipv_of(multipv.as_ref())?;
         let board = board.clone();
-        let (result, lines) = self.run(py, &board, limits, k, info.as_ref())?;
-        if multipv.is_none() {
-            return Ok(result_dict(py, &result)?.into_any());
+        let (result, lines) = self.run(py, &board, limits, k, callback(info.as_ref()))?;
+        if !listed {
+            return Ok(result_dict(py, &result, view)?.into_any());
         }
-        let out = pyo3::types::PyList::empty(py);
+        let out = PyList::empty(py);
         for line in lines.iter().flatten() {
-            out.append(info_dict(py, line)?)?;
+            out.append(info_dict(py, line, view)?)?;
         }
         if out.is_empty() && result.best_move.is_some() {
-            out.append(result_dict(py, &result)?)?;
+            out.append(result_dict(py, &result, view)?)?;
         }
         Ok(out.into_any())
     }
 
-    /// The move the engine plays in `board` within the limits given (as `analyse`), or
-    /// None when the side to move has no legal move. At a `skill` below 20 it is the
-    /// level's choice.
-    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime = None, mate = None))]
-    fn play(
+    /// The move the engine plays in `board` within `limit` (as `analyse`), as a
+    /// `PlayResult`: `move` (None when the side to move has no legal move), `ponder` (the
+    /// reply it expects) and `info` (the answer's info dict). At a `skill` below 20 the
+    /// move is the level's choice. `ponder` and python-chess's other keywords are taken
+    /// and ignored.
+    ///
+    /// Raises InvalidLimit for a bad limit.
+    #[pyo3(signature = (board, limit = None, *, info = None, ponder = false, depth = None, nodes = None, movetime = None, mate = None, game = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn play<'py>(
         &self,
-        py: Python<'_>,
-        board: PyRef<'_, Board>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime: Option<f64>,
-        mate: Option<u32>,
-    ) -> PyResult<Option<Move>> {
-        let limits = limits(depth, nodes, movetime, mate, true)?;
+        py: Python<'py>,
+        board: PyRef<'py, Board>,
+        limit: Option<Bound<'py, PyAny>>,
+        info: Option<Bound<'py, PyAny>>,
+        ponder: bool,
+        depth: Option<Bound<'py, PyAny>>,
+        nodes: Option<Bound<'py, PyAny>>,
+        movetime: Option<Bound<'py, PyAny>>,
+        mate: Option<Bound<'py, PyAny>>,
+        game: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = (ponder, game);
+        let view = View::of(&board);
+        let args = LimitArgs {
+            limit: limit.as_ref(),
+            depth: depth.as_ref(),
+            nodes: nodes.as_ref(),
+            movetime: movetime.as_ref(),
+            mate: mate.as_ref(),
+        };
+        let limits = args.limits(view.turn, true)?;
         let board = board.clone();
-        let (result, _) = self.run(py, &board, limits, 1, None)?;
-        Ok(result.best_move.map(Move::of))
+        let (result, _) = self.run(py, &board, limits, 1, callback(info.as_ref()))?;
+        play_result(py, &result, view)
     }
 
     /// Starts a search in the background and returns an iterator of its info dicts
@@ -475,38 +605,136 @@ impl Engine {
     /// with the GIL released, and ends when the search does. With no limit it thinks until
     /// `stop()` (or until it can go no deeper). Use it in a `with` block so that leaving
     /// the block stops it.
-    #[pyo3(signature = (board, *, depth = None, nodes = None, movetime = None, mate = None, multipv = 1))]
+    ///
+    /// Raises InvalidLimit for a bad limit or multipv.
+    #[pyo3(signature = (board, limit = None, *, multipv = None, info = None, depth = None, nodes = None, movetime = None, mate = None, game = None))]
     #[allow(clippy::too_many_arguments)]
-    fn analysis(
+    fn analysis<'py>(
         &self,
-        py: Python<'_>,
-        board: PyRef<'_, Board>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime: Option<f64>,
-        mate: Option<u32>,
-        multipv: usize,
+        py: Python<'py>,
+        board: PyRef<'py, Board>,
+        limit: Option<Bound<'py, PyAny>>,
+        multipv: Option<Bound<'py, PyAny>>,
+        info: Option<Bound<'py, PyAny>>,
+        depth: Option<Bound<'py, PyAny>>,
+        nodes: Option<Bound<'py, PyAny>>,
+        movetime: Option<Bound<'py, PyAny>>,
+        mate: Option<Bound<'py, PyAny>>,
+        game: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Analysis> {
-        let limits = limits(depth, nodes, movetime, mate, false)?;
-        if !(1..=MAX_MULTIPV).contains(&multipv) {
-            return Err(value_error(format!(
-                "multipv must be 1 to {MAX_MULTIPV}, not {multipv}"
-            )));
-        }
+        let _ = (info, game);
+        let view = View::of(&board);
+        let args = LimitArgs {
+            limit: limit.as_ref(),
+            depth: depth.as_ref(),
+            nodes: nodes.as_ref(),
+            movetime: movetime.as_ref(),
+            mate: mate.as_ref(),
+        };
+        let limits = args.limits(view.turn, false)?;
+        let k = multipv_of(multipv.as_ref())?;
         let board = board.clone();
-        let (rx, search) = self.start(py, &board, limits, multipv);
+        let (rx, search) = self.start(py, &board, limits, k);
         Ok(Analysis {
             engine: Engine {
                 shared: self.shared.clone(),
             },
             search,
+            view,
             rx: Mutex::new(rx),
             state: Mutex::new(AnalysisState {
                 result: None,
-                last: None,
+                lines: vec![None; k],
                 done: false,
             }),
         })
+    }
+
+    /// Sets options by name, as python-chess's `configure` does: `Threads` (1 to 1024),
+    /// `Hash` (MiB, 1 to 33554432) and `Skill Level` (0 to 20); the names in any case.
+    /// Every name and value is checked before any is applied.
+    ///
+    /// Raises InvalidOption for a name the engine does not have (or `MultiPV`, which
+    /// `analyse(multipv=...)` sets) or a value out of range or of the wrong type.
+    fn configure(&self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<()> {
+        let mut threads = None;
+        let mut hash = None;
+        let mut skill = None;
+        for (name, value) in options.iter() {
+            let Ok(name) = name.cast::<PyString>() else {
+                return Err(invalid_option(format!(
+                    "option names are str, not {}",
+                    type_name(&name)
+                )));
+            };
+            let name = name.to_string();
+            let known = OPTIONS.iter().find(|(n, ..)| n.eq_ignore_ascii_case(&name));
+            let Some(&(n, _, _, min, max)) = known else {
+                if name.eq_ignore_ascii_case("MultiPV") {
+                    return Err(invalid_option(
+                        "MultiPV is set by each search: analyse(board, limit, multipv=N)",
+                    ));
+                }
+                let names: Vec<&str> = OPTIONS.iter().map(|o| o.0).collect();
+                return Err(invalid_option(format!(
+                    "the engine has no option '{name}' (it has {})",
+                    names.join(", ")
+                )));
+            };
+            let v = whole(n, Some(&value), min, max, invalid_option)?;
+            match n {
+                "Threads" => threads = v,
+                "Hash" => hash = v,
+                _ => skill = v,
+            }
+        }
+        self.apply(py, move |o| {
+            if let Some(t) = threads {
+                o.threads = t as usize;
+            }
+            if let Some(h) = hash {
+                o.hash_mib = h as usize;
+            }
+            if let Some(l) = skill {
+                o.skill = Skill::new(l as u8);
+            }
+        })
+    }
+
+    /// The options `configure` takes, by name: `xq.engine.Option`s (name, type,
+    /// default, min, max, var).
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let option = engine_type(py, "Option")?;
+        for (name, kind, default, min, max) in OPTIONS {
+            let o = option.call1((name, kind, default, min, max, PyList::empty(py)))?;
+            d.set_item(name, o)?;
+        }
+        Ok(d)
+    }
+
+    /// The engine's name and author, as a UCI engine says them (`id`).
+    #[getter]
+    fn id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("name", format!("xq {}", env!("CARGO_PKG_VERSION")))?;
+        d.set_item("author", "The xq developers")?;
+        Ok(d)
+    }
+
+    /// Does nothing: the in-process engine is always ready (python-chess's `ping`).
+    fn ping(&self) {}
+
+    /// Stops the running search (python-chess's `quit` and `close`, so that the same
+    /// program runs with an outside engine); the engine stays usable.
+    fn quit(&self, py: Python<'_>) {
+        self.stop(py);
+    }
+
+    /// The same as `quit()`.
+    fn close(&self, py: Python<'_>) {
+        self.stop(py);
     }
 
     /// Stops the running search, if any (from any thread); `analyse` and `play` then
@@ -528,9 +756,12 @@ impl Engine {
     }
 
     /// Seeds the choices of a playing level below 20: the same seed, the same choices.
-    fn set_seed(&self, py: Python<'_>, seed: u64) {
+    /// Any int is a seed (taken modulo 2**64).
+    fn set_seed(&self, py: Python<'_>, seed: &Bound<'_, PyInt>) -> PyResult<()> {
+        let seed: u64 = seed.call_method1("__and__", (u64::MAX,))?.extract()?;
         let shared = self.shared.clone();
         py.detach(move || lock(&shared).engine.set_seed(seed));
+        Ok(())
     }
 
     /// Search threads.
@@ -580,18 +811,22 @@ impl Engine {
 
 struct AnalysisState {
     result: Option<SearchResult>,
-    last: Option<Info>,
+    /// The latest info of each line.
+    lines: Vec<Option<Info>>,
     done: bool,
 }
 
-/// A search running in the background (from `Engine.analysis`): iterate over it for each
-/// completed iteration's info dict; `stop()` stops it; `wait()` waits for the end and
-/// returns the final info dict; `info` is the latest dict. Leaving a `with` block, or
-/// dropping the object, stops the search.
+/// A search running in the background (from `Engine.analysis`; python-chess's
+/// `AnalysisResult`): iterate over it for each completed iteration's info dict, or call
+/// `next()` (None at the end) or `get()` (raises `xq.engine.AnalysisComplete` at the
+/// end); `stop()` stops it; `wait()` waits for the end and returns the `BestMove`;
+/// `info` is the latest dict of the first line, `multipv` the latest of every line.
+/// Leaving a `with` block, or dropping the object, stops the search.
 #[pyclass(module = "xq", frozen)]
 pub struct Analysis {
     engine: Engine,
     search: u64,
+    view: View,
     rx: Mutex<Receiver<Msg>>,
     state: Mutex<AnalysisState>,
 }
@@ -619,7 +854,9 @@ impl Analysis {
         let mut st = self.state();
         match msg {
             Some(Msg::Info(i)) => {
-                st.last = Some(i.clone());
+                if let Some(slot) = st.lines.get_mut(i.multipv.saturating_sub(1)) {
+                    *slot = Some(i.clone());
+                }
                 Ok(Some(i))
             }
             Some(Msg::Done(r)) => {
@@ -645,8 +882,28 @@ impl Analysis {
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         match self.advance(py)? {
-            Some(i) => info_dict(py, &i),
+            Some(i) => info_dict(py, &i, self.view),
             None => Err(PyStopIteration::new_err(())),
+        }
+    }
+
+    /// The next info dict, waiting for it; None once the search has ended.
+    fn next<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.advance(py)?
+            .map(|i| info_dict(py, &i, self.view))
+            .transpose()
+    }
+
+    /// The next info dict, waiting for it.
+    ///
+    /// Raises `xq.engine.AnalysisComplete` once the search has ended.
+    fn get<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        match self.advance(py)? {
+            Some(i) => info_dict(py, &i, self.view),
+            None => {
+                let complete = engine_type(py, "AnalysisComplete")?;
+                Err(PyErr::from_value(complete.call0()?))
+            }
         }
     }
 
@@ -655,19 +912,41 @@ impl Analysis {
         self.engine.stop_search(py, self.search);
     }
 
-    /// Waits for the search to end (by its limits, or `stop()`) and returns the final
-    /// info dict (`pv` empty when it ended without answering).
-    fn wait<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// Waits for the search to end (by its limits, or `stop()`) and returns the
+    /// `BestMove` (move and ponder; the move None when it ended without one).
+    fn wait<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         while self.advance(py)?.is_some() {}
-        let st = self.state();
-        result_dict(py, &st.result.clone().unwrap_or_default())
+        let (best, ponder) = {
+            let st = self.state();
+            let r = st.result.as_ref();
+            (
+                r.and_then(|r| r.best_move).map(Move::of),
+                r.and_then(|r| r.ponder).map(Move::of),
+            )
+        };
+        engine_type(py, "BestMove")?.call1((best, ponder))
     }
 
-    /// The latest iteration's info dict, or None before the first.
+    /// The latest iteration's info dict of the first line (an empty dict before the
+    /// first, as python-chess's).
     #[getter]
-    fn info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let last = self.state().last.clone();
-        last.map(|i| info_dict(py, &i)).transpose()
+    fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let first = self.state().lines.first().cloned().flatten();
+        match first {
+            Some(i) => info_dict(py, &i, self.view),
+            None => Ok(PyDict::new(py)),
+        }
+    }
+
+    /// The latest info dict of every line searched so far, best first.
+    #[getter]
+    fn multipv<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let lines = self.state().lines.clone();
+        lines
+            .iter()
+            .flatten()
+            .map(|i| info_dict(py, i, self.view))
+            .collect()
     }
 
     /// The best move once the search has ended, else None.

@@ -1,8 +1,9 @@
 //! The package's exceptions: `XqError` and its subclasses, built once as Python classes
-//! (each also a `ValueError`, as python-chess's are), and the conversion of the Rust
-//! crates' errors into them with their `Display` text as the message.
+//! (the rules' and the files' also `ValueError`s, as python-chess's are; the engines'
+//! python-chess's `EngineError` family, a `RuntimeError`), and the conversion of the
+//! Rust crates' errors into them with their `Display` text as the message.
 
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
@@ -27,10 +28,18 @@ pub enum Kind {
     InvalidArgument,
     /// A tablebase directory or file that cannot be read, or is truncated or corrupt.
     InvalidTablebase,
+    /// An engine that misbehaves, or is used wrongly (python-chess's `EngineError`).
+    EngineError,
+    /// An engine process that has gone.
+    EngineTerminatedError,
+    /// A search limit that is not one (negative, too large, of the wrong type).
+    InvalidLimit,
+    /// An engine option the engine does not have, or a value it does not take.
+    InvalidOption,
 }
 
 impl Kind {
-    const ALL: [Kind; 8] = [
+    const ALL: [Kind; 12] = [
         Kind::InvalidFen,
         Kind::InvalidMove,
         Kind::IllegalMove,
@@ -39,6 +48,10 @@ impl Kind {
         Kind::InvalidDataFile,
         Kind::InvalidArgument,
         Kind::InvalidTablebase,
+        Kind::EngineError,
+        Kind::EngineTerminatedError,
+        Kind::InvalidLimit,
+        Kind::InvalidOption,
     ];
 
     fn name(self) -> &'static str {
@@ -51,6 +64,10 @@ impl Kind {
             Kind::InvalidDataFile => "InvalidDataFile",
             Kind::InvalidArgument => "InvalidArgument",
             Kind::InvalidTablebase => "InvalidTablebase",
+            Kind::EngineError => "EngineError",
+            Kind::EngineTerminatedError => "EngineTerminatedError",
+            Kind::InvalidLimit => "InvalidLimit",
+            Kind::InvalidOption => "InvalidOption",
         }
     }
 
@@ -64,12 +81,44 @@ impl Kind {
             Kind::InvalidDataFile => "An `xq datagen` file (text or binary) that cannot be read; the message names the line or the byte.",
             Kind::InvalidArgument => "An argument out of its range or of the wrong kind; the message names it and what it may be.",
             Kind::InvalidTablebase => "A tablebase directory or file that cannot be read, or a file that is truncated or corrupt; the message names the file.",
+            Kind::EngineError => "An engine that misbehaves (a reply that breaks its protocol, an illegal move) or is used wrongly (python-chess's `EngineError`; also a `RuntimeError`).",
+            Kind::EngineTerminatedError => "The engine process has gone (crashed, killed or quit); the message says how it ended.",
+            Kind::InvalidLimit => "A search limit that is not one: negative, too large, not a number, or no limit where one is needed (also a `ValueError`).",
+            Kind::InvalidOption => "An engine option the engine does not have, one managed by xq, or a value outside its type, range or choices (also a `ValueError`).",
+        }
+    }
+
+    /// The class's bases: `XqError` and `ValueError` for the errors of the rules and the
+    /// files; python-chess's `EngineError` (a `RuntimeError`) and its subclasses for the
+    /// engines.
+    fn bases<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let value = py.get_type::<PyValueError>().into_any();
+        match self {
+            Kind::EngineError => PyTuple::new(
+                py,
+                [
+                    base(py)?.into_any(),
+                    py.get_type::<PyRuntimeError>().into_any(),
+                ],
+            ),
+            Kind::EngineTerminatedError => {
+                PyTuple::new(py, [class(py, Kind::EngineError)?.into_any()])
+            }
+            Kind::InvalidLimit | Kind::InvalidOption => {
+                PyTuple::new(py, [class(py, Kind::EngineError)?.into_any(), value])
+            }
+            _ => PyTuple::new(py, [base(py)?.into_any(), value]),
         }
     }
 }
 
 static BASE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static TYPES: [PyOnceLock<Py<PyType>>; 7] = [
+static TYPES: [PyOnceLock<Py<PyType>>; 12] = [
+    PyOnceLock::new(),
+    PyOnceLock::new(),
+    PyOnceLock::new(),
+    PyOnceLock::new(),
+    PyOnceLock::new(),
     PyOnceLock::new(),
     PyOnceLock::new(),
     PyOnceLock::new(),
@@ -106,18 +155,11 @@ pub fn base(py: Python<'_>) -> PyResult<Bound<'_, PyType>> {
     Ok(base.bind(py).clone())
 }
 
-/// The class of `kind`: a subclass of `XqError` and of `ValueError`.
+/// The class of `kind`: a subclass of `XqError` (see [`Kind::bases`]).
 pub fn class(py: Python<'_>, kind: Kind) -> PyResult<Bound<'_, PyType>> {
     let index = Kind::ALL.iter().position(|&k| k == kind).unwrap_or(0);
     let class = TYPES[index].get_or_try_init(py, || {
-        let bases = PyTuple::new(
-            py,
-            [
-                base(py)?.into_any(),
-                py.get_type::<PyValueError>().into_any(),
-            ],
-        )?;
-        new_class(py, kind.name(), bases, kind.doc())
+        new_class(py, kind.name(), kind.bases(py)?, kind.doc())
     })?;
     Ok(class.bind(py).clone())
 }
@@ -178,4 +220,14 @@ impl From<NotationError> for Error {
 /// notation name).
 pub fn value_error(message: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(message.to_string())
+}
+
+/// An `InvalidLimit` with `message`.
+pub fn invalid_limit(message: impl std::fmt::Display) -> PyErr {
+    Error::new(Kind::InvalidLimit, message).into()
+}
+
+/// An `InvalidOption` with `message`.
+pub fn invalid_option(message: impl std::fmt::Display) -> PyErr {
+    Error::new(Kind::InvalidOption, message).into()
 }

@@ -40,7 +40,6 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::Node>()?;
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
-    m.add_class::<engine::Score>()?;
     m.add_class::<tablebase::Tablebase>()?;
     m.add_function(wrap_pyfunction!(types::parse_square, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_name, m)?)?;
@@ -61,5 +60,8 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(records::read_pgn_str, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_xqf, m)?)?;
     m.add_function(wrap_pyfunction!(records::write_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_read_pgn_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_xqf_tree, m)?)?;
+    m.add_function(wrap_pyfunction!(records::_write_pgn_tree, m)?)?;
     Ok(())
 }

@@ -1,23 +1,25 @@
-//! Game files: `xq.Game` (a record: tags, start, main line with comments and
-//! variations, result), PGN read from UTF-8 or GBK and written in a chosen notation, XQF
-//! read.
+//! Game files: `xq.Record` (a game file's record: tags, start, main line with comments
+//! and variations, result), PGN read from UTF-8 or GBK and written in a chosen notation,
+//! XQF read; and the private conversions of a record to and from the tree of tuples
+//! that `xq.pgn` (python-chess's `Game` and `GameNode`) is built from.
 
 use crate::board::{self, Board};
 use crate::errors::{value_error, Error, Kind};
 use crate::types::Move;
 use crate::types::Reduced;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::path::PathBuf;
 use xq_movegen::GameResult;
-use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions};
+use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions, MAX_VARIATION_DEPTH};
 use xq_records::{xqf, Line, Record};
 
-/// A game record, as read from a PGN or XQF file: `tags` (a dict in file order),
+/// A game file's record, as read from a PGN or XQF file: `tags` (a dict in file order),
 /// `board()` (the start), `moves` (the main line), `mainline()` (its `Node`s with
 /// comments and variations), `comment` (before the first move), `result`, `end()` (the
-/// board after the main line). `pgn(notation)` writes it.
-#[pyclass(module = "xq", name = "Game")]
+/// board after the main line). `pgn(notation)` writes it. (`xq.Game`, its name before
+/// 0.2, is a deprecated alias; `xq.pgn.Game` is python-chess's editable tree.)
+#[pyclass(module = "xq", name = "Record")]
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     record: Record,
@@ -284,7 +286,7 @@ impl GameRecord {
     fn __repr__(&self) -> String {
         let who = |t| self.record.tag(t).unwrap_or("?").to_string();
         format!(
-            "<Game {} vs {}, {} plies, {}>",
+            "<Record {} vs {}, {} plies, {}>",
             who("Red"),
             who("Black"),
             self.record.main.nodes.len(),
@@ -314,4 +316,140 @@ impl GameRecord {
             (text,),
         ))
     }
+}
+
+// ---------------------------------------------------------------------- trees for xq.pgn
+
+/// A line as a tuple: `(comment before its first move or None, [node, ...])`, each node
+/// `(Move, comment or None, [nag, ...], [line, ...])`.
+fn line_tree<'py>(py: Python<'py>, line: &Line) -> PyResult<Bound<'py, PyTuple>> {
+    let nodes = PyList::empty(py);
+    for n in &line.nodes {
+        let variations = PyList::empty(py);
+        for v in &n.variations {
+            variations.append(line_tree(py, v)?)?;
+        }
+        let node = (
+            Move::of(n.mv),
+            n.comment.clone(),
+            n.nags.iter().map(|&g| u16::from(g)).collect::<Vec<_>>(),
+            variations,
+        );
+        nodes.append(node.into_pyobject(py)?)?;
+    }
+    (line.comment.clone(), nodes).into_pyobject(py)
+}
+
+/// A record as a tuple: `(tags as [(name, value), ...], start FEN, main line, result
+/// token, trailer or None)`.
+fn record_tree<'py>(py: Python<'py>, r: &Record) -> PyResult<Bound<'py, PyTuple>> {
+    (
+        r.tags.clone(),
+        r.start.to_fen(),
+        line_tree(py, &r.main)?,
+        board::result_token(r.result),
+        r.trailer.clone(),
+    )
+        .into_pyobject(py)
+}
+
+/// The line of a tuple made by [`line_tree`] (or by `xq.pgn`), nested at most
+/// `MAX_VARIATION_DEPTH` deep.
+fn tree_line(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Line> {
+    if depth > MAX_VARIATION_DEPTH {
+        return Err(value_error(format!(
+            "variations nest deeper than {MAX_VARIATION_DEPTH}"
+        )));
+    }
+    let (comment, nodes): (Option<String>, Vec<Bound<'_, PyAny>>) = obj.extract()?;
+    let mut line = Line {
+        comment,
+        nodes: Vec::with_capacity(nodes.len()),
+    };
+    for node in nodes {
+        let (mv, comment, nags, variations): (
+            PyRef<'_, Move>,
+            Option<String>,
+            Vec<u16>,
+            Vec<Bound<'_, PyAny>>,
+        ) = node.extract()?;
+        let nags = nags
+            .into_iter()
+            .map(|g| u8::try_from(g).map_err(|_| value_error(format!("NAG ${g}: at most $255"))))
+            .collect::<PyResult<Vec<u8>>>()?;
+        line.nodes.push(xq_records::Node {
+            mv: mv.inner,
+            comment,
+            nags,
+            variations: variations
+                .iter()
+                .map(|v| tree_line(v, depth + 1))
+                .collect::<PyResult<_>>()?,
+        });
+    }
+    Ok(line)
+}
+
+/// `_read_pgn_tree(source, encoding, first_line, game)`: the games of one chunk of a
+/// PGN file (str, or bytes decoded as `encoding` says) as trees, and the encoding the
+/// bytes were in. An error's line and game are counted from `first_line` and `game`
+/// (where the chunk starts in its file).
+#[pyfunction]
+pub fn _read_pgn_tree<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    encoding: &str,
+    first_line: usize,
+    game: usize,
+) -> PyResult<(Vec<Bound<'py, PyTuple>>, &'static str)> {
+    let place = |mut e: pgn::PgnError| {
+        e.line += first_line.saturating_sub(1);
+        e.game = e.game.map(|g| g + game.saturating_sub(1));
+        pgn_error(e)
+    };
+    let (text, used) = if let Ok(b) = source.cast::<PyBytes>() {
+        let (text, used) = pgn::decode(b.as_bytes(), self::encoding(encoding)?).map_err(place)?;
+        (text, used.name())
+    } else {
+        (source.extract::<String>()?, "utf-8")
+    };
+    let records = py.detach(|| pgn::read_str(&text)).map_err(place)?;
+    let trees = records
+        .iter()
+        .map(|r| record_tree(py, r))
+        .collect::<PyResult<_>>()?;
+    Ok((trees, used))
+}
+
+/// `_xqf_tree(data)`: the game of XQF bytes as a tree.
+#[pyfunction]
+pub fn _xqf_tree<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyTuple>> {
+    let record = xqf::read(data).map_err(|e| Error::new(Kind::InvalidGameFile, e))?;
+    record_tree(py, &record)
+}
+
+/// A record's tree as `_write_pgn_tree` takes it: tags, start FEN, main line, result
+/// token, trailer.
+type RecordTree<'py> = (
+    Vec<(String, String)>,
+    String,
+    Bound<'py, PyAny>,
+    String,
+    Option<String>,
+);
+
+/// `_write_pgn_tree(tree, notation)`: the PGN text of a tree (as `_read_pgn_tree`
+/// makes them) in `notation`.
+#[pyfunction]
+pub fn _write_pgn_tree(tree: &Bound<'_, PyAny>, notation: &str) -> PyResult<String> {
+    let (tags, fen, main, result, trailer): RecordTree<'_> = tree.extract()?;
+    let mut record = Record::new(board::position(&fen)?);
+    record.tags = tags;
+    record.main = tree_line(&main, 0)?;
+    record.result = match result.as_str() {
+        "*" => None,
+        t => Some(t.parse::<GameResult>().map_err(value_error)?),
+    };
+    record.trailer = trailer;
+    write_text(&[&record], notation)
 }

@@ -84,15 +84,17 @@ pub fn action(m: xq_core::Move) -> Option<usize> {
     usize::try_from(i).ok()
 }
 
-/// The action of a move in the frame asked for: mirrored when `flip`.
-pub fn action_in(m: xq_core::Move, flip: bool) -> usize {
-    // Every legal move is an action; `reachable` is a superset of the rules of movement.
-    let i = action(m).unwrap_or(0);
-    if flip {
+/// The action of a move in the frame asked for: mirrored when `flip`. Every legal move of
+/// a position a game can reach is an action (`reachable` is a superset of the rules of
+/// movement); in a composed position (`Board(fen, strict=False)`) an advisor or an
+/// elephant off its points makes moves no game has, which have none.
+pub fn action_in(m: xq_core::Move, flip: bool) -> Option<usize> {
+    let i = action(m)?;
+    Some(if flip {
         actions().mirrored[i] as usize
     } else {
         i
-    }
+    })
 }
 
 /// Does `relative` ask to see this board mirrored (Black to move)?
@@ -140,7 +142,9 @@ pub fn array<'py>(
 pub fn fill_mask(pos: &Position, relative: bool, out: &mut [u8]) {
     let flip = flips(pos, relative);
     for m in legal_moves(pos) {
-        out[action_in(m, flip)] = 1;
+        if let Some(i) = action_in(m, flip) {
+            out[i] = 1;
+        }
     }
 }
 

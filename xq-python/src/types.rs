@@ -3,6 +3,7 @@
 
 use crate::errors::{value_error, Error, Kind};
 use pyo3::basic::CompareOp;
+use pyo3::exceptions::PyOverflowError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
@@ -12,6 +13,26 @@ use xq_core::{Color, Piece as CorePiece, PieceKind, Square};
 
 /// What `__reduce__` returns: the callable that rebuilds an object and its arguments.
 pub type Reduced<'py, A> = PyResult<(Bound<'py, PyAny>, A)>;
+
+/// A Python int of any size as an argument, saturated to `i64` (so that a huge square
+/// or count is refused by the range check with a `ValueError`, not an `OverflowError`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Int(pub i64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Int> {
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(Int(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                let negative = obj.lt(0)?;
+                Ok(Int(if negative { i64::MIN } else { i64::MAX }))
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
 
 /// The name of every square, `a0` to `i9`, by index.
 pub fn square_names() -> Vec<String> {
@@ -72,27 +93,27 @@ pub fn parse_square(name: &str) -> PyResult<u8> {
 ///
 /// Raises ValueError for an index outside 0..89.
 #[pyfunction]
-pub fn square_name(square: i64) -> PyResult<String> {
-    Ok(self::square(square)?.to_string())
+pub fn square_name(square: Int) -> PyResult<String> {
+    Ok(self::square(square.0)?.to_string())
 }
 
 /// `xq.square_file(square)`: the file, 0 (a) to 8 (i).
 #[pyfunction]
-pub fn square_file(square: i64) -> PyResult<u8> {
-    Ok(self::square(square)?.file().index() as u8)
+pub fn square_file(square: Int) -> PyResult<u8> {
+    Ok(self::square(square.0)?.file().index() as u8)
 }
 
 /// `xq.square_rank(square)`: the rank, 0 (Red's back rank) to 9.
 #[pyfunction]
-pub fn square_rank(square: i64) -> PyResult<u8> {
-    Ok(self::square(square)?.rank().index() as u8)
+pub fn square_rank(square: Int) -> PyResult<u8> {
+    Ok(self::square(square.0)?.rank().index() as u8)
 }
 
 /// `xq.square_mirror(square)`: the square mirrored across the river (the file stays),
 /// as in `Board.mirror()`.
 #[pyfunction]
-pub fn square_mirror(square: i64) -> PyResult<u8> {
-    Ok(index(self::square(square)?.flip_vertical()))
+pub fn square_mirror(square: Int) -> PyResult<u8> {
+    Ok(index(self::square(square.0)?.flip_vertical()))
 }
 
 /// A move from one square to another: `Move(from_square, to_square)`.
@@ -147,8 +168,8 @@ pub fn move_objects(
 #[pymethods]
 impl Move {
     #[new]
-    fn new(from_square: i64, to_square: i64) -> PyResult<Move> {
-        let (from, to) = (square(from_square)?, square(to_square)?);
+    fn new(from_square: Int, to_square: Int) -> PyResult<Move> {
+        let (from, to) = (square(from_square.0)?, square(to_square.0)?);
         if from == to {
             return Err(value_error(
                 "a move's origin and destination are the same square",
@@ -157,11 +178,26 @@ impl Move {
         Ok(Move::of(xq_core::Move::new(from, to)))
     }
 
+    /// The move written in ICCS (`h2e2`), UCI's move form for Xiangqi (python-chess's
+    /// `Move.from_uci`; the same as `from_iccs`).
+    ///
+    /// Raises InvalidMove for text that is not an ICCS move.
+    #[staticmethod]
+    fn from_uci(uci: &str) -> PyResult<Move> {
+        Move::from_iccs(uci)
+    }
+
+    /// The move in ICCS, `h2e2`: UCI's move form for Xiangqi (python-chess's `uci()`;
+    /// the same as `iccs()`).
+    fn uci(&self) -> String {
+        self.inner.to_string()
+    }
+
     /// The move written in ICCS (`h2e2`; `H2-E2` is read too).
     ///
     /// Raises InvalidMove for text that is not an ICCS move.
     #[staticmethod]
-    fn from_iccs(text: &str) -> PyResult<Move> {
+    pub fn from_iccs(text: &str) -> PyResult<Move> {
         text.trim()
             .parse::<xq_core::Move>()
             .map(Move::of)
@@ -249,10 +285,10 @@ impl Piece {
 #[pymethods]
 impl Piece {
     #[new]
-    fn new(piece_type: i64, color: bool) -> PyResult<Piece> {
+    fn new(piece_type: Int, color: bool) -> PyResult<Piece> {
         Ok(Piece::of(CorePiece::new(
             color_of(color),
-            kind_of(piece_type)?,
+            kind_of(piece_type.0)?,
         )))
     }
 

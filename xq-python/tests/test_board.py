@@ -196,3 +196,99 @@ def test_every_move_of_random_games_round_trips_through_notation():
             board.push(m)
         fen = board.fen()
         assert xq.Board(fen).fen() == fen
+
+
+def test_python_chess_spellings(start):
+    m = xq.Move.from_uci("h2e2")
+    assert m == xq.Move.from_iccs("h2e2") and m.uci() == m.iccs() == "h2e2"
+    with pytest.raises(xq.InvalidMove):
+        xq.Move.from_uci("h2x2")
+    assert start.ply() == 0
+    assert start.push_uci("h2e2") == m and start.ply() == 1
+    with pytest.raises(xq.IllegalMove):
+        start.push_uci("h2e2")
+    with pytest.raises(xq.InvalidMove):
+        start.push_uci("炮二平五")  # UCI's form only; push_notation reads the others
+    assert start.move_stack == [m]
+    start.push_uci("h9g7")
+    assert start.ply() == 2 and start.fullmove_number == 2
+    assert xq.Board("4k4/9/9/9/9/9/9/9/9/3K5 b - - 0 40").ply() == 79
+    # Repetitions since the last capture: the horses out and back.
+    board = xq.Board()
+    assert board.is_repetition(1) and not board.is_repetition(2)
+    for _ in range(2):
+        for uci in ("h0g2", "h9g7", "g2h0", "g7h9"):
+            board.push_uci(uci)
+    assert board.is_repetition(3) and not board.is_repetition(4) and board.is_repetition()
+    board.pop()  # the position after g2h0 has occurred twice
+    assert board.is_repetition(2) and not board.is_repetition(3)
+    board.push_uci("g7h9")
+    board.push_uci("b0c2")
+    assert not board.is_repetition(2) and board.is_repetition(1)
+    with pytest.raises(ValueError):
+        board.is_repetition(0)
+    # Checkers: the squares of the pieces that give check, in square order.
+    assert xq.Board().checkers() == []
+    double = xq.Board("3k5/9/9/9/4r4/9/9/3n5/9/4K4 w")  # the chariot on e5 and the horse on d2
+    assert double.is_check() and double.checkers() == [xq.D2, xq.E5]
+
+
+def test_composed_positions():
+    fen = "3pkp3/R8/9/9/9/9/9/8R/9/5K3 w"  # Black's soldiers on its own back rank
+    with pytest.raises(xq.InvalidFen) as e:
+        xq.Board(fen)
+    assert str(e.value) == (
+        "illegal position: 'p' can never stand on d9 (no game reaches it, but it can be "
+        "played: Board(fen, strict=False) takes it)"
+    )
+    board = xq.Board(fen, strict=False)
+    assert board.status() == xq.Status.UNREACHABLE_SQUARE and not board.is_valid()
+    assert board.irregularities() == ["'p' can never stand on d9", "'p' can never stand on f9"]
+    assert xq.Board().status() == xq.STATUS_VALID == xq.Status.VALID and xq.Board().is_valid()
+    assert xq.Board().irregularities() == []
+    # It plays by the rules: the soldiers step forward only; a mate in one is found.
+    black = xq.Board(fen.replace(" w", " b"), strict=False)
+    assert sorted(m.uci() for m in black.legal_moves if m.from_square in (xq.D9, xq.F9)) == ["d9d8", "f9f8"]
+    engine = xq.Engine(threads=1, hash_mb=1)
+    result = engine.play(board, depth=4)
+    assert result.move == xq.Move.from_uci("i2e2")
+    board.push(result.move)
+    assert board.is_checkmate() and board.outcome().result() == "1-0"
+    # Copies, mirrors and pickles keep it; set_fen takes strict too.
+    import pickle
+
+    assert pickle.loads(pickle.dumps(board)).move_stack == board.move_stack
+    assert board.copy().fen() == board.fen() and board.root().status() == xq.Status.UNREACHABLE_SQUARE
+    assert board.mirror().irregularities() == ["'P' can never stand on d0", "'P' can never stand on f0"]
+    other = xq.Board()
+    with pytest.raises(xq.InvalidFen):
+        other.set_fen(fen)
+    assert other == xq.Board()
+    other.set_fen(fen, strict=False)
+    assert other.fen().startswith("3pkp3/")
+    # What cannot be played is refused, strict or not.
+    for bad in ("3k5/9/9/3A5/9/9/9/9/9/4K4 w", "4k4/9/9/9/9/9/9/9/9/4K4 w", "4k4/9/9/9/9/9/9/9/4R4/3K5 w"):
+        with pytest.raises(xq.InvalidFen) as e:
+            xq.Board(bad, strict=False)
+        assert "strict=False" not in str(e.value)
+
+
+def test_a_composed_board_in_the_ml_calls():
+    pytest.importorskip("numpy")
+    # Red's advisor on d1 and elephant on f1, off their points: d1e0, d1e2 and f1d3 have
+    # no action index (no game has them); the soldier behind its start (b2b3) has one.
+    board = xq.Board("3k5/9/9/2r6/9/9/9/1P4c2/3A1B3/5K3 w", strict=False)
+    legal = {m.uci() for m in board.legal_moves}
+    assert {"d1e2", "d1e0", "f1d3", "b2b3"} <= legal and "f1h3" not in legal  # its eye g2 is taken
+    indices = board.legal_indices()
+    mask = board.legal_mask()
+    assert sorted(indices) == sorted(int(i) for i in mask.nonzero()[0])
+    with_action = []
+    for m in board.legal_moves:
+        try:
+            with_action.append(xq.move_to_index(m))
+        except ValueError:
+            assert m.uci() in ("d1e2", "d1e0", "f1d3"), m
+    assert sorted(with_action) == sorted(indices) and xq.move_to_index(xq.Move.from_uci("b2b3")) in indices
+    assert len(indices) == len(legal) - 3
+    assert not mask[0]  # nothing lands on action 0 (a0b0) by mistake

@@ -10,6 +10,7 @@ import time
 import pytest
 
 import xq
+import xq.engine
 from conftest import mate_cases
 
 SHORT_MATES = [c for c in mate_cases() if c[1] <= 3]
@@ -29,7 +30,8 @@ def test_the_engine_finds_the_short_mates(engine, fen, mate, bm):
     board = xq.Board(fen)
     engine.new_game()
     info = engine.analyse(board, depth=2 * mate + 12)
-    assert info["score"] == xq.Score(mate=mate), info["pv"]
+    assert info["score"].relative == xq.engine.Mate(mate), info["pv"]
+    assert info["score"] == xq.engine.PovScore(xq.engine.Mate(mate), board.turn)
     best = info["pv"][0]
     if best.iccs() in bm:
         return
@@ -39,21 +41,26 @@ def test_the_engine_finds_the_short_mates(engine, fen, mate, bm):
         assert board.is_checkmate()
     else:
         engine.new_game()
-        assert engine.analyse(board, depth=2 * mate + 12)["score"] == xq.Score(mate=-(mate - 1))
+        assert engine.analyse(board, depth=2 * mate + 12)["score"].relative == xq.engine.Mate(-(mate - 1))
 
 
 def test_the_info_dict(engine):
     board = xq.Board()
     board.push_notation("h2e2")
     info = engine.analyse(board, depth=6)
-    assert set(info) >= {"score", "pv", "depth", "seldepth", "nodes", "nps", "time", "multipv"}
+    assert set(info) >= {"score", "wdl", "pv", "depth", "seldepth", "nodes", "nps", "time", "multipv"}
     assert info["depth"] == 6 and info["nodes"] > 0 and info["time"] >= 0
-    assert isinstance(info["score"], xq.Score) and info["score"].cp is not None
-    assert info["score"].mate is None and not info["score"].is_mate()
+    score = info["score"]
+    assert isinstance(score, xq.engine.PovScore) and score.turn == xq.BLACK
+    assert isinstance(score.relative, xq.engine.Cp) and score.relative.score() is not None
+    assert score.relative.mate() is None and not score.is_mate()
+    assert score.black() == score.relative and score.red() == -score.relative
+    wdl = info["wdl"]
+    assert isinstance(wdl, xq.engine.PovWdl) and wdl.relative.total() == 1000
+    assert wdl.red() == -wdl.black()
     assert board.line_notation(info["pv"])  # a legal line from the position
     assert board.move_stack == [xq.Move.from_iccs("h2e2")]  # the board is not touched
-    assert str(xq.Score(cp=35)) == "cp 35" and str(-xq.Score(mate=2)) == "mate -2"
-    assert repr(xq.Score(mate=3)) == "Score(mate=3)"
+    assert xq.Score(cp=35) == xq.engine.Cp(35) and xq.Score(mate=2) == xq.engine.Mate(2)
     import pickle
 
     assert pickle.loads(pickle.dumps(info["score"])) == info["score"]
@@ -68,10 +75,12 @@ def test_multipv(engine):
 
 def test_play(engine):
     board = xq.Board()
-    move = engine.play(board, nodes=20_000)
-    assert board.is_legal(move)
+    result = engine.play(board, nodes=20_000)
+    assert isinstance(result, xq.engine.PlayResult)
+    assert board.is_legal(result.move) and result.info["pv"][0] == result.move
+    assert result.ponder == result.info["pv"][1]
     mated = xq.Board("R3k4/1R7/9/9/9/9/9/9/9/3K5 b")
-    assert engine.play(mated, depth=3) is None
+    assert engine.play(mated, depth=3).move is None
     assert engine.analyse(mated, depth=3)["pv"] == []
     with pytest.raises(ValueError):
         engine.play(board)  # no limit
@@ -126,8 +135,8 @@ def test_the_analysis_iterator(engine):
         analysis.stop()
         final = analysis.wait()
     assert depths == [1, 2, 3, 4, 5]
-    assert final["pv"] and board.is_legal(final["pv"][0])
-    assert analysis.best_move == final["pv"][0]
+    assert isinstance(final, xq.engine.BestMove) and board.is_legal(final.move)
+    assert analysis.best_move == final.move
     # With a limit it ends by itself.
     infos = list(engine.analysis(board, depth=4))
     assert infos[-1]["depth"] == 4
@@ -140,7 +149,7 @@ def test_an_unlimited_analysis_that_can_go_no_deeper_ends_by_itself(engine):
     t.start()
     t.join(60)
     assert not t.is_alive(), "the iterator did not end"
-    assert result[0][-1]["score"] == xq.Score(mate=1)
+    assert result[0][-1]["score"].relative == xq.engine.Mate(1)
 
 
 def test_stop_from_another_thread():
@@ -200,7 +209,7 @@ def test_levels_are_reproducible_with_a_seed():
         engine.set_seed(42)
         board = xq.Board()
         for _ in range(6):
-            m = engine.play(board, nodes=5_000)
+            m = engine.play(board, nodes=5_000).move
             board.push(m)
         moves.append(board.move_stack)
     assert moves[0] == moves[1]

@@ -6,6 +6,7 @@ import random
 import pytest
 
 import xq
+import xq.engine
 
 FEN_CASES = [
     ("", "malformed FEN: the FEN is empty"),
@@ -22,6 +23,16 @@ def test_exception_hierarchy():
         assert issubclass(cls, xq.XqError) and issubclass(cls, ValueError)
         assert cls.__module__ == "xq" and cls.__doc__
     assert issubclass(xq.XqError, Exception) and not issubclass(xq.XqError, ValueError)
+    # The engines' errors are python-chess's: EngineError is a RuntimeError.
+    assert issubclass(xq.EngineError, xq.XqError) and issubclass(xq.EngineError, RuntimeError)
+    assert issubclass(xq.EngineTerminatedError, xq.EngineError)
+    for cls in (xq.InvalidLimit, xq.InvalidOption):
+        assert issubclass(cls, xq.EngineError) and issubclass(cls, ValueError)
+    for cls in (xq.EngineError, xq.EngineTerminatedError, xq.InvalidLimit, xq.InvalidOption):
+        assert cls.__module__ == "xq" and cls.__doc__
+    assert issubclass(xq.engine.EngineTimeoutError, xq.EngineError)
+    assert issubclass(xq.engine.EngineTimeoutError, TimeoutError)
+    assert xq.engine.EngineError is xq.EngineError
 
 
 @pytest.mark.parametrize("fen,message", FEN_CASES)
@@ -129,8 +140,10 @@ def test_bad_arguments_are_value_errors(start):
         start.push("h2e2")
     with pytest.raises(ValueError):
         start.perft(21)
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match=r"perft depth -1: 0 to 20"):
         start.perft(-1)
+    with pytest.raises(ValueError):
+        start.perft(2**70)
     with pytest.raises(xq.IllegalMove):
         xq.Board._restore(xq.STARTING_FEN, ["h2e2", "h2e2"])
     with pytest.raises(xq.InvalidFen):
@@ -139,12 +152,120 @@ def test_bad_arguments_are_value_errors(start):
         xq.index_to_move(2086)
     with pytest.raises(ValueError):
         xq.move_to_index(xq.Move.from_iccs("a0b1"))
-    with pytest.raises(ValueError):
+    with pytest.raises(xq.InvalidOption):
         xq.Engine(threads=0)
-    with pytest.raises(ValueError):
+    with pytest.raises(xq.InvalidOption):
         xq.Engine(hash_mb=2**40)
-    with pytest.raises(ValueError):
+    with pytest.raises(xq.InvalidOption):
         xq.Engine(skill=21)
+
+
+# Values that are no limit: negative, zero, huge, not finite, of the wrong type.
+BAD_WHOLE = [-1, 0, 2**32, 2**64, 2**200, -(2**70), 1.5, 3.0, "3", True, None.__class__, [3], float("nan")]
+BAD_SECONDS = [-1, 0, -0.001, float("nan"), float("inf"), -float("inf"), 1e7, 2**80, "1", True, [1.0]]
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return xq.Engine(threads=1, hash_mb=1)
+
+
+def test_bad_limits_raise_invalid_limit(engine, start):
+    """Every bad limit, in every form (the keywords, xq.engine.Limit, multipv), raises
+    InvalidLimit (an XqError) with the limit's name, and the engine stays usable."""
+    import xq.engine
+
+    seen = 0
+    for name in ("depth", "mate"):
+        for bad in BAD_WHOLE:
+            for call in (engine.analyse, engine.play, engine.analysis):
+                with pytest.raises(xq.InvalidLimit, match=name):
+                    call(start, **{name: bad})
+                seen += 1
+            with pytest.raises(xq.InvalidLimit, match=name):
+                xq.engine.Limit(**{name: bad})
+    for bad in [b for b in BAD_WHOLE if b != 2**32]:  # nodes may be up to 2**64 - 1
+        with pytest.raises(xq.InvalidLimit, match="nodes"):
+            engine.analyse(start, nodes=bad)
+        with pytest.raises(xq.InvalidLimit, match="nodes"):
+            xq.engine.Limit(nodes=bad)
+        seen += 2
+    for bad in BAD_SECONDS:
+        with pytest.raises(xq.InvalidLimit, match="movetime"):
+            engine.analyse(start, movetime=bad)
+        with pytest.raises(xq.InvalidLimit, match="time"):
+            xq.engine.Limit(time=bad)
+        seen += 2
+    for name in ("red_clock", "black_clock", "red_inc", "black_inc", "white_clock", "white_inc"):
+        for bad in [b for b in BAD_SECONDS if b != 0]:
+            with pytest.raises(xq.InvalidLimit, match=name.replace("white", "red").split("_")[1]):
+                xq.engine.Limit(**{name: bad})
+            seen += 1
+    for bad in [-1, 0, 2**40, 1.5, "2"]:
+        with pytest.raises(xq.InvalidLimit, match="remaining_moves"):
+            xq.engine.Limit(remaining_moves=bad)
+        with pytest.raises(xq.InvalidLimit, match="multipv"):
+            engine.analyse(start, depth=1, multipv=bad)
+        with pytest.raises(xq.InvalidLimit, match="multipv"):
+            engine.analysis(start, multipv=bad)
+        seen += 3
+    # A Limit changed after it was made is checked again by the engine.
+    limit = xq.engine.Limit(depth=3)
+    limit.depth = -5
+    with pytest.raises(xq.InvalidLimit, match="depth"):
+        engine.analyse(start, limit)
+    limit.depth, limit.black_clock = 3, -1.0
+    with pytest.raises(xq.InvalidLimit, match="black_clock"):
+        engine.analyse(start, limit)
+    # No limit, a limit of the wrong type, a Limit and keywords together.
+    with pytest.raises(xq.InvalidLimit, match="give a limit"):
+        engine.analyse(start)
+    with pytest.raises(xq.InvalidLimit, match="give a limit"):
+        engine.play(start, xq.engine.Limit())
+    with pytest.raises(xq.InvalidLimit, match="xq.engine.Limit, not a dict"):
+        engine.analyse(start, {"depth": 3})
+    with pytest.raises(xq.InvalidLimit, match="not both"):
+        engine.analyse(start, xq.engine.Limit(depth=2), depth=3)
+    with pytest.raises(xq.InvalidLimit, match="red_clock or white_clock"):
+        xq.engine.Limit(red_clock=1, white_clock=1)
+    assert seen > 150
+    # Still usable, and the good forms work.
+    assert engine.analyse(start, xq.engine.Limit(depth=2))["depth"] == 2
+    assert engine.analyse(start, depth=2)["depth"] == 2
+    assert engine.play(start, xq.engine.Limit(white_clock=1.0, black_clock=1.0)).move is not None
+    assert engine.play(start, xq.engine.Limit(nodes=2**64 - 1, depth=1)).move is not None
+
+
+def test_bad_options_raise_invalid_option(engine):
+    for name, bad in [("threads", 0), ("threads", 1025), ("threads", -1), ("threads", 2**70),
+                      ("threads", "2"), ("threads", 1.0), ("threads", True), ("hash_mb", 0),
+                      ("hash_mb", -16), ("hash_mb", 2**40), ("hash_mb", "16"), ("skill", -1),
+                      ("skill", 21), ("skill", 2.5), ("skill", "max")]:
+        with pytest.raises(xq.InvalidOption, match=name):
+            xq.Engine(**{name: bad})
+    for options, message in [
+        ({"Threads": 0}, "Threads must be an int from 1 to 1024, not 0"),
+        ({"Hash": -1}, "Hash must be an int from 1 to 33554432, not -1"),
+        ({"hash": "64"}, "Hash must be an int from 1 to 33554432, not a str"),
+        ({"Skill Level": 99}, "Skill Level must be an int from 0 to 20, not 99"),
+        ({"Contempt": 1}, "the engine has no option 'Contempt' (it has Threads, Hash, Skill Level)"),
+        ({"MultiPV": 2}, "MultiPV is set by each search: analyse(board, limit, multipv=N)"),
+        ({1: 2}, "option names are str, not int"),
+    ]:
+        with pytest.raises(xq.InvalidOption) as e:
+            engine.configure(options)
+        assert str(e.value) == message
+    # Nothing was applied by a refused call: every name is checked first.
+    with pytest.raises(xq.InvalidOption):
+        engine.configure({"Threads": 2, "Hash": 0})
+    assert (engine.threads, engine.hash_mb) == (1, 1)
+    engine.configure({"threads": 2, "HASH": 2, "Skill Level": 20})
+    assert (engine.threads, engine.hash_mb, engine.skill) == (2, 2, 20)
+    engine.configure({"Threads": 1, "Hash": 1})
+    assert set(engine.options) == {"Threads", "Hash", "Skill Level"}
+    assert engine.options["Hash"].max == 33554432 and engine.options["Threads"].type == "spin"
+    engine.set_seed(-1)  # any int is a seed
+    engine.set_seed(2**100)
 
 
 def test_random_input_never_crashes():

@@ -106,7 +106,7 @@ def test_pgn_tags_result_and_trailer():
     assert game.result == "0-1"
     assert game.trailer.endswith("https://www.xqbase.com/")
     assert game.comment is None
-    assert repr(game) == "<Game 相眼竞技 vs 将神传说, 174 plies, 0-1>"
+    assert repr(game) == "<Record 相眼竞技 vs 将神传说, 174 plies, 0-1>"
 
 
 def test_xqf_tags_and_comments():
@@ -164,7 +164,7 @@ def test_write_pgn_to_files(tmp_path):
 def test_a_board_becomes_a_record():
     board = xq.Board("3k5/R8/9/9/9/9/9/9/4R4/4K4 w")
     board.push_notation("e1e9")
-    game = xq.Game.from_board(board)
+    game = xq.Record.from_board(board)
     assert game.result == "1-0" and game.moves == board.move_stack
     game.set_tag("Red", "me")
     game.result = "*"

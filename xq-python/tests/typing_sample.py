@@ -3,6 +3,8 @@ against the installed wheel's stubs (it is not a test module itself)."""
 
 import numpy as np
 import xq
+import xq.engine
+import xq.pgn
 
 board: xq.Board = xq.Board()
 moves: list[xq.Move] = board.legal_moves
@@ -13,11 +15,17 @@ if o is not None:
     r: str = o.result()
 mask: np.ndarray = board.legal_mask()
 e = xq.Engine(threads=1, hash_mb=16)
-info = e.analyse(board, depth=3)
-score: xq.Score = info["score"]
+info = e.analyse(board, xq.engine.Limit(depth=3))
+score: xq.engine.PovScore = info["score"]
+cp: int | None = score.red().score(mate_score=100_000)
 lines = e.analyse(board, depth=3, multipv=2)
 first = lines[0]["pv"]
-games: list[xq.Game] = xq.read_pgn("x.pgn") if False else []
+played: xq.engine.PlayResult = e.play(board, xq.engine.Limit(nodes=1000))
+games: list[xq.Record] = xq.read_pgn("x.pgn") if False else []
+game: xq.pgn.Game | None = None
+if game is not None:
+    node: xq.pgn.GameNode = game.end()
+    text: str = game.pgn("wxf")
 m: xq.Move = xq.index_to_move(xq.move_to_index(moves[0]))
 sq: int = xq.E4 + xq.parse_square("e4")
 svg: str = xq.svg.board(board, size=300)

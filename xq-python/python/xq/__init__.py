@@ -13,7 +13,14 @@ Squares are ints 0..89 (``xq.A0`` = 0, rank-major, ``xq.I9`` = 89), colours bool
 (``xq.RED`` = True, ``xq.BLACK`` = False), piece types ints ``xq.GENERAL`` (1) ..
 ``xq.SOLDIER`` (7). Errors are ``xq.XqError`` subclasses (also ``ValueError``):
 ``InvalidFen``, ``InvalidMove``, ``IllegalMove``, ``AmbiguousMove``, ``InvalidGameFile``,
-``InvalidDataFile``, ``InvalidArgument``, ``InvalidTablebase``.
+``InvalidDataFile``, ``InvalidArgument``, ``InvalidTablebase``; the engines' are
+python-chess's ``EngineError`` (a ``RuntimeError``), ``EngineTerminatedError``, and
+``InvalidLimit`` and ``InvalidOption`` (also ``ValueError``).
+
+Engines: ``xq.Engine()`` is xq's search in-process; ``xq.engine`` drives outside
+engines over UCI and UCCI (``xq.engine.SimpleEngine.popen_uci("pikafish")``), with the
+same types. Game files: ``xq.pgn`` reads and writes python-chess's editable tree
+(``read_game``, ``Game``, ``GameNode``); ``xq.read_pgn`` returns flat ``xq.Record`` objects.
 
 Endgame tables written by ``xq tb gen`` are probed with ``xq.Tablebase(directory)``:
 ``probe_wdl(board)`` (1, 0, -1) and ``probe_dtm(board)`` (plies to mate, signed).
@@ -25,6 +32,8 @@ the engine against itself and returns the games in ``xq datagen``'s binary form.
 """
 
 import enum as _enum
+import warnings as _warnings
+from typing import Any as _Any
 from typing import List as _List
 
 from . import _xq
@@ -37,19 +46,22 @@ from ._xq import (  # "X as X": re-exported, for type checkers too
     Analysis as Analysis,
     Board as Board,
     Engine as Engine,
-    Game as Game,
+    EngineError as EngineError,
+    EngineTerminatedError as EngineTerminatedError,
     IllegalMove as IllegalMove,
     InvalidArgument as InvalidArgument,
     InvalidDataFile as InvalidDataFile,
     InvalidFen as InvalidFen,
     InvalidGameFile as InvalidGameFile,
+    InvalidLimit as InvalidLimit,
     InvalidMove as InvalidMove,
     InvalidTablebase as InvalidTablebase,
+    InvalidOption as InvalidOption,
     Move as Move,
     Node as Node,
     Outcome as Outcome,
     Piece as Piece,
-    Score as Score,
+    Record as Record,
     Tablebase as Tablebase,
     XqError as XqError,
     action_moves as action_moves,
@@ -143,10 +155,50 @@ class Termination(str, _enum.Enum):
         return self.value
 
 
+class Status(_enum.IntFlag):
+    """What is wrong with a position as a game's position (python-chess's ``Status``),
+    from ``Board.status()``: ``VALID`` (0) for every position a game can reach. A board
+    made with ``strict=False`` may have ``UNREACHABLE_SQUARE`` (a piece where no game can
+    bring it, as mate problems place them); ``Board`` refuses the others, named here for
+    python-chess's shape."""
+
+    VALID = 0
+    NO_RED_GENERAL = 1
+    NO_BLACK_GENERAL = 2
+    TOO_MANY_GENERALS = 4
+    GENERAL_OUTSIDE_PALACE = 8
+    UNREACHABLE_SQUARE = 16
+    TOO_MANY_PIECES = 32
+    GENERALS_FACING = 64
+    OPPONENT_CHECK = 128
+
+
+STATUS_VALID = Status.VALID
+
+
+def __getattr__(name: str) -> _Any:
+    # `xq.Game` was the flat game-file class's first name: a deprecated alias of
+    # `xq.Record` (python-chess's editable `Game` is `xq.pgn.Game`). `xq.Score` is
+    # `xq.engine.Score`, imported when first asked for.
+    if name == "Game":
+        _warnings.warn(
+            "xq.Game is deprecated: the game-file record is xq.Record "
+            "(and python-chess's editable game tree is xq.pgn.Game)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return Record
+    if name == "Score":
+        from .engine import Score
+
+        return Score
+    raise AttributeError(f"module 'xq' has no attribute {name!r}")
+
+
 __all__ = [
     "__version__",
     # board and moves
-    "Board", "Move", "Piece", "Outcome", "Termination", "STARTING_FEN", "svg",
+    "Board", "Move", "Piece", "Outcome", "Termination", "Status", "STATUS_VALID", "STARTING_FEN", "svg",
     "Color", "RED", "BLACK", "COLORS", "COLOR_NAMES",
     "PieceType", "GENERAL", "ADVISOR", "ELEPHANT", "HORSE", "CHARIOT", "CANNON", "SOLDIER",
     "PIECE_TYPES", "PIECE_NAMES", "PIECE_SYMBOLS",
@@ -156,9 +208,10 @@ __all__ = [
     # errors
     "XqError", "InvalidFen", "InvalidMove", "IllegalMove", "AmbiguousMove",
     "InvalidGameFile", "InvalidDataFile", "InvalidArgument", "InvalidTablebase",
-    # game files
-    "Game", "Node", "read_pgn", "read_pgn_str", "read_xqf", "write_pgn",
-    # engine
+    "EngineError", "EngineTerminatedError", "InvalidLimit", "InvalidOption",
+    # game files (the tree: xq.pgn)
+    "Record", "Node", "read_pgn", "read_pgn_str", "read_xqf", "write_pgn",
+    # engine (outside engines: xq.engine)
     "Engine", "Analysis", "Score",
     # endgame tables
     "Tablebase",

@@ -1,0 +1,773 @@
+"""Game files as python-chess reads them: ``read_game(handle)`` one game at a time, a
+``Game`` with ``headers`` and a tree of ``GameNode``\\ s that can be edited and written
+back.
+
+::
+
+    import xq.pgn
+
+    with open("games.pgn", "rb") as f:           # UTF-8 or GBK; text mode works too
+        while (game := xq.pgn.read_game(f)) is not None:
+            print(game.headers["Red"], game.headers["Black"], game.headers.get("Result"))
+            for node in game.mainline():
+                print(node.ply(), node.move, node.comment)
+    print(game)                                  # the PGN, in the notation it was read in
+
+Names: the project says *Game* for a played game and *Record* for a game file
+(``xq.Record``, a file's record as one flat object). Inside ``xq.pgn`` the classes keep
+python-chess's names, ``Game`` and ``GameNode``, because the point of this module is that
+python-chess code reads the same: a ``xq.pgn.Game`` is the root node of a game's tree.
+
+Reading is the same as ``xq.read_pgn``'s (the Rust reader of ``xq-records``): tags,
+movetext in ICCS, WXF or Chinese notation (read from the file's ``Format`` tag or the
+moves), comments, variations, NAGs, the result, and the text some sites put after a game
+(``Game.trailer``). A bad game raises ``xq.InvalidGameFile`` with its line; every move is
+checked. ``read_xqf`` reads an XQF file into the same tree.
+
+Writing (``str(game)``, ``game.pgn(notation)``, ``game.accept(StringExporter(...))``) is
+``xq.write_pgn``'s canonical form: UTF-8, a ``Format`` tag naming the notation, a ``FEN``
+tag when the start is not the usual one, a Red move and Black's answer on each line,
+lines of about 80 columns. A file xq wrote reads and writes back byte for byte; a file
+from elsewhere comes back in that form with the same tags, moves, comments, variations,
+NAGs, result and trailer (the tests check both on every shared game file).
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import io
+import os
+import re
+import weakref
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Generic,
+    Iterable,
+    Iterator,
+    List,
+    MutableMapping,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+    TypeVar,
+    Union,
+)
+
+T = TypeVar("T")
+
+from . import _xq
+from ._xq import Board, Move, STARTING_FEN
+
+NOTATIONS = ("chinese", "chinese-traditional", "wxf", "iccs")
+
+#: The Format tag's value for each notation, as the writer puts it.
+_FORMAT = {"chinese": "Chinese", "chinese-traditional": "Chinese", "wxf": "WXF", "iccs": "ICCS"}
+
+
+def _check_notation(notation: str) -> str:
+    if notation not in NOTATIONS:
+        raise ValueError(f"unknown notation {notation!r} (chinese, chinese-traditional, wxf or iccs)")
+    return notation
+
+
+# ---------------------------------------------------------------------------- headers
+
+
+class Headers(MutableMapping[str, str]):
+    """The tags of a game, in order (a dict that keeps its insertion order, keys are
+    case-sensitive as PGN's are). ``Game()`` starts with python-chess's seven tags, with
+    ``Red`` in place of ``White``; a game read from a file has exactly the file's."""
+
+    def __init__(self, data: Union[Iterable[Tuple[str, str]], Dict[str, str], None] = None, **kwargs: str) -> None:
+        self._tags: Dict[str, str] = {}
+        if data is not None:
+            items = data.items() if isinstance(data, dict) else data
+            for k, v in items:
+                self[k] = v
+        for k, v in kwargs.items():
+            self[k] = v
+
+    def __setitem__(self, key: str, value: str) -> None:
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise TypeError(f"a tag is a str name and a str value, not {key!r}: {value!r}")
+        if not key or any(c.isspace() or c in '"[]' for c in key):
+            raise ValueError(f"{key!r} is not a tag name")
+        if "\n" in value or "\r" in value:
+            raise ValueError(f"tag {key}: a value cannot hold a line break")
+        self._tags[key] = value
+
+    def __getitem__(self, key: str) -> str:
+        return self._tags[key]
+
+    def __delitem__(self, key: str) -> None:
+        del self._tags[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tags)
+
+    def __len__(self) -> int:
+        return len(self._tags)
+
+    def copy(self) -> "Headers":
+        """A copy."""
+        return Headers(list(self._tags.items()))
+
+    def __repr__(self) -> str:
+        return "Headers({})".format(", ".join(f"{k}={v!r}" for k, v in self._tags.items()))
+
+
+def _new_headers() -> Headers:
+    return Headers([("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
+                    ("Red", "?"), ("Black", "?"), ("Result", "*")])
+
+
+# ---------------------------------------------------------------------------- the tree
+
+
+class GameNode:
+    """A node of a game's tree (python-chess's ``GameNode``): the position after
+    ``move`` (``board()``), what follows it (``variations``, the first being the main
+    line), the comments and NAGs written with it. The root is the ``Game``; every other
+    node is a ``ChildNode``."""
+
+    def __init__(self, *, comment: str = "") -> None:
+        self.parent: Optional[GameNode] = None
+        self.move: Optional[Move] = None
+        self.variations: List[ChildNode] = []
+        self.comment = comment
+        self.starting_comment = ""
+        self.nags: Set[int] = set()
+
+    # -- where it is
+
+    def board(self) -> Board:
+        """The position after this node's move, with the moves from the game's start on
+        its stack (a new board at each call)."""
+        moves = []
+        node: GameNode = self
+        while node.parent is not None:
+            moves.append(node.move)
+            node = node.parent
+        board = typing_cast_game(node)._start_board()
+        for m in reversed(moves):
+            board.push(typing_move(m))
+        return board
+
+    def ply(self) -> int:
+        """The ply of the position after this node (``board().ply()``)."""
+        depth = 0
+        node: GameNode = self
+        while node.parent is not None:
+            depth += 1
+            node = node.parent
+        return typing_cast_game(node)._start_board().ply() + depth
+
+    def turn(self) -> bool:
+        """The side to move after this node: True for Red."""
+        return self.ply() % 2 == 0
+
+    def root(self) -> "GameNode":
+        """The root of the tree."""
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        return node
+
+    def game(self) -> "Game":
+        """The game this node belongs to."""
+        return typing_cast_game(self.root())
+
+    def end(self) -> "GameNode":
+        """The last node of the main line from here."""
+        node = self
+        while node.variations:
+            node = node.variations[0]
+        return node
+
+    def is_end(self) -> bool:
+        """Does nothing follow this node?"""
+        return not self.variations
+
+    def starts_variation(self) -> bool:
+        """Is this node the first of a line that is not its parent's main line?"""
+        return self.parent is not None and bool(self.parent.variations) and self.parent.variations[0] is not self
+
+    def is_mainline(self) -> bool:
+        """Is this node on the game's main line?"""
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def is_main_variation(self) -> bool:
+        """Is this node its parent's main line (or the root)?"""
+        return self.parent is None or self.parent.variations[0] is self
+
+    def next(self) -> Optional["ChildNode"]:
+        """The main line's next node, or None."""
+        return self.variations[0] if self.variations else None
+
+    def mainline(self) -> "Mainline[ChildNode]":
+        """The nodes of the main line after this one (an iterable; ``reversed`` works)."""
+        return Mainline(self, lambda node: node)
+
+    def mainline_moves(self) -> "Mainline[Move]":
+        """The moves of the main line after this one."""
+        return Mainline(self, lambda node: typing_move(node.move))
+
+    # -- the variations
+
+    def variation(self, move: Union[int, Move, "GameNode"]) -> "ChildNode":
+        """The variation by index, by its first move, or the node itself.
+
+        Raises KeyError when there is none."""
+        if isinstance(move, int):
+            return self.variations[move]
+        for v in self.variations:
+            if v is move or v.move == move:
+                return v
+        raise KeyError(move)
+
+    def has_variation(self, move: Move) -> bool:
+        """Does a variation start with ``move``?"""
+        return any(v.move == move for v in self.variations)
+
+    def add_variation(self, move: Move, *, comment: str = "", starting_comment: str = "",
+                      nags: Iterable[int] = ()) -> "ChildNode":
+        """Adds a line that starts with ``move`` (after the existing ones) and returns
+        its node.
+
+        Raises IllegalMove when ``move`` is not legal here."""
+        if not isinstance(move, Move):
+            raise TypeError(f"move must be an xq.Move, not a {type(move).__name__}")
+        board = self.board()
+        if not board.is_legal(move):
+            raise _xq.IllegalMove(f"{move} is not legal in {board.fen()}")
+        node = ChildNode(self, move, comment=comment, starting_comment=starting_comment, nags=nags)
+        self.variations.append(node)
+        return node
+
+    def add_main_variation(self, move: Move, *, comment: str = "", nags: Iterable[int] = ()) -> "ChildNode":
+        """Adds a line that starts with ``move`` as the main line (the old main line
+        becomes the first variation) and returns its node."""
+        node = self.add_variation(move, comment=comment, nags=nags)
+        self.variations.remove(node)
+        self.variations.insert(0, node)
+        return node
+
+    def add_line(self, moves: Iterable[Move], *, comment: str = "", starting_comment: str = "",
+                 nags: Iterable[int] = ()) -> "GameNode":
+        """Adds the moves one after the other as a line from here and returns the last
+        node; the comment and NAGs go to the last, the starting comment to the first."""
+        node: GameNode = self
+        for m in moves:
+            node = node.add_variation(m, starting_comment=starting_comment)
+            starting_comment = ""
+        node.comment = comment
+        node.nags.update(nags)
+        return node
+
+    def promote_to_main(self, move: Union[int, Move, GameNode]) -> None:
+        """Makes the variation the main line (the others keep their order)."""
+        node = self.variation(move)
+        self.variations.remove(node)
+        self.variations.insert(0, node)
+
+    def promote(self, move: Union[int, Move, GameNode]) -> None:
+        """Moves the variation one place up."""
+        node = self.variation(move)
+        i = self.variations.index(node)
+        if i > 0:
+            self.variations[i - 1], self.variations[i] = self.variations[i], self.variations[i - 1]
+
+    def demote(self, move: Union[int, Move, GameNode]) -> None:
+        """Moves the variation one place down."""
+        node = self.variation(move)
+        i = self.variations.index(node)
+        if i < len(self.variations) - 1:
+            self.variations[i + 1], self.variations[i] = self.variations[i], self.variations[i + 1]
+
+    def remove_variation(self, move: Union[int, Move, GameNode]) -> None:
+        """Removes the variation and everything after it."""
+        self.variations.remove(self.variation(move))
+
+    # -- the tree as tuples (for the Rust reader and writer)
+
+    def _line_from(self, comments: bool, variations: bool, starting: Optional[str]) -> Tuple[Any, ...]:
+        """The main line from this node's children as the writer's tuple."""
+        nodes = []
+        node: GameNode = self
+        first = starting
+        while node.variations:
+            main = node.variations[0]
+            alts = []
+            if variations:
+                for alt in node.variations[1:]:
+                    alts.append(_as_line(alt, comments, variations))
+            nodes.append((main.move, (main.comment or None) if comments else None,
+                          sorted(main.nags) if comments else [], alts))
+            node = main
+        return (first or None) if comments else None, nodes
+
+
+def _as_line(start: "ChildNode", comments: bool, variations: bool) -> Tuple[Any, ...]:
+    """The line that starts with the node ``start`` (its move, then its main line)."""
+    alts: List[Any] = []
+    head = (start.move, (start.comment or None) if comments else None,
+            sorted(start.nags) if comments else [], alts)
+    comment, rest = start._line_from(comments, variations, None)
+    return (start.starting_comment or None) if comments else None, [head] + list(rest)
+
+
+def typing_cast_game(node: GameNode) -> "Game":
+    if not isinstance(node, Game):
+        raise ValueError("this node is not in a game's tree (its root is not a Game)")
+    return node
+
+
+class ChildNode(GameNode):
+    """A node that a move leads to: ``move``, ``parent``, ``comment`` (after the move),
+    ``starting_comment`` (before it, when it starts a variation), ``nags``."""
+
+    def __init__(self, parent: GameNode, move: Move, *, comment: str = "", starting_comment: str = "",
+                 nags: Iterable[int] = ()) -> None:
+        super().__init__(comment=comment)
+        self.parent = parent
+        self.move = move
+        self.starting_comment = starting_comment
+        self.nags = set(nags)
+
+    def uci(self) -> str:
+        """The move in ICCS (UCI's form for Xiangqi)."""
+        return typing_move(self.move).uci()
+
+    def san(self, notation: str = "chinese") -> str:
+        """The move written in ``notation`` (Chinese by default: Xiangqi's usual
+        notation, in place of chess's SAN)."""
+        parent = self.parent
+        assert parent is not None
+        return parent.board().notation(typing_move(self.move), _check_notation(notation))
+
+    def __repr__(self) -> str:
+        return f"<ChildNode at {id(self):#x} ({self.ply()}. {self.move} ...)>"
+
+
+def typing_move(m: Optional[Move]) -> Move:
+    assert m is not None
+    return m
+
+
+class Mainline(Generic[T]):
+    """The nodes (or moves) of a main line: iterate, ``reversed()``, ``len()`` is not
+    offered (walk it)."""
+
+    def __init__(self, start: GameNode, f: Callable[["ChildNode"], T]) -> None:
+        self.start = start
+        self.f = f
+
+    def __bool__(self) -> bool:
+        return bool(self.start.variations)
+
+    def __iter__(self) -> Iterator[T]:
+        node = self.start
+        while node.variations:
+            node = node.variations[0]
+            yield self.f(node)
+
+    def __reversed__(self) -> Iterator[T]:
+        nodes = list(self.__iter_nodes())
+        for node in reversed(nodes):
+            yield self.f(node)
+
+    def __iter_nodes(self) -> Iterator[ChildNode]:
+        node = self.start
+        while node.variations:
+            node = node.variations[0]
+            yield node
+
+    def __repr__(self) -> str:
+        return "<Mainline ({})>".format(" ".join(str(n.move) for n in self.__iter_nodes()))
+
+
+class Game(GameNode):
+    """A game: the root of its tree (python-chess's ``Game``), with ``headers``, the
+    start position (``board()``; the ``FEN`` header when the game does not start from
+    the usual position), the comment on the whole game (``comment``), ``trailer`` (text
+    written after the game in its file), and what it was read as: ``notation`` and
+    ``encoding``."""
+
+    def __init__(self, headers: Optional[Union[Headers, Dict[str, str]]] = None) -> None:
+        super().__init__()
+        self.headers = Headers(headers.items()) if headers is not None else _new_headers()
+        self.trailer: Optional[str] = None
+        self.notation = "chinese"
+        self.encoding = "utf-8"
+        #: The movetext's result token as read (when the headers have no ``Result``).
+        self.result_token = "*"
+
+    @classmethod
+    def without_tag_roster(cls) -> "Game":
+        """A game with no headers at all."""
+        return cls(Headers())
+
+    @classmethod
+    def from_board(cls, board: Board) -> "Game":
+        """A game of a board's moves, from the board's start (the ``FEN`` header set
+        when it is not the usual start; ``Result`` when the rules have ended it)."""
+        game = cls()
+        game.setup(board.root())
+        node: GameNode = game
+        for m in board.move_stack:
+            node = node.add_variation(m)
+        game.headers["Result"] = board.result()
+        return game
+
+    def setup(self, board: Union[Board, str]) -> None:
+        """Starts the game from ``board``'s position (or a FEN): the ``FEN`` header is set,
+        or removed for the usual start. Moves already in the tree must stay legal."""
+        fen = board.fen() if isinstance(board, Board) else Board(board).fen()
+        if fen == STARTING_FEN:
+            self.headers.pop("FEN", None)
+            self.headers.pop("SetUp", None)
+        else:
+            self.headers["FEN"] = fen
+
+    def _start_board(self) -> Board:
+        fen = self.headers.get("FEN")
+        return Board(fen) if fen else Board()
+
+    def board(self) -> Board:
+        """The start position (a new board at each call)."""
+        return self._start_board()
+
+    def ply(self) -> int:
+        return self._start_board().ply()
+
+    # -- writing
+
+    def _tree(self, *, headers: bool = True, comments: bool = True, variations: bool = True) -> Tuple[Any, ...]:
+        tags = [(k, v) for k, v in self.headers.items() if k not in ("FEN", "Format")] if headers else []
+        result = self.headers.get("Result", self.result_token)
+        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
+            result = "*"
+        main = self._line_from(comments, variations, self.comment)
+        return (tags, self._start_board().fen(), main, result, self.trailer if headers else None)
+
+    def pgn(self, notation: Optional[str] = None, *, headers: bool = True, comments: bool = True,
+            variations: bool = True) -> str:
+        """The game as PGN text in ``notation`` (``chinese``, ``chinese-traditional``,
+        ``wxf``, ``iccs``; by default the one it was read in). Without ``headers`` only
+        the movetext (no tags and no trailer); without ``comments`` no comments nor NAGs;
+        without ``variations`` the main line alone.
+
+        Raises IllegalMove if a move of the tree is not legal where it is played."""
+        notation = _check_notation(notation or self.notation)
+        text = _xq._write_pgn_tree(self._tree(headers=headers, comments=comments, variations=variations),
+                                   notation)
+        if not headers:
+            # The writer always opens with the Format tag and a blank line.
+            text = text.split("\n\n", 1)[1] if "\n\n" in text else text
+        return text
+
+    def accept(self, visitor: "StringExporter") -> str:
+        """Writes the game with an exporter (python-chess's visitor call) and returns
+        what it made."""
+        return visitor._export(self)
+
+    def __str__(self) -> str:
+        return self.pgn()
+
+    def __repr__(self) -> str:
+        return "<Game at {:#x} ({!r} vs. {!r}, {!r})>".format(
+            id(self), self.headers.get("Red", "?"), self.headers.get("Black", "?"), self.headers.get("Date", "?"))
+
+
+class StringExporter:
+    """python-chess's exporter: ``game.accept(StringExporter(headers=True,
+    variations=True, comments=True))`` is the PGN text; ``notation`` chooses the move
+    notation (by default the game's)."""
+
+    def __init__(self, *, headers: bool = True, variations: bool = True, comments: bool = True,
+                 notation: Optional[str] = None) -> None:
+        self.headers = headers
+        self.variations = variations
+        self.comments = comments
+        self.notation = notation if notation is None else _check_notation(notation)
+
+    def _export(self, game: Game) -> str:
+        return game.pgn(self.notation, headers=self.headers, comments=self.comments,
+                        variations=self.variations)
+
+
+class FileExporter(StringExporter):
+    """Writes each game it is given to ``handle`` (text mode), a blank line after each:
+    ``game.accept(FileExporter(f))`` returns the number of characters written."""
+
+    def __init__(self, handle: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.handle = handle
+
+    def _export(self, game: Game) -> int:  # type: ignore[override]
+        text = super()._export(game) + "\n"
+        self.handle.write(text)
+        return len(text)
+
+
+# ---------------------------------------------------------------------------- building from tuples
+
+
+def _game_of_tree(tree: Tuple[Any, ...], notation: str, encoding: str) -> Game:
+    tags, fen, main, result, trailer = tree
+    game = Game(Headers(tags))
+    if fen != STARTING_FEN:
+        game.headers["FEN"] = fen
+    comment, nodes = main
+    game.comment = comment or ""
+    _grow(game, nodes)
+    game.trailer = trailer
+    game.notation = notation
+    game.encoding = encoding
+    game.result_token = result
+    return game
+
+
+def _grow(parent: GameNode, nodes: Sequence[Tuple[Any, ...]]) -> None:
+    """Hangs a line of nodes from ``parent``; each node's variations hang from the same
+    parent, after it. Iterative along a line (a game's main line may be long)."""
+    for move, comment, nags, variations in nodes:
+        child = ChildNode(parent, move, comment=comment or "", nags=nags)
+        parent.variations.append(child)
+        for start_comment, vnodes in variations:
+            if not vnodes:
+                continue
+            first = len(parent.variations)
+            _grow(parent, vnodes[:1])
+            head = parent.variations[first]
+            head.starting_comment = start_comment or ""
+            _grow(head, vnodes[1:])
+        parent = child
+
+
+# ---------------------------------------------------------------------------- reading
+
+_RESULTS = {"1-0", "0-1", "1/2-1/2", "*", "½-½"}
+_FORMAT_TAG = re.compile(r'^\s*\[\s*Format\s+"([^"]*)"\s*\]', re.MULTILINE)
+_TRADITIONAL = set("車馬進後帥俥傌砲將")
+
+
+class _HandleState:
+    """What ``read_game`` remembers of a handle between games: the first line of the next
+    game when the handle cannot seek back to it, the line number and the games read."""
+
+    def __init__(self) -> None:
+        self.pending: Optional[Union[str, bytes]] = None
+        self.line = 1
+        self.games = 0
+        self.gbk = False
+
+
+_states: "weakref.WeakKeyDictionary[Any, _HandleState]" = weakref.WeakKeyDictionary()
+_states_by_id: Dict[int, _HandleState] = {}
+
+
+def _state(handle: Any) -> _HandleState:
+    try:
+        state = _states.get(handle)
+        if state is None:
+            state = _states[handle] = _HandleState()
+        return state
+    except TypeError:
+        return _states_by_id.setdefault(id(handle), _HandleState())
+
+
+def _line_text(line: Union[str, bytes], state: _HandleState) -> str:
+    """A line as text, to see the file's structure ([, {, }, ;, results)."""
+    if isinstance(line, str):
+        return line
+    if not state.gbk:
+        try:
+            return line.decode("utf-8")
+        except UnicodeDecodeError:
+            state.gbk = True
+    return line.decode("gb18030", errors="replace")
+
+
+class _Scanner:
+    """Follows the movetext line by line to find where a game ends: at a line that starts
+    with ``[`` outside a comment, or after the result, at the next such line (what
+    follows a result is the game's trailer)."""
+
+    def __init__(self) -> None:
+        self.in_comment = False
+        self.after_result = False
+        self.depth = 0
+        self.moves_seen = False
+
+    def ends_before(self, text: str) -> bool:
+        """Does this line start the next game?"""
+        stripped = text.lstrip(" \t\ufeff")
+        return stripped.startswith("[") and not self.in_comment and (self.moves_seen or self.after_result)
+
+    def feed(self, text: str) -> None:
+        stripped = text.strip().lstrip("\ufeff")
+        if not stripped:
+            return
+        if not self.in_comment and stripped.startswith("[") and not self.moves_seen:
+            return  # a tag
+        if self.after_result:
+            return
+        self.moves_seen = True
+        i, n = 0, len(text)
+        word: List[str] = []
+        while i < n:
+            c = text[i]
+            if self.in_comment:
+                if c == "}":
+                    self.in_comment = False
+                i += 1
+                continue
+            if c == "{" or c == ";" or c == "(" or c == ")" or c.isspace():
+                self._word("".join(word))
+                word = []
+                if c == "{":
+                    self.in_comment = True
+                elif c == ";":
+                    return
+                elif c == "(":
+                    self.depth += 1
+                elif c == ")":
+                    self.depth = max(0, self.depth - 1)
+                if self.after_result:
+                    return
+                i += 1
+                continue
+            word.append(c)
+            i += 1
+        self._word("".join(word))
+
+    def _word(self, word: str) -> None:
+        if word in _RESULTS and self.depth == 0:
+            self.after_result = True
+
+
+def _detect_notation(text: str) -> str:
+    """The notation of a game's movetext: its Format tag, else its first move's form."""
+    m = _FORMAT_TAG.search(text)
+    if m:
+        value = m.group(1).strip().lower()
+        if value == "iccs":
+            return "iccs"
+        if value == "wxf":
+            return "wxf"
+    body = re.sub(r"\{[^}]*\}", " ", "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("[")))
+    body = re.sub(r";[^\n]*", " ", body)
+    for word in re.split(r"[\s()]+", body):
+        word = re.sub(r"^\d+[.．…。]+", "", word)
+        if not word or word in _RESULTS or word.startswith("$"):
+            continue
+        if re.fullmatch(r"[a-iA-I][0-9]-?[a-iA-I][0-9][!?]*", word):
+            return "iccs"
+        if re.fullmatch(r"[A-Za-z+\-][0-9a-e+\-.]?[.=+\-][0-9][!?]*", word) or re.fullmatch(r"[A-Za-z][0-9][.=+\-][0-9][!?]*", word):
+            return "wxf"
+        if any(c in _TRADITIONAL for c in body):
+            return "chinese-traditional"
+        return "chinese"
+    return "chinese"
+
+
+def read_game(handle: Any, *, encoding: str = "auto") -> Optional[Game]:
+    """Reads the next game of a PGN file and returns it, or None at the end of the file.
+
+    ``handle`` is a file opened in binary mode (the bytes are decoded as UTF-8 when they
+    are, else as GBK, as the Chinese sites publish them; or as ``encoding`` says:
+    ``"utf-8"``, ``"gbk"``) or in text mode (then its own encoding rules). The handle
+    is left at the start of the next game (when it can seek; otherwise ``read_game``
+    remembers the line it read too far, for the next call with the same handle).
+
+    Raises InvalidGameFile with the game's number, the line (counted from where reading
+    started) and the ply."""
+    if encoding not in ("auto", "utf-8", "utf8", "gbk", "gb2312", "gb18030", "cp936"):
+        raise ValueError(f"unknown encoding {encoding!r} (auto, utf-8 or gbk)")
+    state = _state(handle)
+    scanner = _Scanner()
+    lines: List[Union[str, bytes]] = []
+    first_line = state.line
+    seekable = False
+    try:
+        seekable = handle.seekable()
+    except (AttributeError, OSError, ValueError):
+        pass
+    while True:
+        position = None
+        if state.pending is not None:
+            line, state.pending = state.pending, None
+        else:
+            if seekable:
+                try:
+                    position = handle.tell()
+                except (OSError, ValueError):
+                    seekable = False
+            line = handle.readline()
+        if not line:
+            break
+        text = _line_text(line, state)
+        if scanner.ends_before(text):
+            if position is not None:
+                handle.seek(position)
+            else:
+                state.pending = line
+            break
+        scanner.feed(text)
+        lines.append(line)
+        state.line += 1
+    if not lines:
+        return None
+    if isinstance(lines[0], bytes):
+        chunk: Union[str, bytes] = b"".join(typing_bytes(l) for l in lines)
+        forced = encoding
+    else:
+        chunk = "".join(typing_str(l) for l in lines)
+        forced = "auto"
+    trees, used = _xq._read_pgn_tree(chunk, forced, first_line, state.games + 1)
+    if not trees:
+        return None
+    state.games += 1
+    text = chunk if isinstance(chunk, str) else chunk.decode("utf-8" if used == "utf-8" else "gb18030", errors="replace")
+    encoding_used = used if isinstance(chunk, bytes) else (getattr(handle, "encoding", None) or "utf-8")
+    return _game_of_tree(trees[0], _detect_notation(text), str(encoding_used).lower())
+
+
+def typing_bytes(b: Union[str, bytes]) -> bytes:
+    return b if isinstance(b, bytes) else b.encode()
+
+
+def typing_str(s: Union[str, bytes]) -> str:
+    return s if isinstance(s, str) else s.decode()
+
+
+def read_xqf(source: Any) -> Game:
+    """Reads an XQF file (XQStudio's binary format, encrypted or not) into a ``Game``:
+    from a handle opened in binary mode, ``bytes``, or a path.
+
+    Raises InvalidGameFile with the byte offset of the problem."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+    elif isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            data = f.read()
+    else:
+        data = source.read()
+        if isinstance(data, str):
+            raise TypeError("an XQF file is binary: open it with 'rb'")
+    return _game_of_tree(_xq._xqf_tree(data), "chinese", "xqf")
+
+
+__all__ = [
+    "read_game", "read_xqf", "Game", "GameNode", "ChildNode", "Headers", "Mainline",
+    "StringExporter", "FileExporter", "NOTATIONS",
+]
