@@ -321,13 +321,13 @@ fn a_hashsize_the_machine_refuses_is_reported() {
         xq_protocol::Ucci::new(sink, xq_search::Engine::with_caps(Options::default(), caps));
     ucci.handle("setoption hashsize 65536");
     ucci.handle("setoption hashsize 32");
-    ucci.handle("setoption threads 1024");
-    ucci.handle("setoption threads 1025");
+    ucci.handle("setoption threads 2");
+    ucci.handle("setoption threads 3");
     assert_eq!(
         *lines.lock().unwrap(),
         [
             "info string setoption: cannot allocate a hash table of 65536 MiB; keeping 64 MiB (in: setoption hashsize 65536)",
-            "info string setoption: threads must be between 0 and 1024, not 1025 (in: setoption threads 1025)",
+            "info string setoption: threads must be between 0 and 2, not 3 (in: setoption threads 3)",
         ]
     );
 }

@@ -518,15 +518,21 @@ fn a_hash_the_machine_refuses_is_reported_and_the_engine_plays_on() {
 }
 
 #[test]
-fn threads_go_up_to_1024() {
+fn threads_go_up_to_the_caps() {
     use xq_protocol::Protocol;
     let (mut uci, lines) = small_machine();
-    // Taken (this machine caps them at two), and one more is out of range.
-    uci.handle("setoption name Threads value 1024");
-    uci.handle("setoption name Threads value 1025");
+    // An engine whose caps allow two threads announces and takes at most two.
+    uci.handle("uci");
+    assert!(lines
+        .lock()
+        .unwrap()
+        .contains(&"option name Threads type spin default 1 min 1 max 2".to_string()));
+    lines.lock().unwrap().clear();
+    uci.handle("setoption name Threads value 2");
+    uci.handle("setoption name Threads value 3");
     assert_eq!(
         *lines.lock().unwrap(),
-        ["info string setoption: Threads must be between 1 and 1024, not 1025 (in: setoption name Threads value 1025)"]
+        ["info string setoption: Threads must be between 1 and 2, not 3 (in: setoption name Threads value 3)"]
     );
 }
 

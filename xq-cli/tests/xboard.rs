@@ -18,7 +18,7 @@ fn features() -> Vec<String> {
     vec![
         format!(
             "feature myname=\"xq {}\" variants=\"xiangqi\" setboard=1 usermove=1 ping=1 \
-             analyze=1 memory=1 smp=1 colors=0 sigint=0 sigterm=0 draw=0 reuse=1",
+             analyze=1 memory=1 smp=1 egt=\"xiangqi\" colors=0 sigint=0 sigterm=0 draw=0 reuse=1",
             env!("CARGO_PKG_VERSION")
         ),
         "feature option=\"Skill Level -spin 20 0 20\"".to_string(),

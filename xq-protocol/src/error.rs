@@ -96,6 +96,14 @@ pub enum CommandError {
         /// Why it could not be loaded.
         reason: String,
     },
+    /// A directory of endgame tables (`TablebasePath`) could not be read; the engine
+    /// plays without tables.
+    Tablebase {
+        /// The directory as given.
+        path: String,
+        /// Why it could not be read.
+        reason: String,
+    },
     /// Several problems with one command (each reported, the rest of it obeyed).
     Several(Vec<CommandError>),
 }
@@ -141,6 +149,10 @@ impl fmt::Display for CommandError {
             CommandError::EvalFile { path, reason } => write!(
                 f,
                 "cannot load the network {path}: {reason}; the evaluation is unchanged"
+            ),
+            CommandError::Tablebase { path, reason } => write!(
+                f,
+                "cannot read the tablebases {path}: {reason}; playing without them"
             ),
             CommandError::Several(all) => {
                 for (i, e) in all.iter().enumerate() {

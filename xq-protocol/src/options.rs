@@ -30,6 +30,7 @@ use xq_search::engine::{
     MAX_BOOK_DEPTH, MAX_MULTIPV, MAX_OVERHEAD,
 };
 use xq_search::skill::{Skill, MAX_ELO, MAX_LEVEL, MIN_ELO};
+use xq_tablebase::Tablebases;
 
 /// An option's type, as the protocols name them, with its default and range.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -109,6 +110,8 @@ pub enum Setting {
     UseMillisec,
     /// UCCI's switch for the book.
     UseBook,
+    /// The directory of endgame tables (`xq tb gen`); empty: none.
+    TablebasePath,
     /// A search parameter of a tuning build, by name ([`xq_search::SearchParams`]).
     Param(&'static str),
 }
@@ -280,6 +283,7 @@ pub fn uci_options(caps: &Caps, hash_mib: usize) -> Vec<EngineOption> {
             u64::from(MAX_BOOK_DEPTH),
         ),
         check("Best Book Move", Setting::BestBookMove, false),
+        text("TablebasePath", Setting::TablebasePath, ""),
     ];
     table.extend(params());
     table
@@ -319,6 +323,7 @@ pub fn ucci_options(caps: &Caps, hash_mib: usize) -> Vec<EngineOption> {
         text("evalfile", Setting::EvalFile, BUILT_IN_NET),
         check("usebook", Setting::UseBook, true),
         text("bookfiles", Setting::BookFiles, ""),
+        text("tablebasepath", Setting::TablebasePath, ""),
     ];
     table.extend(params());
     table
@@ -490,6 +495,19 @@ impl Settings {
             Setting::UseBook => {
                 self.use_book = on;
                 o.own_book = on && engine.core().book().is_some();
+            }
+            Setting::TablebasePath => {
+                engine.core_mut().set_tablebases(None);
+                if text.is_empty() {
+                    return Ok(None);
+                }
+                let tables = Tablebases::open(text).map_err(|e| CommandError::Tablebase {
+                    path: text.to_string(),
+                    reason: e.to_string(),
+                })?;
+                let note = format!("tablebases {text}: {} endings", tables.endings().len());
+                engine.core_mut().set_tablebases(Some(Arc::new(tables)));
+                return Ok(Some(note));
             }
             Setting::BookDepth => o.book_depth = spin as u32,
             Setting::BestBookMove => o.best_book_move = on,

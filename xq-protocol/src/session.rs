@@ -204,7 +204,7 @@ impl<E: SearchEngine> Session<E> {
 
     /// Announces the engine: its name and authors (and, in UCCI, its copyright).
     pub(crate) fn identify(&self) {
-        say!(self.sink, "id name {NAME}");
+        say!(self.sink, "id name {}", self.engine.name().unwrap_or(NAME));
         if self.dialect == Dialect::Ucci {
             say!(self.sink, "id copyright 2024 {AUTHOR}, MIT OR Apache-2.0");
         }

@@ -320,7 +320,7 @@ impl<E: SearchEngine> XBoard<E> {
         say!(
             self.sink,
             "feature myname=\"{NAME}\" variants=\"xiangqi\" setboard=1 usermove=1 ping=1 \
-             analyze=1 memory=1 smp=1 colors=0 sigint=0 sigterm=0 draw=0 reuse=1"
+             analyze=1 memory=1 smp=1 egt=\"xiangqi\" colors=0 sigint=0 sigterm=0 draw=0 reuse=1"
         );
         say!(
             self.sink,
@@ -581,6 +581,25 @@ impl<E: SearchEngine> XBoard<E> {
                     self.shared.analyzing.store(false, Ordering::SeqCst);
                 }
             }
+            // CECP's `egtpath TYPE PATH`: the endgame tables of `xq tb gen`.
+            "egtpath" => match args {
+                ["xiangqi", ..] => {
+                    let path = rest["xiangqi".len()..].trim();
+                    self.engine.core_mut().set_tablebases(None);
+                    if !path.is_empty() {
+                        let tables = xq_tablebase::Tablebases::open(path).map_err(|e| {
+                            CommandError::Tablebase {
+                                path: path.to_string(),
+                                reason: e.to_string(),
+                            }
+                        })?;
+                        self.engine
+                            .core_mut()
+                            .set_tablebases(Some(Arc::new(tables)));
+                    }
+                }
+                _ => return Err(bad("tablebase type", &args.join(" "))),
+            },
             "memory" => {
                 let mb = number("memory")?.max(1) as usize;
                 self.set_options(|o| o.hash_mib = mb)?;

@@ -20,6 +20,9 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+use xq_protocol::files::Disk;
+use xq_protocol::options::{find, uci_options, EngineOption, Kind, Setting, Settings};
+use xq_protocol::CommandError;
 use xq_search::engine::{Listener, Options, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
 use xq_search::skill::{Skill, MAX_LEVEL};
 use xq_search::time::Clock;
@@ -52,6 +55,8 @@ impl Listener for ChannelListener {
 /// The engine and the number of the search it last started.
 struct Shared {
     engine: xq_search::Engine,
+    /// What the options set beyond the engine's own (the evaluation chosen, the book).
+    settings: Settings,
     search: u64,
 }
 
@@ -332,13 +337,33 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-/// The options `configure` takes, as `xq.engine.Option` describes them: name, type,
-/// default, min, max.
-const OPTIONS: [(&str, &str, u64, u64, u64); 3] = [
-    ("Threads", "spin", 1, 1, MAX_THREADS as u64),
-    ("Hash", "spin", 16, 1, MAX_HASH_MIB as u64),
-    ("Skill Level", "spin", MAX_LEVEL as u64, 0, MAX_LEVEL as u64),
-];
+/// The options `configure` takes: the engine's UCI options, from the one table the
+/// binary and the web worker announce (`xq_protocol::options`), but for those each search
+/// sets (`MultiPV`: `analyse(multipv=N)`; `Ponder`), as python-chess manages them.
+fn option_table(engine: &xq_search::Engine) -> Vec<EngineOption> {
+    uci_options(engine.caps(), engine.options().hash_mib)
+        .into_iter()
+        .filter(|o| !matches!(o.setting, Setting::MultiPv | Setting::Ponder))
+        .collect()
+}
+
+/// A Python value as UCI's text for an option: a bool as `true`/`false`, an int in
+/// decimal, a str as it is; `None` for a button.
+fn option_text(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(Some(b.is_true().to_string()));
+    }
+    if value.cast::<PyInt>().is_ok() || value.cast::<PyString>().is_ok() {
+        return Ok(Some(value.str()?.to_string()));
+    }
+    Err(invalid_option(format!(
+        "{name} takes an int, a bool or a str, not {}",
+        type_name(value)
+    )))
+}
 
 impl Engine {
     /// Starts a search of `board` and returns the channel of its reports and its number.
@@ -447,19 +472,6 @@ impl Engine {
             }
         }
     }
-
-    /// Applies new threads, table size or level.
-    fn apply(&self, py: Python<'_>, change: impl FnOnce(&mut Options) + Send) -> PyResult<()> {
-        let shared = self.shared.clone();
-        py.detach(move || {
-            let mut s = lock(&shared);
-            s.engine.stop();
-            let mut options = s.engine.options().clone();
-            change(&mut options);
-            s.engine.set_options(options).map_err(|e| e.to_string())
-        })
-        .map_err(invalid_option)
-    }
 }
 
 #[pymethods]
@@ -503,7 +515,11 @@ impl Engine {
         })
         .map_err(|e| invalid_option(e.to_string()))?;
         Ok(Engine {
-            shared: Arc::new(Mutex::new(Shared { engine, search: 0 })),
+            shared: Arc::new(Mutex::new(Shared {
+                engine,
+                settings: Settings::new(Box::new(Disk)),
+                search: 0,
+            })),
         })
     }
 
@@ -650,16 +666,18 @@ impl Engine {
         })
     }
 
-    /// Sets options by name, as python-chess's `configure` does: `Threads` (1 to 1024),
-    /// `Hash` (MiB, 1 to 33554432) and `Skill Level` (0 to 20); the names in any case.
-    /// Every name and value is checked before any is applied.
+    /// Sets options by name, as python-chess's `configure` does: every option of the
+    /// engine's UCI table (`options` lists them: `Threads`, `Hash`, `Skill Level`,
+    /// `UCI_LimitStrength`, `UCI_Elo`, `Use NNUE`, `EvalFile`, `UCI_ShowWDL`, `OwnBook`,
+    /// `BookFile`, ...), the names in any case, the values as ints, bools or strs (as UCI
+    /// would take their text). Every name and value is checked before any is applied.
     ///
     /// Raises InvalidOption for a name the engine does not have (or `MultiPV`, which
-    /// `analyse(multipv=...)` sets) or a value out of range or of the wrong type.
+    /// `analyse(multipv=...)` sets), a value out of range or of the wrong type, or a file
+    /// (`EvalFile`, `BookFile`) that cannot be loaded.
     fn configure(&self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<()> {
-        let mut threads = None;
-        let mut hash = None;
-        let mut skill = None;
+        let table = option_table(&lock(&self.shared).engine);
+        let mut parsed = Vec::new();
         for (name, value) in options.iter() {
             let Ok(name) = name.cast::<PyString>() else {
                 return Err(invalid_option(format!(
@@ -668,48 +686,74 @@ impl Engine {
                 )));
             };
             let name = name.to_string();
-            let known = OPTIONS.iter().find(|(n, ..)| n.eq_ignore_ascii_case(&name));
-            let Some(&(n, _, _, min, max)) = known else {
-                if name.eq_ignore_ascii_case("MultiPV") {
-                    return Err(invalid_option(
-                        "MultiPV is set by each search: analyse(board, limit, multipv=N)",
-                    ));
-                }
-                let names: Vec<&str> = OPTIONS.iter().map(|o| o.0).collect();
-                return Err(invalid_option(format!(
-                    "the engine has no option '{name}' (it has {})",
-                    names.join(", ")
-                )));
-            };
-            let v = whole(n, Some(&value), min, max, invalid_option)?;
-            match n {
-                "Threads" => threads = v,
-                "Hash" => hash = v,
-                _ => skill = v,
+            if name.eq_ignore_ascii_case("MultiPV") {
+                return Err(invalid_option(
+                    "MultiPV is set by each search: analyse(board, limit, multipv=N)",
+                ));
             }
+            let option = find(&table, &name)
+                .ok_or_else(|| invalid_option(CommandError::UnknownOption(name.clone())))?;
+            let text = option_text(option.name, &value)?;
+            let value = option.parse(text.as_deref()).map_err(invalid_option)?;
+            parsed.push((option.setting, value));
         }
-        self.apply(py, move |o| {
-            if let Some(t) = threads {
-                o.threads = t as usize;
+        let shared = self.shared.clone();
+        py.detach(move || {
+            let mut s = lock(&shared);
+            s.engine.stop();
+            let Shared {
+                engine, settings, ..
+            } = &mut *s;
+            for (setting, value) in parsed {
+                settings.apply(engine, setting, value)?;
             }
-            if let Some(h) = hash {
-                o.hash_mib = h as usize;
-            }
-            if let Some(l) = skill {
-                o.skill = Skill::new(l as u8);
-            }
+            Ok(())
         })
+        .map_err(|e: CommandError| invalid_option(e))
     }
 
     /// The options `configure` takes, by name: `xq.engine.Option`s (name, type,
-    /// default, min, max, var).
+    /// default, min, max, var), as a UCI engine announces them.
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let option = engine_type(py, "Option")?;
-        for (name, kind, default, min, max) in OPTIONS {
-            let o = option.call1((name, kind, default, min, max, PyList::empty(py)))?;
-            d.set_item(name, o)?;
+        let make = engine_type(py, "Option")?;
+        let none = || py.None().into_bound(py);
+        for o in option_table(&lock(&self.shared).engine) {
+            let (kind, default, min, max, vars): (&str, Bound<'py, PyAny>, _, _, Vec<&str>) =
+                match o.kind {
+                    Kind::Spin { default, min, max } => (
+                        "spin",
+                        default.into_pyobject(py)?.into_any(),
+                        min.into_pyobject(py)?.into_any(),
+                        max.into_pyobject(py)?.into_any(),
+                        vec![],
+                    ),
+                    Kind::Check { default } => (
+                        "check",
+                        PyBool::new(py, default).to_owned().into_any(),
+                        none(),
+                        none(),
+                        vec![],
+                    ),
+                    Kind::Button => ("button", none(), none(), none(), vec![]),
+                    Kind::Combo { default, vars } => (
+                        "combo",
+                        PyString::new(py, default).into_any(),
+                        none(),
+                        none(),
+                        vars.to_vec(),
+                    ),
+                    Kind::Text { default } => (
+                        "string",
+                        PyString::new(py, default).into_any(),
+                        none(),
+                        none(),
+                        vec![],
+                    ),
+                };
+            let o_py = make.call1((o.name, kind, default, min, max, PyList::new(py, vars)?))?;
+            d.set_item(o.name, o_py)?;
         }
         Ok(d)
     }

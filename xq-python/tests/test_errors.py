@@ -244,11 +244,17 @@ def test_bad_options_raise_invalid_option(engine):
         with pytest.raises(xq.InvalidOption, match=name):
             xq.Engine(**{name: bad})
     for options, message in [
-        ({"Threads": 0}, "Threads must be an int from 1 to 1024, not 0"),
-        ({"Hash": -1}, "Hash must be an int from 1 to 33554432, not -1"),
-        ({"hash": "64"}, "Hash must be an int from 1 to 33554432, not a str"),
-        ({"Skill Level": 99}, "Skill Level must be an int from 0 to 20, not 99"),
-        ({"Contempt": 1}, "the engine has no option 'Contempt' (it has Threads, Hash, Skill Level)"),
+        # The messages of the engine's one option table, as the binary's UCI says them.
+        ({"Threads": 0}, "Threads must be between 1 and 1024, not 0"),
+        ({"Hash": -1}, "bad value '-1' for Hash"),
+        ({"hash": 2.5}, "Hash takes an int, a bool or a str, not float"),
+        ({"Skill Level": 99}, "Skill Level must be between 0 and 20, not 99"),
+        ({"Use NNUE": "maybe"}, "bad value 'maybe' for Use NNUE (true or false)"),
+        ({"UCI_Variant": "shogi"}, "unsupported variant 'shogi'"),
+        ({"EvalFile": "no-such.nnue"},
+         "cannot load the network no-such.nnue: No such file or directory (os error 2); "
+         "the evaluation is unchanged"),
+        ({"Contempt": 1}, "unknown option 'Contempt'"),
         ({"MultiPV": 2}, "MultiPV is set by each search: analyse(board, limit, multipv=N)"),
         ({1: 2}, "option names are str, not int"),
     ]:
@@ -261,9 +267,13 @@ def test_bad_options_raise_invalid_option(engine):
     assert (engine.threads, engine.hash_mb) == (1, 1)
     engine.configure({"threads": 2, "HASH": 2, "Skill Level": 20})
     assert (engine.threads, engine.hash_mb, engine.skill) == (2, 2, 20)
-    engine.configure({"Threads": 1, "Hash": 1})
-    assert set(engine.options) == {"Threads", "Hash", "Skill Level"}
+    engine.configure({"Threads": 1, "Hash": "1", "Use NNUE": False, "UCI_Elo": 1500})
+    assert {"Threads", "Hash", "Skill Level", "UCI_Elo", "Use NNUE", "EvalFile",
+            "BookFile", "Clear Hash"} <= set(engine.options)
+    assert "MultiPV" not in engine.options and "Ponder" not in engine.options
     assert engine.options["Hash"].max == 33554432 and engine.options["Threads"].type == "spin"
+    assert engine.options["Use NNUE"].type == "check" and engine.options["Use NNUE"].default is True
+    engine.configure({"Clear Hash": None, "Use NNUE": True})
     engine.set_seed(-1)  # any int is a seed
     engine.set_seed(2**100)
 

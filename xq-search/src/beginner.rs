@@ -229,6 +229,10 @@ impl SearchEngine for BeginnerEngine {
     fn probe(&self, _key: u64) -> Option<TtEntry> {
         None
     }
+
+    fn name(&self) -> Option<&'static str> {
+        Some("xq beginner")
+    }
 }
 
 #[cfg(test)]

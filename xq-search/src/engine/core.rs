@@ -9,6 +9,7 @@ use std::sync::Arc;
 use xq_book::{Book, BookMove};
 use xq_core::{Color, Move, Position, SplitMix64};
 use xq_movegen::Game;
+use xq_tablebase::Tablebases;
 
 /// What every runner of the engine shares: the game to search, the options, the opening
 /// book, the generator of the level's and the book's random choices, and the search's
@@ -32,6 +33,7 @@ pub struct Core {
     /// The generator of the seeds of the level's choices and of book picks.
     seeds: SplitMix64,
     book: Option<Arc<Book>>,
+    tablebases: Option<Arc<Tablebases>>,
     params: SearchParams,
 }
 
@@ -47,6 +49,7 @@ impl Core {
             caps,
             seeds: SplitMix64::new(clock_seed()),
             book: None,
+            tablebases: None,
             params: SearchParams::default(),
         }
     }
@@ -125,6 +128,17 @@ impl Core {
     /// The opening book, if one is set.
     pub fn book(&self) -> Option<&Book> {
         self.book.as_deref()
+    }
+
+    /// Sets the endgame tables the search consults (`None`: none), from the next search
+    /// on (see [`Searcher::set_tablebases`](crate::Searcher::set_tablebases)).
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebases = tablebases;
+    }
+
+    /// The endgame tables, if any are set.
+    pub fn tablebases(&self) -> Option<&Arc<Tablebases>> {
+        self.tablebases.as_ref()
     }
 
     /// The search a `go` within `limits` asks for.

@@ -214,9 +214,10 @@ impl Options {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Caps {
     /// Largest transposition table, MiB: a larger [`Options::hash_mib`] is brought down
-    /// to it without a word (the default table is never larger).
+    /// to it without a word (the default table is never larger). The protocols announce
+    /// it as the `Hash` option's maximum and refuse more.
     pub max_hash_mib: usize,
-    /// Most search threads.
+    /// Most search threads (the protocols' `Threads` maximum).
     pub max_threads: usize,
     /// Every search stops after this many nodes, whatever its limits say.
     pub max_nodes: Option<u64>,
@@ -369,6 +370,12 @@ pub trait SearchEngine: std::fmt::Debug + Send {
 
     /// What the transposition table holds for the position of `key` (UCCI's `probe`).
     fn probe(&self, key: u64) -> Option<TtEntry>;
+
+    /// The name the protocols announce for this engine, when it is not xq's own search
+    /// (`None`: the protocol's name for xq).
+    fn name(&self) -> Option<&'static str> {
+        None
+    }
 
     /// The current game.
     fn game(&self) -> &Game {

@@ -225,6 +225,8 @@ impl Stepper {
             return;
         }
         self.searcher.set_multipv(job.lines());
+        self.searcher
+            .set_tablebases(self.core.tablebases().cloned());
         let max_depth = job
             .limits()
             .depth

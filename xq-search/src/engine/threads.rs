@@ -301,6 +301,9 @@ impl Engine {
             searchers.push(s);
         }
         searchers[0].set_multipv(job.lines());
+        for s in &mut searchers {
+            s.set_tablebases(self.core.tablebases().cloned());
+        }
         let (ponder, infinite) = (job.limits().ponder, job.limits().infinite);
         let budget = job.clock_budget();
         let thread_ctl = ctl.clone();
