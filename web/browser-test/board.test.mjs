@@ -480,7 +480,7 @@ test('into a checkmate: the result and the rule', async () => {
   await clickSquare('a9');
   await waitFor('the result', async () => (await textOf('#result')).includes('checkmate'));
   assert.equal(await textOf('#result'), '1-0 · Red wins by checkmate');
-  assert.equal(await exec('return document.getElementById("result").dataset.reason'), 'checkmate');
+  assert.equal(await exec('return document.getElementById("result").dataset.termination'), 'checkmate');
   await screenshot('checkmate.png');
   // A bad FEN is an error message, and the board stays.
   await wd('POST', s(`/element/${fenBox}/clear`), {});
@@ -517,4 +517,37 @@ test('bench() in the page', async () => {
   }
   for (const b of runs) assert.equal(b.nodes, 479109);
   console.log(`# wasm bench in Chromium: 479109 nodes; nps ${runs.map((b) => Math.round(b.nps)).join(', ')} (first run cold)`);
+});
+
+test('the engine worker in the page answers every row of the UCI conformance table', async () => {
+  // The same table the native binary and the Node tests answer, run in the page with the
+  // same rules (web/test/conformance.mjs): through the shared flag, and one iteration at a
+  // time (?nosab on the worker's URL).
+  await wd('POST', s('/url'), { url: site });
+  await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
+  await exec(`const a = document.getElementById('analyse'); a.checked = false; a.dispatchEvent(new Event('change'));`);
+  const table = readFileSync(join(root, 'xq-protocol/tests/conformance.txt'), 'utf8');
+  const rules = readFileSync(join(root, 'web/test/conformance.mjs'), 'utf8').replaceAll('export ', '');
+  await wd('POST', s('/timeouts'), { script: 600000 });
+  for (const query of ['', '?nosab']) {
+    const failures = await execAsync(`const [table, rules, query, done] = arguments;
+      const { parseTable, runCase, check } = new Function(rules + '; return { parseTable, runCase, check };')();
+      (async () => {
+        const failures = [];
+        for (const c of parseTable(table)) {
+          const worker = new Worker('pkg/xq-engine.js' + query);
+          const lines = [];
+          worker.onmessage = (e) => lines.push(e.data);
+          try {
+            check(c, await runCase(c, (l) => worker.postMessage(l), lines));
+          } catch (e) {
+            failures.push(String(e.message || e));
+          } finally {
+            worker.terminate();
+          }
+        }
+        return failures;
+      })().then(done, (e) => done([String(e)]));`, [table, rules, query]);
+    assert.deepEqual(failures, [], `worker${query}`);
+  }
 });

@@ -343,16 +343,16 @@ function renderResult() {
   const o = state.board.outcome();
   if (o) {
     const who = o.winner ? `${o.winner === 'red' ? 'Red' : 'Black'} wins` : 'Draw';
-    r.textContent = `${o.result} · ${who} by ${o.reasonText}`;
+    r.textContent = `${o.result} · ${who} by ${o.terminationText}`;
     r.dataset.result = o.result;
-    r.dataset.reason = o.reason;
+    r.dataset.termination = o.termination;
     r.className = 'over';
     o.free();
   } else {
     const t = state.board.turn === 'red' ? 'Red' : 'Black';
     r.textContent = `${t} to move${state.board.isCheck() ? ', in check' : ''}`;
     delete r.dataset.result;
-    delete r.dataset.reason;
+    delete r.dataset.termination;
     r.className = '';
   }
 }

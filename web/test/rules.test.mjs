@@ -81,7 +81,7 @@ test('the 41 repetition rulings of data/repetition.epd', () => {
     const tag = fields.result === 'draw' ? 'repetition'
       : (['perpetual-check', 'check-vs-chase'].includes(fields.kind) ? 'perpetual-check' : 'perpetual-chase');
     assert.equal(o.result, wanted[fields.result], `${fields.kind}: ${line}`);
-    assert.equal(o.reason, tag, `${fields.kind}: ${line}`);
+    assert.equal(o.termination, tag, `${fields.kind}: ${line}`);
     if (tag === 'perpetual-chase') {
       assert.match(o.toString(), /^(1-0|0-1) perpetual chase by (red|black) of the (red|black) \w+ on [a-i][0-9]$/);
       assert.match(o.chased, /^[RNBAKCPrnbakcp][a-i][0-9]$/);
@@ -99,7 +99,7 @@ test('a perpetual chase is named in words', () => {
   assert.equal(o.toString(), '0-1 perpetual chase by red of the black cannon on i8');
   assert.equal(o.winner, 'black');
   assert.equal(o.by, 'red');
-  assert.equal(o.reasonText, 'perpetual chase by red of the black cannon on i8');
+  assert.equal(o.terminationText, 'perpetual chase by red of the black cannon on i8');
 });
 
 test('checkmate, stalemate and the result', () => {

@@ -5,7 +5,7 @@
 use crate::PositionArgs;
 use anyhow::{bail, Context, Result};
 use serde_json::json;
-use xq_movegen::{Game, Outcome, Reason};
+use xq_movegen::{Game, Outcome, Termination};
 
 /// Judge a game: the result (1-0, 0-1, 1/2-1/2 or *) and why.
 #[derive(clap::Args, Debug)]
@@ -47,24 +47,24 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32> {
     Ok(0)
 }
 
-/// The verdict as one JSON object: `result`, `reason` (a tag, `null` while the game goes
-/// on), `text` (the reason in words), the ruling's details, `plies` and the final `fen`.
+/// The verdict as one JSON object: `result`, `termination` (a tag, `null` while the game
+/// goes on), `text` (the rule in words), the ruling's details, `plies` and the final `fen`.
 fn to_json(game: &Game, verdict: Option<Outcome>) -> serde_json::Value {
     let pos = game.position();
-    let reason = verdict.map(|o| o.reason);
+    let termination = verdict.map(|o| o.termination);
     let mut obj = json!({
         "result": verdict.map_or("*", |o| o.result.token()),
-        "reason": reason.map(|r| r.tag()),
-        "text": reason.map_or("the game goes on".to_string(), |r| r.to_string()),
+        "termination": termination.map(|r| r.tag()),
+        "text": termination.map_or("the game goes on".to_string(), |r| r.to_string()),
         "plies": game.moves().len(),
         "fen": pos.to_fen(),
     });
-    match reason {
-        Some(Reason::Checkmate | Reason::Stalemate) => {
+    match termination {
+        Some(Termination::Checkmate | Termination::Stalemate) => {
             obj["loser"] = json!(pos.side_to_move().to_string());
         }
-        Some(Reason::PerpetualCheck { by }) => obj["by"] = json!(by.to_string()),
-        Some(Reason::PerpetualChase { by, piece, square }) => {
+        Some(Termination::PerpetualCheck { by }) => obj["by"] = json!(by.to_string()),
+        Some(Termination::PerpetualChase { by, piece, square }) => {
             obj["by"] = json!(by.to_string());
             obj["piece"] = json!(piece.to_string());
             obj["square"] = json!(square.to_string());

@@ -94,7 +94,7 @@ fn json_output() {
         v,
         serde_json::json!({
             "result": "0-1",
-            "reason": "perpetual-chase",
+            "termination": "perpetual-chase",
             "by": "red",
             "piece": "n",
             "square": "b7",
@@ -109,7 +109,7 @@ fn json_output() {
         v,
         serde_json::json!({
             "result": "*",
-            "reason": null,
+            "termination": null,
             "text": "the game goes on",
             "side_to_move": "black",
             "plies": 1,
@@ -119,7 +119,7 @@ fn json_output() {
     let o = run(Some("R3k4/1R7/9/9/9/9/9/9/9/3K5 b"), &[], true);
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
-        (&v["result"], &v["reason"], &v["loser"]),
+        (&v["result"], &v["termination"], &v["loser"]),
         (&"1-0".into(), &"checkmate".into(), &"black".into())
     );
     let o = run(
@@ -131,7 +131,7 @@ fn json_output() {
     );
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(
-        (&v["result"], &v["reason"], &v["by"]),
+        (&v["result"], &v["termination"], &v["by"]),
         (&"0-1".into(), &"perpetual-check".into(), &"red".into())
     );
 }
@@ -195,7 +195,7 @@ fn every_repetition_case_through_the_binary() {
             (_, "perpetual-check" | "check-vs-chase") => "perpetual-check",
             _ => "perpetual-chase",
         };
-        if v["result"] != expected || v["reason"] != reason {
+        if v["result"] != expected || v["termination"] != reason {
             failures.push(format!(
                 "line {} ({}): expected {expected} {reason}, got {v}",
                 case.line, case.kind

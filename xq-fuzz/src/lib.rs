@@ -262,7 +262,7 @@ pub fn legal(data: &[u8]) {
 /// `xq-testkit`) is ruled the same, the game goes on only while there is a legal move; at
 /// the end the colour-flipped game gets the mirrored result.
 pub fn rules(data: &[u8]) {
-    use xq_movegen::{GameResult, Reason};
+    use xq_movegen::{GameResult, Termination};
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
@@ -276,8 +276,8 @@ pub fn rules(data: &[u8]) {
         let list = xq_movegen::legal_moves(game.position());
         if list.is_empty() {
             assert!(matches!(
-                game.outcome().map(|o| o.reason),
-                Some(Reason::Checkmate | Reason::Stalemate)
+                game.outcome().map(|o| o.termination),
+                Some(Termination::Checkmate | Termination::Stalemate)
             ));
             break;
         }
@@ -290,7 +290,7 @@ pub fn rules(data: &[u8]) {
         let m = back.unwrap_or(list[b as usize % list.len()]);
         game.play(m).expect("a legal move");
         let verdict = game.outcome();
-        let reason = verdict.map(|o| o.reason);
+        let reason = verdict.map(|o| o.termination);
         let pos = game.position();
         let reversible = pos.halfmove_clock() as usize;
         let no_move = xq_movegen::legal_moves(pos).is_empty();
@@ -298,10 +298,10 @@ pub fn rules(data: &[u8]) {
             Some(first) if !no_move => {
                 let us = pos.side_to_move();
                 match xq_testkit::perpetual_checker(game.checks(), first, us) {
-                    Some(by) => assert_eq!(reason, Some(Reason::PerpetualCheck { by })),
+                    Some(by) => assert_eq!(reason, Some(Termination::PerpetualCheck { by })),
                     None => assert!(matches!(
                         reason,
-                        Some(Reason::Repetition | Reason::PerpetualChase { .. })
+                        Some(Termination::Repetition | Termination::PerpetualChase { .. })
                     )),
                 }
             }
@@ -327,7 +327,10 @@ pub fn rules(data: &[u8]) {
         mirror(a.map(|o| o.result)),
         "{a:?} / {b:?}"
     );
-    assert_eq!(b.map(|o| o.reason.tag()), a.map(|o| o.reason.tag()));
+    assert_eq!(
+        b.map(|o| o.termination.tag()),
+        a.map(|o| o.termination.tag())
+    );
 }
 
 /// Builds a position from bytes: two general squares, the side to move, then (piece,

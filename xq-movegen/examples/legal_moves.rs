@@ -14,7 +14,7 @@ use std::error::Error;
 use std::io::Write;
 use xq_core::{Position, START_FEN};
 use xq_movegen::notation::{write_move, Notation};
-use xq_movegen::{gives_check, legal_moves, outcome, Reason};
+use xq_movegen::{gives_check, legal_moves, outcome, Termination};
 
 /// Writes the legal moves of the position `fen` to `out` and returns how many there are.
 ///
@@ -33,13 +33,13 @@ pub fn run(fen: &str, out: &mut dyn Write) -> Result<usize, Box<dyn Error>> {
         let check = if gives_check(&pos, m) { "  check" } else { "" };
         writeln!(out, "{m}  {chinese}  {wxf}{check}")?;
     }
-    match outcome(&pos).map(|o| o.reason) {
-        Some(Reason::Checkmate) => writeln!(
+    match outcome(&pos).map(|o| o.termination) {
+        Some(Termination::Checkmate) => writeln!(
             out,
             "no legal move: checkmate, {} has lost",
             pos.side_to_move()
         )?,
-        Some(Reason::Stalemate) => writeln!(
+        Some(Termination::Stalemate) => writeln!(
             out,
             "no legal move: stalemate, {} has lost",
             pos.side_to_move()

@@ -3,7 +3,7 @@
 //! check), and the judge of how it stands ([`Game::outcome`]).
 
 use crate::notation::{self, NotationError};
-use crate::outcome::{Outcome, Reason};
+use crate::outcome::{Outcome, Termination};
 use crate::rules::{self, NO_CAPTURE_DRAW_PLIES};
 use crate::{count_legal, try_play, IllegalMoveError};
 use std::fmt;
@@ -15,7 +15,7 @@ use xq_core::{FenError, Ignore, Move, Position, Undo};
 /// insufficient material): a game server calls [`Game::outcome`] after every move.
 ///
 /// ```
-/// use xq_movegen::{Game, Reason};
+/// use xq_movegen::{Game, Termination};
 /// let mut game = Game::startpos();
 /// game.play_text("h2e2 h9g7").unwrap(); // ICCS, or any notation: "炮二平五 马8进7"
 /// assert_eq!(game.moves().len(), 2);
@@ -25,7 +25,7 @@ use xq_core::{FenError, Ignore, Move, Position, Undo};
 ///
 /// // Both sides shuffle a horse out and back twice: the third occurrence is a draw.
 /// game.play_text("h0g2 g7h9 g2h0 h9g7 h0g2 g7h9 g2h0 h9g7").unwrap();
-/// assert_eq!(game.outcome().map(|o| o.reason), Some(Reason::Repetition));
+/// assert_eq!(game.outcome().map(|o| o.termination), Some(Termination::Repetition));
 /// // Take two moves back: each position then has occurred twice only.
 /// assert_eq!(game.pop(), Some("h9g7".parse().unwrap()));
 /// assert_eq!(game.pop(), Some("g2h0".parse().unwrap()));
@@ -259,8 +259,8 @@ impl Game {
     /// How the game stands by the whole rules, `None` while it goes on. Judged in the
     /// referee's order ([`rules`] has the rules):
     ///
-    /// 1. no legal move: the side to move loses ([`Reason::Checkmate`],
-    ///    [`Reason::Stalemate`]);
+    /// 1. no legal move: the side to move loses ([`Termination::Checkmate`],
+    ///    [`Termination::Stalemate`]);
     /// 2. the current position occurs for the third time since the last capture: the
     ///    cycle from its first occurrence is judged by [`rules::judge_cycle`] (perpetual
     ///    check, then perpetual chase, otherwise a draw);
@@ -271,7 +271,7 @@ impl Game {
     ///
     /// ```
     /// use xq_core::{Color, Piece, Square};
-    /// use xq_movegen::{Game, GameResult, Reason};
+    /// use xq_movegen::{Game, GameResult, Termination};
     /// // Red's chariot follows the unprotected black horse b7 <-> c9 until the position
     /// // after h6h7 occurs for the third time: Red loses by perpetual chase.
     /// let mut game = Game::from_fen_moves("9/5k3/1n7/p6R1/9/9/8P/9/9/3K5 w", &[] as &[&str]).unwrap();
@@ -279,8 +279,8 @@ impl Game {
     /// let outcome = game.outcome().unwrap();
     /// assert_eq!(outcome.result, GameResult::BlackWins);
     /// assert_eq!(
-    ///     outcome.reason,
-    ///     Reason::PerpetualChase { by: Color::Red, piece: Piece::from_char('n').unwrap(), square: Square::B7 }
+    ///     outcome.termination,
+    ///     Termination::PerpetualChase { by: Color::Red, piece: Piece::from_char('n').unwrap(), square: Square::B7 }
     /// );
     /// assert_eq!(outcome.to_string(), "0-1 perpetual chase by red of the black horse on b7");
     /// ```
@@ -289,9 +289,9 @@ impl Game {
         let us = pos.side_to_move();
         if count_legal(pos) == 0 {
             let reason = if pos.is_check() {
-                Reason::Checkmate
+                Termination::Checkmate
             } else {
-                Reason::Stalemate
+                Termination::Stalemate
             };
             return Some(Outcome::loss(us, reason));
         }
@@ -304,10 +304,10 @@ impl Game {
             return Some(outcome);
         }
         if rules::move_rule_plies(pos.halfmove_clock(), &self.checks) >= NO_CAPTURE_DRAW_PLIES {
-            return Some(Outcome::draw(Reason::MoveRule));
+            return Some(Outcome::draw(Termination::MoveRule));
         }
         if rules::insufficient_material(pos) {
-            return Some(Outcome::draw(Reason::InsufficientMaterial));
+            return Some(Outcome::draw(Termination::InsufficientMaterial));
         }
         None
     }
@@ -336,9 +336,9 @@ fn third_occurrence(keys: &[u64], reversible: usize) -> Option<usize> {
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::{outcome, Outcome, Reason};
+/// use xq_movegen::{outcome, Outcome, Termination};
 /// let mate = Position::from_fen("R3k4/1R7/9/9/9/9/9/9/9/3K5 b").unwrap();
-/// assert_eq!(outcome(&mate), Some(Outcome::loss(xq_core::Color::Black, Reason::Checkmate)));
+/// assert_eq!(outcome(&mate), Some(Outcome::loss(xq_core::Color::Black, Termination::Checkmate)));
 /// assert_eq!(outcome(&Position::startpos()), None);
 /// ```
 pub fn outcome(pos: &Position) -> Option<Outcome> {

@@ -16,7 +16,7 @@ pub use check::{gives_check, in_check_after, CheckTest};
 pub use game::{outcome, Game, GameError};
 pub use generate::is_pseudo_legal;
 pub use legality::{is_legal, try_play, IllegalMoveError, LegalityFilter};
-pub use outcome::{GameResult, Outcome, ParseResultError, Reason};
+pub use outcome::{GameResult, Outcome, ParseResultError, Termination};
 
 use arrayvec::ArrayVec;
 use generate::{generate, generate_where, ALL, CAPTURES, QUIETS};

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use xq_core::{Color, Piece, Square};
 
 /// Plies without a capture after which the game is drawn: the 60-move rule
-/// ([`Reason::MoveRule`]; [`rules::move_rule_plies`](crate::rules::move_rule_plies)
+/// ([`Termination::MoveRule`]; [`rules::move_rule_plies`](crate::rules::move_rule_plies)
 /// counts them).
 pub const NO_CAPTURE_DRAW_PLIES: u32 = 120;
 
@@ -105,7 +105,7 @@ impl FromStr for GameResult {
 
 /// The rule that ended a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Reason {
+pub enum Termination {
     /// The side to move is in check and has no legal move: it loses.
     Checkmate,
     /// The side to move is not in check and has no legal move: it loses (unlike chess).
@@ -136,40 +136,40 @@ pub enum Reason {
     InsufficientMaterial,
 }
 
-impl Reason {
+impl Termination {
     /// A short tag for machines: `checkmate`, `stalemate`, `perpetual-check`,
     /// `perpetual-chase`, `repetition`, `60-move-rule`, `insufficient-material`.
     pub const fn tag(&self) -> &'static str {
         match self {
-            Reason::Checkmate => "checkmate",
-            Reason::Stalemate => "stalemate",
-            Reason::PerpetualCheck { .. } => "perpetual-check",
-            Reason::PerpetualChase { .. } => "perpetual-chase",
-            Reason::Repetition => "repetition",
-            Reason::MoveRule => "60-move-rule",
-            Reason::InsufficientMaterial => "insufficient-material",
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::PerpetualCheck { .. } => "perpetual-check",
+            Termination::PerpetualChase { .. } => "perpetual-chase",
+            Termination::Repetition => "repetition",
+            Termination::MoveRule => "60-move-rule",
+            Termination::InsufficientMaterial => "insufficient-material",
         }
     }
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for Termination {
     /// The reason in words, as in `perpetual chase by red of the black horse on b7`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Reason::Checkmate => f.write_str("checkmate"),
-            Reason::Stalemate => f.write_str("stalemate (no legal move)"),
-            Reason::PerpetualCheck { by } => write!(f, "perpetual check by {by}"),
-            Reason::PerpetualChase { by, piece, square } => write!(
+            Termination::Checkmate => f.write_str("checkmate"),
+            Termination::Stalemate => f.write_str("stalemate (no legal move)"),
+            Termination::PerpetualCheck { by } => write!(f, "perpetual check by {by}"),
+            Termination::PerpetualChase { by, piece, square } => write!(
                 f,
                 "perpetual chase by {by} of the {} {} on {square}",
                 piece.color, piece.kind
             ),
-            Reason::Repetition => f.write_str("repetition"),
-            Reason::MoveRule => write!(
+            Termination::Repetition => f.write_str("repetition"),
+            Termination::MoveRule => write!(
                 f,
                 "60-move rule ({NO_CAPTURE_DRAW_PLIES} plies without a capture)"
             ),
-            Reason::InsufficientMaterial => f.write_str("insufficient material"),
+            Termination::InsufficientMaterial => f.write_str("insufficient material"),
         }
     }
 }
@@ -181,35 +181,35 @@ impl fmt::Display for Reason {
 ///
 /// ```
 /// use xq_core::Color;
-/// use xq_movegen::{GameResult, Outcome, Reason};
-/// let o = Outcome::loss(Color::Red, Reason::PerpetualCheck { by: Color::Red });
+/// use xq_movegen::{GameResult, Outcome, Termination};
+/// let o = Outcome::loss(Color::Red, Termination::PerpetualCheck { by: Color::Red });
 /// assert_eq!(o.result, GameResult::BlackWins);
 /// assert_eq!(o.winner(), Some(Color::Black));
 /// assert_eq!(o.to_string(), "0-1 perpetual check by red");
-/// assert_eq!(Outcome::draw(Reason::Repetition).to_string(), "1/2-1/2 repetition");
+/// assert_eq!(Outcome::draw(Termination::Repetition).to_string(), "1/2-1/2 repetition");
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
     /// Who won.
     pub result: GameResult,
     /// Why.
-    pub reason: Reason,
+    pub termination: Termination,
 }
 
 impl Outcome {
     /// `loser` lost by `reason`.
-    pub const fn loss(loser: Color, reason: Reason) -> Outcome {
+    pub const fn loss(loser: Color, termination: Termination) -> Outcome {
         Outcome {
             result: GameResult::loss_for(loser),
-            reason,
+            termination,
         }
     }
 
     /// A draw by `reason`.
-    pub const fn draw(reason: Reason) -> Outcome {
+    pub const fn draw(termination: Termination) -> Outcome {
         Outcome {
             result: GameResult::Draw,
-            reason,
+            termination,
         }
     }
 
@@ -223,6 +223,6 @@ impl fmt::Display for Outcome {
     /// The result and the reason in words, as in
     /// `0-1 perpetual chase by red of the black horse on b7`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.result, self.reason)
+        write!(f, "{} {}", self.result, self.termination)
     }
 }

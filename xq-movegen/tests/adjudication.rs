@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use xq_core::{Move, Piece, Position};
 use xq_movegen::rules::{chases, move_rule_plies};
-use xq_movegen::{legal_moves, Game, GameResult, Outcome, Reason};
+use xq_movegen::{legal_moves, Game, GameResult, Outcome, Termination};
 use xq_testkit::{perpetual_checker, start_fens, threefold};
 
 /// Plays a game from `fen`: each step either takes back the mover's previous move by
@@ -42,22 +42,28 @@ fn flipped(game: &Game) -> Game {
 
 /// The outcome of the colour-flipped game.
 fn flip_verdict(v: Option<Outcome>) -> Option<Outcome> {
-    let Outcome { result, reason } = v?;
+    let Outcome {
+        result,
+        termination,
+    } = v?;
     let result = match result {
         GameResult::RedWins => GameResult::BlackWins,
         GameResult::BlackWins => GameResult::RedWins,
         GameResult::Draw => GameResult::Draw,
     };
-    let reason = match reason {
-        Reason::PerpetualCheck { by } => Reason::PerpetualCheck { by: !by },
-        Reason::PerpetualChase { by, piece, square } => Reason::PerpetualChase {
+    let termination = match termination {
+        Termination::PerpetualCheck { by } => Termination::PerpetualCheck { by: !by },
+        Termination::PerpetualChase { by, piece, square } => Termination::PerpetualChase {
             by: !by,
             piece: Piece::new(!piece.color, piece.kind),
             square: square.flip_vertical(),
         },
         other => other,
     };
-    Some(Outcome { result, reason })
+    Some(Outcome {
+        result,
+        termination,
+    })
 }
 
 /// Checks every position of `game` (each prefix, as a server judges after every move);
@@ -78,7 +84,7 @@ fn check_game(game: &Game) -> Vec<Option<Outcome>> {
             continue;
         }
         seen.push(v);
-        let reason = v.map(|o| o.reason);
+        let reason = v.map(|o| o.termination);
         let us = pos.side_to_move();
         let no_chase = {
             let mut p = prefix.position_at(first).unwrap();
@@ -89,26 +95,28 @@ fn check_game(game: &Game) -> Vec<Option<Outcome>> {
             })
         };
         match perpetual_checker(prefix.checks(), first, us) {
-            Some(by) => assert_eq!(reason, Some(Reason::PerpetualCheck { by }), "{m}"),
-            None if no_chase => assert_eq!(reason, Some(Reason::Repetition), "{m}"),
+            Some(by) => assert_eq!(reason, Some(Termination::PerpetualCheck { by }), "{m}"),
+            None if no_chase => assert_eq!(reason, Some(Termination::Repetition), "{m}"),
             None => assert!(matches!(
                 reason,
-                Some(Reason::Repetition | Reason::PerpetualChase { .. })
+                Some(Termination::Repetition | Termination::PerpetualChase { .. })
             )),
         }
         let loser = match reason {
-            Some(Reason::PerpetualCheck { by } | Reason::PerpetualChase { by, .. }) => Some(by),
+            Some(Termination::PerpetualCheck { by } | Termination::PerpetualChase { by, .. }) => {
+                Some(by)
+            }
             _ => None,
         };
         assert_eq!(v.and_then(|o| o.result.winner()), loser.map(|c| !c));
     }
     let mirror = flipped(game);
     let (a, b) = (game.outcome(), mirror.outcome());
-    match (a.map(|o| o.reason), b.map(|o| o.reason)) {
+    match (a.map(|o| o.termination), b.map(|o| o.termination)) {
         // With several pieces chased throughout, each side names the first by square.
         (
-            Some(Reason::PerpetualChase { by, piece, .. }),
-            Some(Reason::PerpetualChase {
+            Some(Termination::PerpetualChase { by, piece, .. }),
+            Some(Termination::PerpetualChase {
                 by: by2, piece: p2, ..
             }),
         ) => {
@@ -157,10 +165,10 @@ fn fixed_games_meet_every_kind_of_repetition() {
             })
             .collect();
         for v in check_game(&shuffle_game(fen, &steps)) {
-            match v.map(|o| o.reason) {
-                Some(Reason::Repetition) => counts[0] += 1,
-                Some(Reason::PerpetualCheck { .. }) => counts[1] += 1,
-                Some(Reason::PerpetualChase { .. }) => counts[2] += 1,
+            match v.map(|o| o.termination) {
+                Some(Termination::Repetition) => counts[0] += 1,
+                Some(Termination::PerpetualCheck { .. }) => counts[1] += 1,
+                Some(Termination::PerpetualChase { .. }) => counts[2] += 1,
                 other => panic!("a repetition ruled {other:?}"),
             }
         }
@@ -168,10 +176,10 @@ fn fixed_games_meet_every_kind_of_repetition() {
     for case in xq_testkit::repetition_cases() {
         let game = Game::from_fen_moves(&case.fen, &case.moves).unwrap();
         for v in check_game(&game) {
-            match v.map(|o| o.reason) {
-                Some(Reason::Repetition) => counts[0] += 1,
-                Some(Reason::PerpetualCheck { .. }) => counts[1] += 1,
-                Some(Reason::PerpetualChase { .. }) => counts[2] += 1,
+            match v.map(|o| o.termination) {
+                Some(Termination::Repetition) => counts[0] += 1,
+                Some(Termination::PerpetualCheck { .. }) => counts[1] += 1,
+                Some(Termination::PerpetualChase { .. }) => counts[2] += 1,
                 other => panic!("a repetition ruled {other:?}"),
             }
         }
@@ -187,19 +195,22 @@ fn judge(fen: &str, moves: &str) -> Option<Outcome> {
     Game::from_fen_moves(fen, &moves).unwrap().outcome()
 }
 
-fn over(result: GameResult, reason: Reason) -> Option<Outcome> {
-    Some(Outcome { result, reason })
+fn over(result: GameResult, termination: Termination) -> Option<Outcome> {
+    Some(Outcome {
+        result,
+        termination,
+    })
 }
 
 #[test]
 fn no_legal_move_loses() {
     assert_eq!(
         judge("9/9/3k5/9/9/3R5/P5P2/p8/9/4K1B2 b - - 10 51", ""),
-        over(GameResult::RedWins, Reason::Checkmate)
+        over(GameResult::RedWins, Termination::Checkmate)
     );
     assert_eq!(
         judge("6b2/9/b3k4/9/9/9/9/9/4p3r/3K5 w - - 10 47", ""),
-        over(GameResult::BlackWins, Reason::Stalemate)
+        over(GameResult::BlackWins, Termination::Stalemate)
     );
     assert_eq!(
         judge("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", "")
@@ -211,7 +222,7 @@ fn no_legal_move_loses() {
 
 #[test]
 fn insufficient_material_draws() {
-    let draw = over(GameResult::Draw, Reason::InsufficientMaterial);
+    let draw = over(GameResult::Draw, Termination::InsufficientMaterial);
     assert_eq!(judge("9/5k3/9/9/9/9/9/4K4/9/9 w - - 41 61", ""), draw);
     assert_eq!(judge("9/4k4/9/9/6b2/2B6/9/9/3K5/3A5 w - - 26 40", ""), draw);
     // One soldier, even far from the palace, can still mate some day.
@@ -220,7 +231,7 @@ fn insufficient_material_draws() {
 
 #[test]
 fn the_sixty_move_rule() {
-    let draw = over(GameResult::Draw, Reason::MoveRule);
+    let draw = over(GameResult::Draw, Termination::MoveRule);
     let fen = |clock: u32| format!("5k3/9/9/9/9/9/9/9/9/R2K5 w - - {clock} 80");
     assert_eq!(judge(&fen(119), "a0a1"), draw);
     assert_eq!(judge(&fen(118), "a0a1"), None);
@@ -229,7 +240,7 @@ fn the_sixty_move_rule() {
     // (i0i8 holds rank 8 and the flying general the e-file).
     assert_eq!(
         judge("3k5/9/9/9/9/9/9/9/9/4K3R w - - 119 80", "i0i8"),
-        over(GameResult::RedWins, Reason::Stalemate)
+        over(GameResult::RedWins, Termination::Stalemate)
     );
     // A capture resets the count.
     assert_eq!(
@@ -297,12 +308,15 @@ fn checks_beyond_the_tenth_do_not_count() {
     let after_one = quiet(&game);
     assert!(after_one
         .iter()
-        .all(|g| g.outcome().map(|o| o.reason) != Some(Reason::MoveRule)));
+        .all(|g| g.outcome().map(|o| o.termination) != Some(Termination::MoveRule)));
     game = after_one
         .iter()
         .filter(|g| g.outcome().is_none())
         .flat_map(quiet)
         .next()
         .expect("a quiet move and a quiet reply");
-    assert_eq!(game.outcome(), over(GameResult::Draw, Reason::MoveRule));
+    assert_eq!(
+        game.outcome(),
+        over(GameResult::Draw, Termination::MoveRule)
+    );
 }

@@ -3,7 +3,7 @@
 
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
 use xq_movegen::rules::{chase_targets, chases, judge_cycle, CycleError};
-use xq_movegen::{Game, GameResult, IllegalMoveError, Outcome, Reason};
+use xq_movegen::{Game, GameResult, IllegalMoveError, Outcome, Termination};
 use xq_testkit::{repetition_cases, RepetitionCase};
 
 fn expected_result(case: &RepetitionCase) -> GameResult {
@@ -45,7 +45,7 @@ fn every_case_comes_out_as_pikafish_rules() {
         // ...and the file's ruling after it.
         let verdict = game.outcome();
         let ok = verdict.map(|o| o.result) == Some(expected_result(case))
-            && verdict.map(|o| o.reason.tag()) == Some(expected_tag(case));
+            && verdict.map(|o| o.termination.tag()) == Some(expected_tag(case));
         if !ok {
             failures.push(format!(
                 "line {} ({}): expected {} ({}), got {verdict:?}",
@@ -72,8 +72,8 @@ fn the_chaser_and_the_chased_piece_are_named() {
         "i8g8 i5g5 g8i8 g5i5 i8g8 i5g5 g8i8 g5i5",
     );
     assert_eq!(
-        g.outcome().map(|o| o.reason),
-        Some(Reason::PerpetualChase {
+        g.outcome().map(|o| o.termination),
+        Some(Termination::PerpetualChase {
             by: Color::Red,
             piece: piece('c'),
             square: Square::I8
@@ -85,8 +85,8 @@ fn the_chaser_and_the_chased_piece_are_named() {
         "b5d6 c4c3 d6b5 c3c4 b5d6 c4c3 d6b5 c3c4",
     );
     assert_eq!(
-        g.outcome().map(|o| o.reason),
-        Some(Reason::PerpetualChase {
+        g.outcome().map(|o| o.termination),
+        Some(Termination::PerpetualChase {
             by: Color::Black,
             piece: piece('R'),
             square: Square::C4
@@ -105,7 +105,7 @@ fn the_chaser_and_the_chased_piece_are_named() {
         g.outcome(),
         Some(Outcome {
             result: GameResult::RedWins,
-            reason: Reason::PerpetualCheck { by: Color::Black }
+            termination: Termination::PerpetualCheck { by: Color::Black }
         })
     );
     assert_eq!(
@@ -167,6 +167,6 @@ fn judge_cycle_reports_illegal_moves() {
     );
     assert_eq!(
         judge_cycle(&start, &[]).unwrap(),
-        Outcome::draw(Reason::Repetition)
+        Outcome::draw(Termination::Repetition)
     );
 }

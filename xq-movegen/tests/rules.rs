@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
 use xq_movegen::{
     gives_check, is_legal, is_pseudo_legal, legal, legal_into, legal_moves, outcome, pseudo_legal,
-    try_play, CheckTest, Gen, IllegalMoveError, MoveList, Outcome, Reason,
+    try_play, CheckTest, Gen, IllegalMoveError, MoveList, Outcome, Termination,
 };
 
 use xq_testkit::SUITE;
@@ -500,10 +500,10 @@ fn outcome_matches_suite() {
         if d1 == 0 {
             let want = if pos.is_check() {
                 mates += 1;
-                Outcome::loss(pos.side_to_move(), Reason::Checkmate)
+                Outcome::loss(pos.side_to_move(), Termination::Checkmate)
             } else {
                 stalemates += 1;
-                Outcome::loss(pos.side_to_move(), Reason::Stalemate)
+                Outcome::loss(pos.side_to_move(), Termination::Stalemate)
             };
             assert_eq!(got, Some(want), "line {line}");
             assert!(legal_moves(&pos).is_empty());
@@ -511,7 +511,7 @@ fn outcome_matches_suite() {
         } else {
             // A position with moves is at most drawn (insufficient material, the clock).
             let drawn = xq_movegen::rules::insufficient_material(&pos)
-                .then_some(Outcome::draw(Reason::InsufficientMaterial));
+                .then_some(Outcome::draw(Termination::InsufficientMaterial));
             assert_eq!(got, drawn, "line {line}");
             assert_eq!(legal_moves(&pos).len() as u64, d1, "line {line}");
         }
@@ -547,9 +547,9 @@ fn mates_in_one_end_the_game() {
             p.make_move(m);
             // Stalemate loses too, so a "mate" may leave the loser in check or not.
             let want = if gives_check(&pos, m) {
-                Outcome::loss(p.side_to_move(), Reason::Checkmate)
+                Outcome::loss(p.side_to_move(), Termination::Checkmate)
             } else {
-                Outcome::loss(p.side_to_move(), Reason::Stalemate)
+                Outcome::loss(p.side_to_move(), Termination::Stalemate)
             };
             assert_eq!(outcome(&p), Some(want), "mates.epd line {}: {m}", i + 1);
             assert!(legal_moves(&p).is_empty());

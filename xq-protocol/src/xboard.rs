@@ -114,7 +114,7 @@ pub fn xboard_score(score: Score) -> i32 {
 /// on.
 fn result_line(game: &Game) -> Option<String> {
     game.outcome()
-        .map(|o| format!("{} {{{}}}", o.result, o.reason))
+        .map(|o| format!("{} {{{}}}", o.result, o.termination))
 }
 
 /// A refused parameter: CECP's `bad <what>`.

@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 use xq_core::{Color, FenError, File, Ignore, Position, PositionError, Rank, Square};
 use xq_movegen::notation::{read_move, write_line, write_move, Notation};
-use xq_movegen::{legal_moves, Game, GameResult, Reason};
+use xq_movegen::{legal_moves, Game, GameResult, Termination};
 
 /// The deepest perft asked for (depth 7 from the start is already 2 * 10^11 leaves).
 const MAX_PERFT_DEPTH: u32 = 20;
@@ -646,15 +646,17 @@ impl Outcome {
     fn termination<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py.import("xq")?
             .getattr("Termination")?
-            .call1((self.inner.reason.tag(),))
+            .call1((self.inner.termination.tag(),))
     }
 
     /// The side that checked or chased in a perpetual check or chase (the loser), else
     /// None.
     #[getter]
     fn by(&self) -> Option<bool> {
-        match self.inner.reason {
-            Reason::PerpetualCheck { by } | Reason::PerpetualChase { by, .. } => Some(is_red(by)),
+        match self.inner.termination {
+            Termination::PerpetualCheck { by } | Termination::PerpetualChase { by, .. } => {
+                Some(is_red(by))
+            }
             _ => None,
         }
     }
@@ -662,8 +664,8 @@ impl Outcome {
     /// The piece chased in a perpetual chase, else None.
     #[getter]
     fn chased_piece(&self) -> Option<Piece> {
-        match self.inner.reason {
-            Reason::PerpetualChase { piece, .. } => Some(Piece::of(piece)),
+        match self.inner.termination {
+            Termination::PerpetualChase { piece, .. } => Some(Piece::of(piece)),
             _ => None,
         }
     }
@@ -671,8 +673,8 @@ impl Outcome {
     /// Where the chased piece stands at the end of the cycle, else None.
     #[getter]
     fn chased_square(&self) -> Option<u8> {
-        match self.inner.reason {
-            Reason::PerpetualChase { square, .. } => Some(types::index(square)),
+        match self.inner.termination {
+            Termination::PerpetualChase { square, .. } => Some(types::index(square)),
             _ => None,
         }
     }

@@ -4,7 +4,7 @@
 use xq_core::{Color, FenError, Move, Piece, PieceKind, Position, PositionError, Square};
 use xq_movegen::notation::Notation;
 use xq_movegen::notation::NotationError;
-use xq_movegen::{GameResult, IllegalMoveError, Reason};
+use xq_movegen::{GameResult, IllegalMoveError, Termination};
 use xq_records::pgn::{
     self, Encoding, PgnError, PgnErrorKind, ReadOptions, WriteOptions, MAX_VARIATION_DEPTH,
 };
@@ -136,8 +136,8 @@ fn every_shared_file_reads_back_to_its_moves() {
         let end = played.position().clone();
         if mate {
             assert_eq!(
-                played.outcome().map(|o| o.reason),
-                Some(Reason::Checkmate),
+                played.outcome().map(|o| o.termination),
+                Some(Termination::Checkmate),
                 "{name}"
             );
             let winner = match end.side_to_move() {

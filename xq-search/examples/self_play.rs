@@ -16,7 +16,7 @@ use std::sync::atomic::AtomicBool;
 use xq_core::Color;
 use xq_movegen::notation::{write_move, Notation};
 use xq_movegen::Game;
-use xq_movegen::{GameResult, Reason};
+use xq_movegen::{GameResult, Termination};
 use xq_search::{Limits, Searcher};
 
 /// How the game ended.
@@ -24,7 +24,7 @@ use xq_search::{Limits, Searcher};
 pub enum End {
     /// The referee ended the game (mate, perpetual check or chase, repetition, the
     /// 60-move rule, insufficient material): the result and why.
-    Over(GameResult, Reason),
+    Over(GameResult, Termination),
     /// The ply limit was reached with the game still going.
     PlyLimit,
 }
@@ -61,7 +61,7 @@ pub fn run_from(
     let end = loop {
         let pos = game.position().clone();
         if let Some(outcome) = game.outcome() {
-            break End::Over(outcome.result, outcome.reason);
+            break End::Over(outcome.result, outcome.termination);
         }
         if game.moves().len() >= max_plies {
             break End::PlyLimit;

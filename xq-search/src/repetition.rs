@@ -10,7 +10,7 @@
 use crate::score::{mate_in, mated_in};
 use xq_core::{Move, Position};
 use xq_movegen::rules::{judge_cycle, move_rule_plies, NO_CAPTURE_DRAW_PLIES};
-use xq_movegen::{Game, Reason};
+use xq_movegen::{Game, Termination};
 
 /// The verdict of the perpetual-check rule on a position that repeats an earlier one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -234,10 +234,10 @@ impl PositionHistory {
             }
         }
         match judge_cycle(&start, &cycle) {
-            Ok(outcome) => match outcome.reason {
+            Ok(outcome) => match outcome.termination {
                 // Perpetual chase loses like being mated there, as perpetual check does.
-                Reason::PerpetualChase { by, .. } if by == pos.side_to_move() => mated_in(ply),
-                Reason::PerpetualChase { .. } => mate_in(ply),
+                Termination::PerpetualChase { by, .. } if by == pos.side_to_move() => mated_in(ply),
+                Termination::PerpetualChase { .. } => mate_in(ply),
                 _ => 0,
             },
             Err(_) => 0,

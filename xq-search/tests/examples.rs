@@ -49,7 +49,7 @@ fn self_play_reports_the_end_of_the_game() {
         end,
         self_play::End::Over(
             xq_movegen::GameResult::RedWins,
-            xq_movegen::Reason::Checkmate
+            xq_movegen::Termination::Checkmate
         )
     );
     assert!(game.moves().is_empty());

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 use xq_core::Move;
-use xq_movegen::{Game, GameResult, Outcome, Reason};
+use xq_movegen::{Game, GameResult, Outcome, Termination};
 use xq_search::{Limits, Score, SearchResult, Searcher};
 
 fn game(fen: &str, moves: &str) -> Game {
@@ -37,7 +37,7 @@ fn the_cycles_are_what_the_tests_say() {
         chased.outcome(),
         Some(Outcome {
             result: GameResult::BlackWins,
-            reason: Reason::PerpetualChase {
+            termination: Termination::PerpetualChase {
                 by: xq_core::Color::Red,
                 piece: xq_core::Piece::from_char('n').unwrap(),
                 square: xq_core::Square::B7,
@@ -47,8 +47,8 @@ fn the_cycles_are_what_the_tests_say() {
     let mut guarded = game(GUARDED, CYCLE);
     guarded.play(mv("h9h7")).unwrap();
     assert_eq!(
-        guarded.outcome().map(|o| o.reason),
-        Some(Reason::Repetition)
+        guarded.outcome().map(|o| o.termination),
+        Some(Termination::Repetition)
     );
 }
 

@@ -121,7 +121,7 @@ fn simple_repetition_is_a_draw() {
 #[test]
 fn perpetual_check_loses_for_the_checker() {
     use xq_core::Color;
-    use xq_movegen::{GameResult, Outcome, Reason};
+    use xq_movegen::{GameResult, Outcome, Termination};
     // Red checked with every move of the cycle (h8h9+, h9h8+) while Black only stepped
     // aside, twice round: checking again brings the third occurrence, which loses for
     // Red, so Red must not, lost as it is.
@@ -138,7 +138,7 @@ fn perpetual_check_loses_for_the_checker() {
         after.outcome(),
         Some(Outcome {
             result: GameResult::BlackWins,
-            reason: Reason::PerpetualCheck { by: Color::Red }
+            termination: Termination::PerpetualCheck { by: Color::Red }
         })
     );
     // Once round only, the second occurrence decides nothing yet: Red may check again.

@@ -5,7 +5,7 @@ use crate::js_error;
 use wasm_bindgen::prelude::*;
 use xq_core::{Color, Move, Position, Square};
 use xq_movegen::notation::{read_move, write_line, write_move};
-use xq_movegen::{gives_check, is_legal, legal_moves, Game, Reason};
+use xq_movegen::{gives_check, is_legal, legal_moves, Game, Termination};
 
 /// A game: the start position, the moves played since, and the position they lead to.
 /// Moves cross into JavaScript as ICCS strings (`"h2e2"`), squares as ICCS squares
@@ -360,21 +360,21 @@ impl Outcome {
     /// The rule as a tag: `checkmate`, `stalemate`, `perpetual-check`, `perpetual-chase`,
     /// `repetition`, `60-move-rule`, `insufficient-material`.
     #[wasm_bindgen(getter)]
-    pub fn reason(&self) -> String {
-        self.inner.reason.tag().to_string()
+    pub fn termination(&self) -> String {
+        self.inner.termination.tag().to_string()
     }
 
     /// The rule in words: `perpetual chase by red of the black horse on b7`.
-    #[wasm_bindgen(getter, js_name = reasonText)]
-    pub fn reason_text(&self) -> String {
-        self.inner.reason.to_string()
+    #[wasm_bindgen(getter, js_name = terminationText)]
+    pub fn termination_text(&self) -> String {
+        self.inner.termination.to_string()
     }
 
     /// For a perpetual check or chase, the side that did it.
     #[wasm_bindgen(getter)]
     pub fn by(&self) -> Option<String> {
-        match self.inner.reason {
-            Reason::PerpetualCheck { by } | Reason::PerpetualChase { by, .. } => {
+        match self.inner.termination {
+            Termination::PerpetualCheck { by } | Termination::PerpetualChase { by, .. } => {
                 Some(color_name(by))
             }
             _ => None,
@@ -384,8 +384,8 @@ impl Outcome {
     /// For a perpetual chase, the chased piece (a FEN letter) and its square.
     #[wasm_bindgen(getter)]
     pub fn chased(&self) -> Option<String> {
-        match self.inner.reason {
-            Reason::PerpetualChase { piece, square, .. } => {
+        match self.inner.termination {
+            Termination::PerpetualChase { piece, square, .. } => {
                 Some(format!("{}{}", piece.to_char(), square))
             }
             _ => None,
@@ -427,7 +427,10 @@ mod tests {
         // engine (the Node tests check the errors).
         let b = Board::new(Some("R3k4/1R7/9/9/9/9/9/9/9/3K5 b".into())).unwrap();
         let o = b.outcome().unwrap();
-        assert_eq!((o.result(), o.reason()), ("1-0".into(), "checkmate".into()));
+        assert_eq!(
+            (o.result(), o.termination()),
+            ("1-0".into(), "checkmate".into())
+        );
         assert_eq!(o.text(), "1-0 checkmate");
         assert!(b.is_checkmate());
     }

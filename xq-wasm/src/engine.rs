@@ -34,10 +34,23 @@ impl Default for UciEngine {
     }
 }
 
-/// A `Signals` that calls the page's two functions.
+/// Hands the lines of `lines` to `out`, emptying it.
+fn flush(lines: &Mutex<Vec<String>>, out: &js_sys::Function) {
+    let lines = std::mem::take(&mut *lines.lock().unwrap_or_else(|e| e.into_inner()));
+    for line in lines {
+        // A throwing callback is the page's business; the engine goes on.
+        let _ = out.call1(&JsValue::NULL, &JsValue::from_str(&line));
+    }
+}
+
+/// A `Signals` that calls the page's two functions, and hands the lines written so far
+/// to the page each time it is polled (every 1,024 nodes), so that a search run to its end
+/// in one call reports its iterations as they complete.
 struct PageSignals<'a> {
     stop: &'a js_sys::Function,
     ponderhit: Option<&'a js_sys::Function>,
+    lines: &'a Mutex<Vec<String>>,
+    out: &'a js_sys::Function,
 }
 
 fn truthy(f: &js_sys::Function) -> bool {
@@ -48,6 +61,7 @@ fn truthy(f: &js_sys::Function) -> bool {
 
 impl xq_search::engine::Signals for PageSignals<'_> {
     fn stop(&self) -> bool {
+        flush(self.lines, self.out);
         truthy(self.stop)
     }
 
@@ -80,11 +94,7 @@ impl UciEngine {
 
     /// Hands the lines written so far to `out`.
     fn flush(&self, out: &js_sys::Function) {
-        let lines = std::mem::take(&mut *self.lines.lock().unwrap_or_else(|e| e.into_inner()));
-        for line in lines {
-            // A throwing callback is the page's business; the engine goes on.
-            let _ = out.call1(&JsValue::NULL, &JsValue::from_str(&line));
-        }
+        flush(&self.lines, out);
     }
 
     /// Does the search want to be run (a `go` that has not searched to its limits)?
@@ -115,6 +125,8 @@ impl UciEngine {
         let signals = PageSignals {
             stop,
             ponderhit: ponderhit.as_ref(),
+            lines: &self.lines,
+            out,
         };
         self.uci.engine_mut().run(&signals);
         self.flush(out);

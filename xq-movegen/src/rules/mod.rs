@@ -8,8 +8,8 @@
 //! (`Position::rule_judge`); `data/repetition.epd` holds the cases they are tested
 //! against, each judged by Pikafish.
 //!
-//! - **No legal move** loses, in check ([`Reason::Checkmate`]) or not
-//!   ([`Reason::Stalemate`]).
+//! - **No legal move** loses, in check ([`Termination::Checkmate`]) or not
+//!   ([`Termination::Stalemate`]).
 //! - **Repetition** is judged when a position occurs for the third time, looking back no
 //!   further than the last capture (inside a search one repetition after the root is
 //!   enough). The cycle from the first occurrence is judged by [`judge_cycle`]:
@@ -19,7 +19,7 @@
 //!   - **perpetual chase**: a side that newly chased the same enemy piece (followed as a
 //!     piece, not a square) with every one of its moves loses, unless the other side did
 //!     too (then a draw). What counts as a chase is below;
-//!   - everything else that repeats is a draw ([`Reason::Repetition`]).
+//!   - everything else that repeats is a draw ([`Termination::Repetition`]).
 //! - **The 60-move rule**: 120 plies without a capture draw, counted as Pikafish counts
 //!   them: each side's checks beyond its tenth, and the replies to them, do not count
 //!   ([`move_rule_plies`]). Mate on the 120th ply still wins.
@@ -81,7 +81,7 @@ mod chase;
 pub use chase::{chase_targets, chases};
 
 pub use crate::outcome::NO_CAPTURE_DRAW_PLIES;
-use crate::outcome::{Outcome, Reason};
+use crate::outcome::{Outcome, Termination};
 use crate::{try_play, IllegalMoveError};
 use std::fmt;
 use xq_core::attacks::SquareSet;
@@ -187,8 +187,8 @@ impl std::error::Error for CycleError {}
 
 /// Judges a repetition cycle: `start` is the position at the first occurrence of the
 /// repeated position and `moves` the moves played since (the rules of the
-/// [module docs](self)). The outcome is a loss by [`Reason::PerpetualCheck`] or
-/// [`Reason::PerpetualChase`], or a draw by [`Reason::Repetition`]. A game and the search
+/// [module docs](self)). The outcome is a loss by [`Termination::PerpetualCheck`] or
+/// [`Termination::PerpetualChase`], or a draw by [`Termination::Repetition`]. A game and the search
 /// both call it.
 ///
 /// # Errors
@@ -198,15 +198,15 @@ impl std::error::Error for CycleError {}
 /// ```
 /// use xq_core::{Color, Piece, Position, Square};
 /// use xq_movegen::rules::judge_cycle;
-/// use xq_movegen::{Outcome, Reason};
+/// use xq_movegen::{Outcome, Termination};
 /// // Red's chariot follows the unprotected black horse b7 <-> c9: Red chases.
 /// let start = Position::from_fen("9/5k3/1n5R1/p8/9/9/8P/9/9/3K5 b").unwrap();
 /// let cycle: Vec<_> = "b7c9 h7h9 c9b7 h9h7".split(' ').map(|m| m.parse().unwrap()).collect();
-/// let chase = Reason::PerpetualChase { by: Color::Red, piece: Piece::from_char('n').unwrap(), square: Square::B7 };
+/// let chase = Termination::PerpetualChase { by: Color::Red, piece: Piece::from_char('n').unwrap(), square: Square::B7 };
 /// assert_eq!(judge_cycle(&start, &cycle), Ok(Outcome::loss(Color::Red, chase)));
 /// ```
 pub fn judge_cycle(start: &Position, moves: &[Move]) -> Result<Outcome, CycleError> {
-    let draw = Outcome::draw(Reason::Repetition);
+    let draw = Outcome::draw(Termination::Repetition);
     // Checks first: replay the cycle, noting who checked with every move.
     let mut p = start.clone();
     let mut moved = ByColor::new(false, false);
@@ -224,11 +224,11 @@ pub fn judge_cycle(start: &Position, moves: &[Move]) -> Result<Outcome, CycleErr
     match (checker(Color::Red), checker(Color::Black)) {
         (true, false) => {
             let by = Color::Red;
-            return Ok(Outcome::loss(by, Reason::PerpetualCheck { by }));
+            return Ok(Outcome::loss(by, Termination::PerpetualCheck { by }));
         }
         (false, true) => {
             let by = Color::Black;
-            return Ok(Outcome::loss(by, Reason::PerpetualCheck { by }));
+            return Ok(Outcome::loss(by, Termination::PerpetualCheck { by }));
         }
         (true, true) => return Ok(draw),
         (false, false) if any_check => return Ok(draw),
@@ -268,7 +268,7 @@ pub fn judge_cycle(start: &Position, moves: &[Move]) -> Result<Outcome, CycleErr
                 .piece_on(square)
                 .expect("a chased piece stands on its square");
             let by = !piece.color;
-            Outcome::loss(by, Reason::PerpetualChase { by, piece, square })
+            Outcome::loss(by, Termination::PerpetualChase { by, piece, square })
         }
         _ => draw,
     })
