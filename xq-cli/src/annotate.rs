@@ -17,20 +17,19 @@ use crate::convert::{read_games, EncodingArg, NotationArg};
 use crate::{hash_mib, StdoutClosed};
 use anyhow::{anyhow, Context, Result};
 use serde_json::json;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Duration;
 use xq_core::{Color, Move, Position};
-use xq_movegen::notation::{write_move, Notation};
-use xq_movegen::Game;
+use xq_movegen::notation::{write_line, write_move, Notation};
 use xq_records::pgn::{self, WriteOptions};
 use xq_records::Record;
 use xq_search::engine::MAX_THREADS;
-use xq_search::judge::{self, Class, Judge, JudgeError, Measure, Tally, Verdict, CAP};
+use xq_search::judge::{
+    self, Class, GameAnalysis, Judge, Measure, PositionSearch, Tally, Verdict, CAP,
+};
 use xq_search::score::{MATE, MATE_BOUND};
-use xq_search::{Limits, Score, Searcher};
+use xq_search::{Limits, Score};
 
 /// The time per position when no limit is given.
 pub const DEFAULT_MOVETIME_MS: u64 = 500;
@@ -106,24 +105,6 @@ fn title(class: Class) -> &'static str {
     }
 }
 
-/// One position's search: the value from the side to move's point of view and the line.
-#[derive(Clone, Debug)]
-struct Searched {
-    value: i32,
-    depth: u32,
-    pv: Vec<Move>,
-}
-
-impl Searched {
-    /// What the judgement reads of it.
-    fn judged(&self) -> judge::Searched {
-        judge::Searched {
-            score: Score::from_value(self.value),
-            best: self.pv.first().copied(),
-        }
-    }
-}
-
 /// The verdict on one move.
 #[derive(Clone, Debug)]
 struct MoveReport {
@@ -132,9 +113,9 @@ struct MoveReport {
     mover: Color,
     played: Move,
     /// The search before the move (its line starts with the best move).
-    best: Searched,
+    best: PositionSearch,
     /// The search after the move (its line is the expected continuation).
-    after: Searched,
+    after: PositionSearch,
     /// The judgement, from the mover's point of view.
     verdict: Verdict,
 }
@@ -183,7 +164,7 @@ fn tally_json(tally: &Tally) -> serde_json::Value {
 struct GameReport {
     moves: Vec<MoveReport>,
     /// The search of every position of the main line, the last one included.
-    searched: Vec<Searched>,
+    searched: Vec<PositionSearch>,
     /// The start position of every searched position's side to move.
     sides: Vec<Color>,
     red: Tally,
@@ -226,20 +207,6 @@ fn score_text(red_value: i32) -> String {
     }
 }
 
-/// A line in `notation`, from `pos`.
-fn line_text(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
-    let mut pos = pos.clone();
-    let mut out = Vec::new();
-    for &m in line {
-        match write_move(&pos, m, notation) {
-            Ok(t) => out.push(t),
-            Err(_) => break,
-        }
-        pos.make_move(m);
-    }
-    out
-}
-
 fn move_text(pos: &Position, m: Move, notation: Notation) -> String {
     write_move(pos, m, notation).unwrap_or_else(|_| m.to_string())
 }
@@ -259,67 +226,31 @@ fn limits(args: &AnnotateArgs) -> (Limits, String) {
     }
 }
 
-/// Searches every position of `record`'s main line and judges every move.
-///
-/// # Errors
-/// A move of the record that is not legal (the readers let none through).
-fn analyse(
-    record: &Record,
-    searcher: &mut Searcher,
-    limits: &Limits,
-    by: By,
-    tick: &dyn Fn(),
-) -> Result<GameReport, JudgeError> {
-    searcher.new_game();
-    let stop = AtomicBool::new(false);
-    let mut game = Game::new(record.start.clone());
-    let mut searched = Vec::new();
-    let mut sides = Vec::new();
-    let moves = record.main_line();
-    for i in 0..=moves.len() {
-        let r = searcher.search(&game, limits, &stop, |_| {});
-        searched.push(Searched {
-            value: r.value,
-            depth: r.depth,
-            pv: r.pv,
-        });
-        sides.push(game.position().side_to_move());
-        tick();
-        if let Some(&m) = moves.get(i) {
-            // An illegal move stops the game here; the judgement below names it.
-            if game.play(m).is_err() {
-                break;
-            }
-        }
-    }
-    let judged: Vec<judge::Searched> = searched.iter().map(Searched::judged).collect();
-    let verdicts = Judge::new(by.into()).line(&record.start, &moves, &judged)?;
-    let mut reports = Vec::new();
-    let (mut red, mut black) = (Tally::default(), Tally::default());
+/// A game's analysis as the reports read it.
+fn report(record: &Record, analysis: GameAnalysis) -> GameReport {
     let mut pos = record.start.clone();
-    for (i, (&m, verdict)) in moves.iter().zip(verdicts).enumerate() {
+    let mut moves = Vec::new();
+    let mut sides = vec![pos.side_to_move()];
+    for (i, (&m, verdict)) in record.main_line().iter().zip(analysis.verdicts).enumerate() {
         let mover = pos.side_to_move();
-        match mover {
-            Color::Red => red.add(&verdict),
-            Color::Black => black.add(&verdict),
-        }
-        reports.push(MoveReport {
+        moves.push(MoveReport {
             before: pos.clone(),
             mover,
             played: m,
-            best: searched[i].clone(),
-            after: searched[i + 1].clone(),
+            best: analysis.searched[i].clone(),
+            after: analysis.searched[i + 1].clone(),
             verdict,
         });
         pos.make_move(m);
+        sides.push(pos.side_to_move());
     }
-    Ok(GameReport {
-        moves: reports,
-        searched,
+    GameReport {
+        moves,
+        searched: analysis.searched,
         sides,
-        red,
-        black,
-    })
+        red: analysis.red,
+        black: analysis.black,
+    }
 }
 
 /// A loss as the comments write it: pawns (`-1.20`), or points of expected result
@@ -345,7 +276,7 @@ fn comment(r: &MoveReport, notation: Notation, by: By) -> String {
         ));
     }
     text.push_str(&score_text(played_value));
-    let line = line_text(&after_pos, &r.after.pv, notation);
+    let line = write_line(&after_pos, &r.after.pv, notation).unwrap_or_default();
     if !line.is_empty() {
         text.push_str(": ");
         text.push_str(&line.join(" "));
@@ -356,7 +287,9 @@ fn comment(r: &MoveReport, notation: Notation, by: By) -> String {
             ". Best {} {}: {}",
             move_text(&r.before, best, notation),
             score_text(best_value),
-            line_text(&r.before, &r.best.pv, notation).join(" ")
+            write_line(&r.before, &r.best.pv, notation)
+                .unwrap_or_default()
+                .join(" ")
         ));
     }
     text
@@ -430,67 +363,28 @@ fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde
     })
 }
 
-/// The games analysed, in file order, `threads` at a time.
+/// The games analysed (`xq_search::judge`), in file order, `threads` at a time, with a
+/// progress bar on a terminal.
 fn analyse_all(games: &[Record], args: &AnnotateArgs, limits: &Limits) -> Result<Vec<GameReport>> {
     let total: usize = games.iter().map(|g| g.main.nodes.len() + 1).sum();
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(total as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} positions, {msg} {elapsed} (eta {eta})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let next = AtomicUsize::new(0);
-    let done_games = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<GameReport, JudgeError>>>> =
-        Mutex::new((0..games.len()).map(|_| None).collect());
-    let workers = args.threads.min(games.len()).max(1);
-    let spawned = std::thread::scope(|s| {
-        let mut handles = Vec::new();
-        for i in 0..workers {
-            let (next, results, bar, done_games) = (&next, &results, &bar, &done_games);
-            let h = std::thread::Builder::new()
-                .name(format!("annotate-{i}"))
-                .spawn_scoped(s, move || {
-                    // A worker without a table leaves the games to the others.
-                    let Ok(mut searcher) = Searcher::try_new(args.hash) else {
-                        return;
-                    };
-                    loop {
-                        let g = next.fetch_add(1, Ordering::SeqCst);
-                        let Some(record) = games.get(g) else {
-                            return;
-                        };
-                        let report =
-                            analyse(record, &mut searcher, limits, args.by, &|| bar.inc(1));
-                        let n = done_games.fetch_add(1, Ordering::SeqCst) + 1;
-                        bar.set_message(format!("{n}/{} games", games.len()));
-                        results.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(report);
-                    }
-                });
-            handles.push(h);
-        }
-        handles.into_iter().all(|h| h.is_ok())
-    });
+    let bar = crate::progress_bar(
+        total as u64,
+        "{bar:40} {pos}/{len} positions {elapsed} (eta {eta})",
+    );
+    let lines: Vec<(Position, Vec<Move>)> = games
+        .iter()
+        .map(|g| (g.start.clone(), g.main_line()))
+        .collect();
+    let judge = Judge::new(args.by.into());
+    let analyses = judge.analyse_all(&lines, args.threads, args.hash, limits, &|| bar.inc(1))?;
     bar.finish_and_clear();
-    if !spawned {
-        return Err(anyhow!("cannot start the analysis threads"));
-    }
-    results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
+    games
+        .iter()
+        .zip(analyses)
         .enumerate()
-        .map(|(i, r)| match r {
-            Some(report) => {
-                report.map_err(|e| anyhow!("{}: game {}: {e}", args.input.display(), i + 1))
-            }
-            None => Err(anyhow!("game {} was not analysed", i + 1)),
+        .map(|(i, (record, a))| {
+            a.map(|a| report(record, a))
+                .map_err(|e| anyhow!("{}: game {}: {e}", args.input.display(), i + 1))
         })
         .collect()
 }

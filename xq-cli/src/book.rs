@@ -65,35 +65,11 @@ pub fn run(args: &BookArgs) -> Result<i32> {
     }
 }
 
-/// Every game file under `path` (itself if it is a file), in name order.
-fn game_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    if !path.is_dir() {
-        out.push(path.to_path_buf());
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-        .with_context(|| format!("cannot read {}", path.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    entries.sort();
-    for p in entries {
-        let game_file = p
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xqf"));
-        if p.is_dir() {
-            game_files(&p, out)?;
-        } else if game_file {
-            out.push(p);
-        }
-    }
-    Ok(())
-}
-
 fn build(args: &BuildArgs) -> Result<i32> {
     let start = Instant::now();
     let mut files = Vec::new();
     for input in &args.inputs {
-        game_files(input, &mut files)?;
+        files.extend(xq_records::files::game_files(input)?);
     }
     if files.is_empty() {
         bail!("no game files (.pgn, .xqf) in {}", args.inputs[0].display());

@@ -1,12 +1,12 @@
 //! `xq convert`: reads a game file (PGN in UTF-8 or GBK, or XQF) and writes it as PGN in
 //! the notation and encoding asked for, keeping tags, comments and variations.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use xq_movegen::notation::Notation;
-use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions};
-use xq_records::{xqf, Record};
+use xq_records::pgn::{self, Encoding, WriteOptions};
+use xq_records::Record;
 
 /// Move notations on the command line.
 #[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
@@ -82,30 +82,9 @@ pub struct ConvertArgs {
     pub input_encoding: EncodingArg,
 }
 
-/// Is the file XQF: named `.xqf`, or starting with XQF's `XQ`?
-fn is_xqf(path: &Path, bytes: &[u8]) -> bool {
-    let named = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("xqf"));
-    named || bytes.starts_with(b"XQ")
-}
-
-/// The games of the file at `path`.
+/// The games of the file at `path` (`xq_records::files::read_file`).
 pub fn read_games(path: &Path, encoding: Encoding) -> Result<Vec<Record>> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
-    // The library errors say everything in their message (their `source` repeats its
-    // end), so the message alone is kept.
-    let games = if is_xqf(path, &bytes) {
-        vec![xqf::read(&bytes).map_err(|e| anyhow!("{}", e.with_file(name.clone())))?]
-    } else {
-        pgn::read(&bytes, &ReadOptions { encoding })
-            .map_err(|e| anyhow!("{}", e.with_file(name.clone())))?
-    };
-    if games.is_empty() {
-        bail!("{name}: no game in the file");
-    }
-    Ok(games)
+    Ok(xq_records::files::read_file(path, encoding)?)
 }
 
 pub fn run(args: &ConvertArgs) -> Result<i32> {

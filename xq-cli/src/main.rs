@@ -246,6 +246,20 @@ impl std::fmt::Display for StdoutClosed {
 
 impl std::error::Error for StdoutClosed {}
 
+/// A progress bar on standard error when it is a terminal (else a hidden one), styled by
+/// `template`.
+fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
 /// Standard output as a protocol's sink.
 fn stdout() -> Sink {
     Sink::writer(std::io::stdout())

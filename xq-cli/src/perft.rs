@@ -2,7 +2,6 @@
 
 use crate::PositionArgs;
 use anyhow::{bail, Context, Result};
-use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 use xq_perft::suite::{parse_suite, run_suite, EntryReport, RunOptions, SuiteReport};
 
@@ -76,30 +75,16 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
 /// and the totals, with a progress bar on standard error when it is a terminal.
 fn suite_report(suite: &[xq_perft::suite::SuiteEntry], opts: &RunOptions) -> Result<SuiteReport> {
     let total = suite.len();
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(total as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} positions {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
+    let bar = crate::progress_bar(total as u64, "{bar:40} {pos}/{len} positions {elapsed}");
     let mut report = SuiteReport::default();
     for entry in run_suite(suite, opts) {
-        let printed = match &bar {
-            // Lines go above the bar.
-            Some(bar) => bar.suspend(|| print_entry(&entry, total)),
-            None => print_entry(&entry, total),
-        };
-        if let Some(bar) = &bar {
-            bar.inc(1);
-        }
+        // Lines go above the bar.
+        let printed = bar.suspend(|| print_entry(&entry, total));
+        bar.inc(1);
         printed?;
         report.entries.push(entry);
     }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    bar.finish_and_clear();
     outln!(
         "{} passed, {} failed; {} depth checks ({} skipped); {} nodes in {:.3} s, {}",
         report.passed(),

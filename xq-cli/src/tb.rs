@@ -1,13 +1,13 @@
 //! `xq tb`: generate, probe and verify endgame tables.
 
+use crate::progress_bar;
 use crate::PositionArgs;
 use anyhow::{bail, Context, Result};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    generate, memory_needed, read_table, table_size, verify, write_table, Ending, Progress, Table,
-    TableStats, Tablebases,
+    generate, memory_needed, read_captures, table_size, verify, verify_file, write_table, Ending,
+    Progress, Table, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -94,69 +94,6 @@ pub fn run(args: &TbArgs) -> Result<i32> {
     }
 }
 
-/// The endings named on the command line, groups expanded.
-fn parse_endings(names: &[String], all: bool) -> Result<Vec<Ending>> {
-    if all || names.is_empty() {
-        return Ok(Ending::phase1());
-    }
-    let mut out = Vec::new();
-    for name in names {
-        let group: Vec<Ending> = match name.as_str() {
-            "@phase1" => Ending::phase1(),
-            "@one" => Ending::phase1()
-                .into_iter()
-                .filter(|e| attackers(e) == 1)
-                .collect(),
-            "@two" => Ending::phase1()
-                .into_iter()
-                .filter(|e| attackers(e) == 2)
-                .collect(),
-            _ => vec![name
-                .parse::<Ending>()
-                .with_context(|| format!("bad ending `{name}`"))?],
-        };
-        out.extend(group);
-    }
-    Ok(out)
-}
-
-fn attackers(e: &Ending) -> usize {
-    use xq_core::PieceKind::*;
-    [Chariot, Horse, Cannon, Soldier]
-        .iter()
-        .map(|&k| e.attacking(k))
-        .sum()
-}
-
-fn bar(len: u64, template: &str) -> indicatif::ProgressBar {
-    if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(len);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(template)
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    }
-}
-
-fn mib(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1 << 20) as f64)
-}
-
-/// The tables `ending`'s captures lead to, read from `dir`.
-fn load_subtables(dir: &Path, ending: &Ending) -> Result<Vec<Table>> {
-    ending
-        .captures()
-        .iter()
-        .map(|sub| {
-            let path = dir.join(sub.file_name());
-            read_table(&path).with_context(|| format!("{ending} needs {sub}"))
-        })
-        .collect()
-}
-
 fn gen(
     names: &[String],
     all: bool,
@@ -165,26 +102,16 @@ fn gen(
     max_positions: Option<u64>,
     check: bool,
 ) -> Result<i32> {
-    let mut wanted = Vec::new();
-    for e in parse_endings(names, all)? {
-        for sub in e.with_captures() {
-            if !wanted.contains(&sub) {
-                wanted.push(sub);
-            }
-        }
-    }
-    wanted.sort_by_key(|e| (e.piece_count(), e.to_string()));
-    if let Some(max) = max_positions {
-        wanted.retain(|e| table_size(e) <= max);
-    }
+    let names: Vec<&str> = names.iter().map(String::as_str).filter(|_| !all).collect();
+    let wanted = Ending::plan(&Ending::parse_list(&names)?, max_positions);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let total_positions: u64 = wanted.iter().map(table_size).sum();
     let peak = wanted.iter().map(memory_needed).max().unwrap_or(0);
     outln!(
-        "{} endings, {} positions (both sides to move), at most {} of memory at a time, {} threads",
+        "{} endings, {} positions (both sides to move), at most {:.1} MiB of memory at a time, {} threads",
         wanted.len(),
         total_positions,
-        mib(peak),
+        peak as f64 / (1 << 20) as f64,
         threads
     )?;
     let start = Instant::now();
@@ -203,13 +130,10 @@ fn gen(
             }
         }
         let t0 = Instant::now();
-        let subs = load_subtables(dir, ending)?;
+        let subs = read_captures(dir, ending).with_context(|| format!("{ending} needs them"))?;
         let sub_refs: Vec<&Table> = subs.iter().collect();
-        let size = table_size(ending);
-        let pb = bar(
-            size,
-            "{msg} {bar:30} {pos}/{len} {elapsed_precise} eta {eta}",
-        );
+        let template = "{msg} {bar:30} {pos}/{len} {elapsed_precise} eta {eta}";
+        let pb = progress_bar(table_size(ending), template);
         pb.set_message(format!("{ending} start"));
         let table = generate(ending, &sub_refs, threads, &|p| match p {
             Progress::Start { done, .. } => pb.set_position(done),
@@ -224,7 +148,7 @@ fn gen(
         pb.finish_and_clear();
         let generated = t0.elapsed();
         if check {
-            let pv = bar(table_size(ending) / 2, "{msg} {bar:30} {pos}/{len}");
+            let pv = progress_bar(table_size(ending) / 2, "{msg} {bar:30} {pos}/{len}");
             pv.set_message(format!("{ending} verify"));
             verify(&table, &sub_refs, threads, &|d| pv.set_position(d))?;
             pv.finish_and_clear();
@@ -236,9 +160,9 @@ fn gen(
         outln!(
             "{ending}: {} positions, {} wins {} draws {} losses, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",
             s.positions(),
-            s.counts[0][2] + s.counts[1][2],
-            s.counts[0][1] + s.counts[1][1],
-            s.counts[0][0] + s.counts[1][0],
+            s.wins(),
+            s.draws(),
+            s.losses(),
             s.longest,
             generated.as_secs_f64(),
             s.positions() as f64 / generated.as_secs_f64().max(1e-9) / 1e6,
@@ -301,16 +225,10 @@ fn verify_dir(dir: &Path, threads: usize) -> Result<i32> {
     }
     let mut failed = 0;
     for ending in endings {
-        let result = (|| -> Result<u64> {
-            let table = read_table(&dir.join(ending.file_name()))?;
-            let subs = load_subtables(dir, &ending)?;
-            let refs: Vec<&Table> = subs.iter().collect();
-            let pb = bar(table_size(&ending) / 2, "{msg} {bar:30} {pos}/{len}");
-            pb.set_message(ending.to_string());
-            let n = verify(&table, &refs, threads, &|d| pb.set_position(d))?;
-            pb.finish_and_clear();
-            Ok(n)
-        })();
+        let pb = progress_bar(table_size(&ending) / 2, "{msg} {bar:30} {pos}/{len}");
+        pb.set_message(ending.to_string());
+        let result = verify_file(dir, &ending, threads, &|d| pb.set_position(d));
+        pb.finish_and_clear();
         match result {
             Ok(n) => outln!("{ending}: ok, {n} positions")?,
             Err(e) => {
@@ -330,15 +248,13 @@ fn stats(dir: &Path) -> Result<i32> {
         let Some((s, bytes)) = tb.stats(&ending)? else {
             continue;
         };
-        let s: TableStats = s;
-        let attacker = s.counts[0].iter().sum::<u64>().max(1);
         outln!(
             "| {ending} | {} | {} | {} | {} | {:.1}% | {} | {} | {:.3} |",
             s.positions(),
-            s.counts[0][2] + s.counts[1][2],
-            s.counts[0][1] + s.counts[1][1],
-            s.counts[0][0] + s.counts[1][0],
-            100.0 * s.counts[0][2] as f64 / attacker as f64,
+            s.wins(),
+            s.draws(),
+            s.losses(),
+            100.0 * s.attacker_wins(),
             s.longest,
             bytes,
             bytes as f64 / s.positions().max(1) as f64

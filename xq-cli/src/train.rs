@@ -74,6 +74,11 @@ fn read_net(path: &Path) -> Result<Network> {
 
 /// Writes a network file through a temporary name, so that a reader never sees half.
 fn write_net(net: &Network, path: &Path) -> Result<()> {
+    // A device or a pipe (`-o /dev/null`) is written to, never replaced by a rename.
+    if path.metadata().is_ok_and(|m| !m.is_file()) {
+        return std::fs::write(path, net.to_bytes())
+            .with_context(|| format!("cannot write {}", path.display()));
+    }
     let tmp = path.with_extension("part");
     std::fs::write(&tmp, net.to_bytes())
         .with_context(|| format!("cannot write {}", tmp.display()))?;

@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod files;
 pub mod pgn;
 mod record;
 pub mod xqf;

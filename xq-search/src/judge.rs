@@ -45,12 +45,15 @@
 //! assert!(by_wdl[0].loss > 300);
 //! ```
 
+use crate::tt::TableError;
 use crate::wdl::{self, Wdl, WdlModel};
-use crate::Score;
+use crate::{Limits, Score, Searcher};
 use std::fmt;
 use std::str::FromStr;
-use xq_core::{Move, Position};
-use xq_movegen::{try_play, IllegalMoveError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use xq_core::{Color, Move, Position};
+use xq_movegen::{try_play, Game, IllegalMoveError};
 
 /// Scores are clamped to this (centipawns) before losses in centipawns are taken.
 pub const CAP: i32 = 1000;
@@ -480,6 +483,158 @@ impl Tally {
         } else {
             (self.loss + self.moves as i64 / 2) / self.moves as i64
         }
+    }
+}
+
+/// One position of a game as the analysis searched it: the value from the side to move's
+/// point of view, the depth completed and the line (its first move the best).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PositionSearch {
+    /// The value, from the side to move's point of view (mate scores as the search gives
+    /// them).
+    pub value: i32,
+    /// The depth completed.
+    pub depth: u32,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl PositionSearch {
+    /// What the judgement reads of it.
+    pub fn judged(&self) -> Searched {
+        Searched {
+            score: Score::from_value(self.value),
+            best: self.pv.first().copied(),
+        }
+    }
+}
+
+/// A game analysed: every position of its line searched (the start and the position
+/// after every move), every move judged, and each side's totals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameAnalysis {
+    /// The search of the start and of the position after each move.
+    pub searched: Vec<PositionSearch>,
+    /// The verdict on each move.
+    pub verdicts: Vec<Verdict>,
+    /// Red's totals.
+    pub red: Tally,
+    /// Black's totals.
+    pub black: Tally,
+}
+
+impl Judge {
+    /// Searches every position of the line `moves` from `start` within `limits` with
+    /// `searcher` (after a new game), calling `tick` after each search, and judges every
+    /// move: what `xq annotate` does with a game.
+    ///
+    /// # Errors
+    /// As [`Judge::line`]: a move that is not legal where it stands.
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_search::judge::{Judge, Measure};
+    /// use xq_search::{Limits, Searcher};
+    /// let moves = ["h2e2".parse().unwrap(), "h9g7".parse().unwrap()];
+    /// let mut searcher = Searcher::new(1);
+    /// let a = Judge::new(Measure::Cp)
+    ///     .analyse(&mut searcher, &Position::startpos(), &moves, &Limits::depth(3), &|| {})
+    ///     .unwrap();
+    /// assert_eq!((a.searched.len(), a.verdicts.len()), (3, 2));
+    /// assert_eq!((a.red.moves, a.black.moves), (1, 1));
+    /// ```
+    pub fn analyse(
+        &self,
+        searcher: &mut Searcher,
+        start: &Position,
+        moves: &[Move],
+        limits: &Limits,
+        tick: &dyn Fn(),
+    ) -> Result<GameAnalysis, JudgeError> {
+        searcher.new_game();
+        let stop = AtomicBool::new(false);
+        let mut game = Game::new(start.clone());
+        let mut searched = Vec::new();
+        for i in 0..=moves.len() {
+            let r = searcher.search(&game, limits, &stop, |_| {});
+            searched.push(PositionSearch {
+                value: r.value,
+                depth: r.depth,
+                pv: r.pv,
+            });
+            tick();
+            // An illegal move stops the game here; the judgement below names it.
+            if moves.get(i).is_some_and(|&m| game.play(m).is_err()) {
+                break;
+            }
+        }
+        let judged: Vec<Searched> = searched.iter().map(PositionSearch::judged).collect();
+        let verdicts = self.line(start, moves, &judged)?;
+        let (mut red, mut black) = (Tally::default(), Tally::default());
+        let mut side = start.side_to_move();
+        for v in &verdicts {
+            match side {
+                Color::Red => red.add(v),
+                Color::Black => black.add(v),
+            }
+            side = !side;
+        }
+        Ok(GameAnalysis {
+            searched,
+            verdicts,
+            red,
+            black,
+        })
+    }
+
+    /// [`Judge::analyse`] of every game (a start and its line), `threads` games at a time,
+    /// each thread with its own searcher of `hash_mib` MiB; `tick` is called after every
+    /// position searched. The results come in the games' order.
+    ///
+    /// # Errors
+    /// The table of a thread cannot be had (nothing is analysed then); each game's own
+    /// result is its [`Judge::analyse`]'s.
+    pub fn analyse_all(
+        &self,
+        games: &[(Position, Vec<Move>)],
+        threads: usize,
+        hash_mib: usize,
+        limits: &Limits,
+        tick: &(dyn Fn() + Sync),
+    ) -> Result<Vec<Result<GameAnalysis, JudgeError>>, TableError> {
+        let searchers = (0..threads.clamp(1, games.len().max(1)))
+            .map(|_| Searcher::try_new(hash_mib))
+            .collect::<Result<Vec<_>, _>>()?;
+        let next = AtomicUsize::new(0);
+        let results: Mutex<Vec<Option<Result<GameAnalysis, JudgeError>>>> =
+            Mutex::new(vec![None; games.len()]);
+        // Each worker takes the next game until none is left.
+        let work = |mut searcher: Searcher| loop {
+            let g = next.fetch_add(1, Ordering::SeqCst);
+            let Some((start, moves)) = games.get(g) else {
+                return;
+            };
+            let a = self.analyse(&mut searcher, start, moves, limits, tick);
+            results.lock().unwrap_or_else(|e| e.into_inner())[g] = Some(a);
+        };
+        let mut searchers = searchers.into_iter();
+        let first = searchers.next();
+        std::thread::scope(|s| {
+            for searcher in searchers {
+                // A thread the system will not start is done without: the others (and
+                // this one) take its games.
+                let _ = std::thread::Builder::new().spawn_scoped(s, || work(searcher));
+            }
+            if let Some(searcher) = first {
+                work(searcher);
+            }
+        });
+        Ok(results
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_iter()
+            .flatten()
+            .collect())
     }
 }
 

@@ -371,6 +371,80 @@ impl Ending {
         all
     }
 
+    /// How many attacking pieces (chariots, horses, cannons, soldiers) the strong side has.
+    ///
+    /// ```
+    /// use xq_tablebase::Ending;
+    /// assert_eq!("KNPKAA".parse::<Ending>().unwrap().attackers(), 2);
+    /// ```
+    pub fn attackers(&self) -> usize {
+        self.strong.attackers()
+    }
+
+    /// The endings a list of names and groups stands for, in the order given: an ending's
+    /// name (`KRKAABB`), or a group: `@one` (one attacker with any advisors and elephants
+    /// on both sides, 324 endings), `@two` (two attackers against any defence, 90),
+    /// `@phase1` (both). An empty list is `@phase1`.
+    ///
+    /// # Errors
+    /// The first name that is neither a group nor an ending, with why.
+    ///
+    /// ```
+    /// use xq_tablebase::Ending;
+    /// assert_eq!(Ending::parse_list(&["@two"]).unwrap().len(), 90);
+    /// assert_eq!(Ending::parse_list(&[]).unwrap().len(), 414);
+    /// assert!(Ending::parse_list(&["KRKX"]).is_err());
+    /// ```
+    pub fn parse_list(names: &[&str]) -> Result<Vec<Ending>, ParseEndingError> {
+        if names.is_empty() {
+            return Ok(Ending::phase1());
+        }
+        let mut out = Vec::new();
+        for &name in names {
+            let attackers = match name {
+                "@phase1" => 0,
+                "@one" => 1,
+                "@two" => 2,
+                _ => {
+                    out.push(name.parse()?);
+                    continue;
+                }
+            };
+            out.extend(
+                Ending::phase1()
+                    .into_iter()
+                    .filter(|e| attackers == 0 || e.attackers() == attackers),
+            );
+        }
+        Ok(out)
+    }
+
+    /// What generating `endings` takes: each with every table it needs, once, in the
+    /// order to generate them (smaller first), those of more than `max_numbers` numbers
+    /// (both sides to move) left out.
+    ///
+    /// ```
+    /// use xq_tablebase::Ending;
+    /// let plan = Ending::plan(&["KRKA".parse().unwrap()], None);
+    /// let names: Vec<String> = plan.iter().map(|e| e.to_string()).collect();
+    /// assert_eq!(names, ["KRK", "KRKA"]);
+    /// ```
+    pub fn plan(endings: &[Ending], max_numbers: Option<u64>) -> Vec<Ending> {
+        let mut wanted: Vec<Ending> = Vec::new();
+        for e in endings {
+            for sub in e.with_captures() {
+                if !wanted.contains(&sub) {
+                    wanted.push(sub);
+                }
+            }
+        }
+        wanted.sort_by_key(|e| (e.piece_count(), e.to_string()));
+        if let Some(max) = max_numbers {
+            wanted.retain(|e| crate::table_size(e) <= max);
+        }
+        wanted
+    }
+
     /// The name of the file that holds this ending's table: `KRKAABB.xqtb`.
     pub fn file_name(&self) -> String {
         format!("{self}.xqtb")

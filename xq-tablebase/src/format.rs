@@ -394,6 +394,42 @@ pub fn read_table(path: &Path) -> Result<Table, TablebaseError> {
     TableFile::open(path)?.read_all()
 }
 
+/// The tables of `dir` that `ending`'s captures lead to, which generating or verifying
+/// it needs.
+///
+/// # Errors
+/// A table that is missing ([`TablebaseError::MissingTable`]) or cannot be read.
+pub fn read_captures(dir: &Path, ending: &Ending) -> Result<Vec<Table>, TablebaseError> {
+    ending
+        .captures()
+        .iter()
+        .map(|sub| {
+            let path = dir.join(sub.file_name());
+            if !path.exists() {
+                return Err(TablebaseError::MissingTable(*sub));
+            }
+            read_table(&path)
+        })
+        .collect()
+}
+
+/// Verifies the table of `ending` in `dir` by a forward pass ([`verify`](crate::verify)),
+/// with the tables its captures lead to; the positions checked.
+///
+/// # Errors
+/// A table that cannot be read, or a position whose value its moves contradict.
+pub fn verify_file(
+    dir: &Path,
+    ending: &Ending,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64, TablebaseError> {
+    let table = read_table(&dir.join(ending.file_name()))?;
+    let subs = read_captures(dir, ending)?;
+    let refs: Vec<&Table> = subs.iter().collect();
+    crate::verify(&table, &refs, threads, progress)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -151,6 +151,26 @@ impl TableStats {
     pub fn positions(&self) -> u64 {
         self.counts.iter().flatten().sum()
     }
+
+    /// Positions won for the side to move, both sides to move.
+    pub fn wins(&self) -> u64 {
+        self.counts[0][2] + self.counts[1][2]
+    }
+
+    /// Drawn positions, both sides to move.
+    pub fn draws(&self) -> u64 {
+        self.counts[0][1] + self.counts[1][1]
+    }
+
+    /// Positions lost for the side to move, both sides to move.
+    pub fn losses(&self) -> u64 {
+        self.counts[0][0] + self.counts[1][0]
+    }
+
+    /// The share of the positions with the attacking side to move that it wins.
+    pub fn attacker_wins(&self) -> f64 {
+        self.counts[0][2] as f64 / self.counts[0].iter().sum::<u64>().max(1) as f64
+    }
 }
 
 /// What the generator is doing, for a progress bar.

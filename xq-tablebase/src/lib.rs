@@ -11,7 +11,7 @@ mod value;
 mod verify;
 
 pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
-pub use format::{read_table, write_table, FORMAT_VERSION};
+pub use format::{read_captures, read_table, verify_file, write_table, FORMAT_VERSION};
 pub use gen::{generate, memory_needed, table_size, Progress, Table, TableStats};
 pub use probe::Tablebases;
 pub use value::{TableValue, Wdl};
