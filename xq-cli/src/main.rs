@@ -192,6 +192,7 @@ enum Command {
 }
 
 fn main() {
+    xq_search::tt::map_large_allocations();
     let cli = Cli::parse();
     let result = match cli.command {
         None => Ok(run_protocol(Auto::new(stdout(), Engine::default()))),
