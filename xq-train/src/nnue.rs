@@ -757,17 +757,6 @@ mod tests {
         assert_eq!(net1, net2);
     }
 
-    /// `pos` mirrored left to right, through its FEN: each rank read backwards.
-    fn mirror(pos: &Position) -> Position {
-        let fen = pos.to_fen();
-        let (board, rest) = fen.split_once(' ').unwrap();
-        let ranks: Vec<String> = board
-            .split('/')
-            .map(|r| r.chars().rev().collect())
-            .collect();
-        Position::from_fen(&format!("{} {rest}", ranks.join("/"))).unwrap()
-    }
-
     #[test]
     fn a_mirrored_sample_is_the_sample_of_the_mirrored_position() {
         let mut asymmetric = 0;
@@ -778,7 +767,7 @@ mod tests {
                 let mirrored = sample.mirrored();
                 assert_eq!(
                     mirrored,
-                    TrainSample::new(&mirror(&pos), 57, 0.5),
+                    TrainSample::new(&pos.flip_horizontal(), 57, 0.5),
                     "{}",
                     pos.to_fen()
                 );
