@@ -505,6 +505,18 @@ test('without cross-origin isolation (?nosab) the engine still analyses and foll
   });
 });
 
+test('a composed position (a soldier behind its start) is analysed, with a note on what is unusual', async () => {
+  await wd('POST', s('/url'), { url: site });
+  await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
+  await exec(`document.getElementById('fen').value = '4k4/9/9/9/9/9/9/9/9/3K4P w'; document.getElementById('fen-load').click();`);
+  assert.match(await textOf('#load-error'), /Unusual position, played as given: 'P' can never stand on i0/);
+  assert.equal(await fenShown(), '4k4/9/9/9/9/9/9/9/9/3K4P w - - 0 1');
+  await waitFor('a line for the composed position', async () => {
+    const l = await firstLine();
+    return l && l.depth >= 4 ? l : null;
+  });
+});
+
 test('bench() in the page', async () => {
   await wd('POST', s('/url'), { url: site });
   await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));

@@ -245,13 +245,13 @@ function playMove(move) {
 // ---------------------------------------------------------------- the game
 
 function boardAt(ply) {
-  const b = new Board(state.startFen);
+  const b = new Board(state.startFen, false);
   for (const m of state.moves.slice(0, ply)) b.push(m);
   return b;
 }
 
 function setGame(startFen, moves, { tags = [], comments = [] } = {}) {
-  const b = new Board(startFen); // throws on a bad FEN before anything changes
+  const b = new Board(startFen, false); // throws on a bad FEN before anything changes
   for (const m of moves) b.push(m);
   state.startFen = b.startFen();
   state.moves = moves.slice();
@@ -294,13 +294,13 @@ function renderMoves() {
   $('tags').textContent = tags.map(([k, v]) => `${k}: ${v}`).join(' · ');
   let texts;
   try {
-    const b = new Board(state.startFen);
+    const b = new Board(state.startFen, false);
     texts = b.lineNotation(state.moves, notationName());
     b.free();
   } catch (e) {
     texts = state.moves.slice();
   }
-  const start = new Board(state.startFen);
+  const start = new Board(state.startFen, false);
   const blackFirst = start.turn === 'black';
   let number = start.fullmoveNumber;
   start.free();
@@ -507,7 +507,7 @@ function scoreText(score, turn) {
 function renderLines() {
   const ol = $('lines');
   ol.replaceChildren();
-  const b = new Board(searchFen || state.board.fen());
+  const b = new Board(searchFen || state.board.fen(), false);
   for (const info of lines) {
     if (!info) continue;
     const li = document.createElement('li');
@@ -727,7 +727,14 @@ function wire() {
     goTo(Math.round(((e.clientX - r.left) / r.width) * state.moves.length));
   });
   $('fen-load').onclick = () => {
-    try { showError(null); setGame($('fen').value.trim(), []); } catch (e) { showError(e); }
+    try {
+      showError(null);
+      setGame($('fen').value.trim(), []);
+      // A composed position (a mate problem's soldier behind its start) is played as
+      // given, with a word on what no game could reach.
+      const unusual = new Board(state.startFen, false).irregularities();
+      if (unusual.length) $('load-error').textContent = `Unusual position, played as given: ${unusual.join(', ')}`;
+    } catch (e) { showError(e); }
   };
   $('pgn-load').onclick = () => {
     try {

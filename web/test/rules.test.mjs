@@ -140,6 +140,19 @@ test('notation both ways: ICCS, WXF, Chinese', () => {
   assert.equal(board.peek(), 'h2e2');
 });
 
+test('a composed position is refused unless strict is false, then it plays and says what is unusual', () => {
+  const fen = '4k4/9/9/9/9/9/9/9/9/3K4P w';
+  assert.throws(() => new Board(fen), (e) => e instanceof Error && e.message.includes("'P' can never stand on i0"));
+  const b = new Board(fen, false);
+  assert.deepEqual(b.irregularities(), ["'P' can never stand on i0"]);
+  // The soldier behind its start steps forward, by the rules.
+  assert.ok(b.legalMoves().includes('i0i1'));
+  assert.deepEqual(new Board().irregularities(), []);
+  const c = new Board();
+  c.setFen(fen, false);
+  assert.equal(c.fen(), b.fen());
+});
+
 test('a bad FEN throws an Error with the Rust message, and the board stays as it was', () => {
   assert.throws(() => new Board('rnbakabnr/9/1c5c1 w'), (e) => e instanceof Error && /rank/i.test(e.message));
   assert.throws(() => new Board('not a fen'), Error);

@@ -2,10 +2,13 @@
 //! keywords of `go`.
 
 use crate::error::CommandError;
-use xq_core::{Move, Position};
+use xq_core::{Ignore, Move, Position};
 use xq_movegen::Game;
 
-/// Parses `[startpos | fen <fen fields>] [moves m1 m2 ...]` into a game.
+/// Parses `[startpos | fen <fen fields>] [moves m1 m2 ...]` into a game. A composed
+/// position no game can reach but that can be played (a soldier behind its start, as mate
+/// problems place them) is taken ([`Ignore::PLAYABLE`]); its start's
+/// [`irregularities`](xq_core::Position::irregularities) say what is unusual.
 ///
 /// # Errors
 /// A missing or unknown setup keyword, a bad FEN or a bad or illegal move.
@@ -37,7 +40,7 @@ pub fn parse_position(words: &[&str]) -> Result<Game, CommandError> {
         }
         _ => return Err(CommandError::NoSetup),
     };
-    Game::from_fen_moves(&fen, moves).map_err(CommandError::Game)
+    Game::from_fen_moves_with(&fen, moves, Ignore::PLAYABLE).map_err(CommandError::Game)
 }
 
 /// Parses moves that must be legal in `pos`; returns the good ones and what is wrong

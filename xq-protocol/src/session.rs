@@ -271,7 +271,18 @@ impl<E: SearchEngine> Session<E> {
                 say!(self.sink, "readyok");
                 Ok(())
             }
-            "position" => parse_position(args).map(|g| self.engine.set_game(g)),
+            "position" => parse_position(args).map(|g| {
+                let unusual = g.start().irregularities();
+                if !unusual.is_empty() {
+                    let what: Vec<String> = unusual.iter().map(|e| e.to_string()).collect();
+                    say!(
+                        self.sink,
+                        "info string position: unusual position, searched as given: {}",
+                        what.join(", ")
+                    );
+                }
+                self.engine.set_game(g)
+            }),
             "bench" => self.bench(args),
             "stop" => {
                 self.engine.stop();

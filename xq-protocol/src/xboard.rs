@@ -430,8 +430,14 @@ impl<E: SearchEngine> XBoard<E> {
 
     fn setboard(&mut self, fen: &str) {
         self.halt();
-        match Game::from_fen_moves(fen, &[] as &[&str]) {
+        match Game::from_fen_moves_with(fen, &[] as &[&str], xq_core::Ignore::PLAYABLE) {
             Ok(game) => {
+                for unusual in game.start().irregularities() {
+                    say!(
+                        self.sink,
+                        "telluser unusual position: {unusual}; played as given"
+                    );
+                }
                 self.game = game;
                 self.bad_position = false;
             }

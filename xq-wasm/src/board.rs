@@ -3,7 +3,7 @@
 
 use crate::js_error;
 use wasm_bindgen::prelude::*;
-use xq_core::{Color, Move, Position, Square};
+use xq_core::{Color, Ignore, Move, Position, Square};
 use xq_movegen::notation::{read_move, write_line, write_move};
 use xq_movegen::{gives_check, is_legal, legal_moves, Game, Termination};
 
@@ -59,21 +59,44 @@ impl Board {
     }
 }
 
+/// The position errors a board ignores: none unless `strict` is false.
+fn ignore(strict: Option<bool>) -> Ignore {
+    if strict == Some(false) {
+        Ignore::PLAYABLE
+    } else {
+        Ignore::NOTHING
+    }
+}
+
 #[wasm_bindgen]
 impl Board {
-    /// A board from `fen` (the start position when omitted).
+    /// A board from `fen` (the start position when omitted). With `strict` false, a
+    /// composed position no game can reach but that can be played (a soldier behind its
+    /// start, as mate problems place them) is taken too; [`Board::irregularities`] says
+    /// what is unusual about it.
     ///
     /// # Errors
     /// A bad FEN: an `Error` that says what is wrong with it.
     #[wasm_bindgen(constructor)]
-    pub fn new(fen: Option<String>) -> Result<Board, JsError> {
+    pub fn new(fen: Option<String>, strict: Option<bool>) -> Result<Board, JsError> {
         let pos = match fen {
-            Some(f) => Position::from_fen(f.trim()).map_err(js_error)?,
+            Some(f) => Position::from_fen_with(f.trim(), ignore(strict)).map_err(js_error)?,
             None => Position::startpos(),
         };
         Ok(Board {
             game: Game::new(pos),
         })
+    }
+
+    /// What is unusual about the start position: pieces where no game could bring them
+    /// (`'P' can never stand on i0`); empty for a position a game can reach.
+    pub fn irregularities(&self) -> Vec<String> {
+        self.game
+            .start()
+            .irregularities()
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
     }
 
     /// The FEN of the current position.
@@ -87,13 +110,13 @@ impl Board {
         self.game.start().to_fen()
     }
 
-    /// Sets up `fen`, forgetting the moves.
+    /// Sets up `fen`, forgetting the moves (`strict` as for the constructor).
     ///
     /// # Errors
     /// A bad FEN; the board is then unchanged.
     #[wasm_bindgen(js_name = setFen)]
-    pub fn set_fen(&mut self, fen: &str) -> Result<(), JsError> {
-        let pos = Position::from_fen(fen.trim()).map_err(js_error)?;
+    pub fn set_fen(&mut self, fen: &str, strict: Option<bool>) -> Result<(), JsError> {
+        let pos = Position::from_fen_with(fen.trim(), ignore(strict)).map_err(js_error)?;
         self.game = Game::new(pos);
         Ok(())
     }
@@ -406,7 +429,7 @@ mod tests {
 
     #[test]
     fn a_board_plays_and_takes_back() {
-        let mut b = Board::new(None).unwrap();
+        let mut b = Board::new(None, None).unwrap();
         assert_eq!(b.legal_moves().len(), 44);
         b.push("h2e2").unwrap();
         assert_eq!(b.push_notation("马8进7").unwrap(), "h9g7");
@@ -418,14 +441,14 @@ mod tests {
         from.sort();
         assert_eq!(from, ["h9g7", "h9i7"]);
         assert_eq!(b.piece_at("e2").unwrap().as_deref(), Some("C"));
-        assert_eq!(Board::new(None).unwrap().perft(2), 1920.0);
+        assert_eq!(Board::new(None, None).unwrap().perft(2), 1920.0);
     }
 
     #[test]
     fn mate_is_an_outcome_in_words() {
         // Host tests take only the paths without an error: a `JsError` needs a JavaScript
         // engine (the Node tests check the errors).
-        let b = Board::new(Some("R3k4/1R7/9/9/9/9/9/9/9/3K5 b".into())).unwrap();
+        let b = Board::new(Some("R3k4/1R7/9/9/9/9/9/9/9/3K5 b".into()), None).unwrap();
         let o = b.outcome().unwrap();
         assert_eq!(
             (o.result(), o.termination()),
@@ -433,5 +456,15 @@ mod tests {
         );
         assert_eq!(o.text(), "1-0 checkmate");
         assert!(b.is_checkmate());
+    }
+
+    #[test]
+    fn a_composed_position_only_when_not_strict() {
+        // (The strict refusal is an `Error` that only a JavaScript host can make: the
+        // Node tests check it.)
+        let fen = "4k4/9/9/9/9/9/9/9/9/3K4P w";
+        let b = Board::new(Some(fen.into()), Some(false)).unwrap();
+        assert_eq!(b.irregularities(), ["'P' can never stand on i0"]);
+        assert!(Board::new(None, None).unwrap().irregularities().is_empty());
     }
 }
