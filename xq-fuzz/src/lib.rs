@@ -142,12 +142,15 @@ pub fn protocol(data: &[u8]) {
         }
         let cmd = line.split_whitespace().next().unwrap_or("");
         let before = out.lock().unwrap().len();
-        if proto.is_none() && matches!(cmd, "uci" | "ucci" | "xboard") {
-            proto = Some(match cmd {
-                "uci" => "uci",
-                "ucci" => "ucci",
-                _ => "xboard",
-            });
+        // The first protocol command chooses, as in `Auto`: a handshake, or a UCI command
+        // without one (as Stockfish takes `go` before `uci`).
+        if proto.is_none() {
+            proto = match cmd {
+                "uci" | "position" | "go" | "setoption" | "ucinewgame" => Some("uci"),
+                "ucci" => Some("ucci"),
+                "xboard" => Some("xboard"),
+                _ => None,
+            };
         }
         let flow = engine.handle(line);
         let lines = out.lock().unwrap().clone();
