@@ -15,6 +15,7 @@
 #![forbid(unsafe_code)]
 
 pub mod conformance;
+pub mod mate;
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
