@@ -1,5 +1,6 @@
-//! The forced-mate suite: `xq analyze --depth 2N+8` must report exactly `mate N` with a
-//! best move that keeps the shortest mate.
+//! The forced-mate suite: a search to depth 2N+8 must report exactly `mate N` with a
+//! best move that keeps the shortest mate, with the built-in network and with the
+//! classical evaluation alike.
 
 use std::sync::atomic::AtomicBool;
 use xq_core::Move;
@@ -42,22 +43,32 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-fn search(game: &Game, depth: u32) -> xq_search::SearchResult {
+/// Which evaluation a case is searched with.
+#[derive(Clone, Copy, Debug)]
+enum Eval {
+    Network,
+    Classical,
+}
+
+fn search(game: &Game, depth: u32, eval: Eval) -> xq_search::SearchResult {
     let mut s = Searcher::new(16);
+    if let Eval::Classical = eval {
+        s.set_network(None);
+    }
     s.search(game, &Limits::depth(depth), &AtomicBool::new(false), |_| {})
 }
 
 /// Checks one case; returns a description of the failure, if any.
-fn check(c: &Case) -> Option<String> {
+fn check(c: &Case, eval: Eval) -> Option<String> {
     let game = Game::from_fen_moves(&c.fen, &[] as &[&str]).unwrap();
     // Room beyond the mate's own plies: the pruned search (LMR, late-move pruning)
     // reaches a mate that starts with a quiet move a few plies later than a full-width
-    // one would (line 26, a mate in 3 opening with a quiet horse move, shows at depth 17).
-    let depth = 2 * c.mate as u32 + 12;
-    let r = search(&game, depth);
+    // one would.
+    let depth = 2 * c.mate as u32 + 8;
+    let r = search(&game, depth, eval);
     if r.score != Score::Mate(c.mate) {
         return Some(format!(
-            "line {}: expected mate {}, got {} ({:?})",
+            "line {} ({eval:?}): expected mate {} at depth {depth}, got {} ({:?})",
             c.line, c.mate, r.score, r.pv
         ));
     }
@@ -70,12 +81,12 @@ fn check(c: &Case) -> Option<String> {
     after.play(best).unwrap();
     if c.mate == 1 {
         return (!xq_movegen::legal_moves(after.position()).is_empty())
-            .then(|| format!("line {}: {best} does not mate", c.line));
+            .then(|| format!("line {} ({eval:?}): {best} does not mate", c.line));
     }
-    let r2 = search(&after, depth);
+    let r2 = search(&after, depth, eval);
     (r2.score != Score::Mate(-(c.mate - 1))).then(|| {
         format!(
-            "line {}: {best} is not in bm and leaves {}",
+            "line {} ({eval:?}): {best} is not in bm and leaves {}",
             c.line, r2.score
         )
     })
@@ -85,7 +96,8 @@ fn run(max_mate: i32, min_mate: i32) {
     let failures: Vec<String> = cases()
         .iter()
         .filter(|c| c.mate <= max_mate && c.mate >= min_mate)
-        .filter_map(check)
+        .flat_map(|c| [check(c, Eval::Network), check(c, Eval::Classical)])
+        .flatten()
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -95,26 +107,10 @@ fn short_mates() {
     run(if cfg!(debug_assertions) { 2 } else { 3 }, 1);
 }
 
-/// Exhaustive AND/OR proof, independent of the search: can the side to move force mate
-/// (no legal reply, in check or not) within `n` moves?
-fn mates_within(pos: &mut xq_core::Position, n: u32) -> bool {
-    for m in xq_movegen::legal_moves(pos) {
-        let undo = pos.make_move(m);
-        let replies = xq_movegen::legal_moves(pos);
-        let mated = replies.is_empty()
-            || (n > 1
-                && replies.iter().all(|&r| {
-                    let u = pos.make_move(r);
-                    let ok = mates_within(pos, n - 1);
-                    pos.unmake_move(r, u);
-                    ok
-                }));
-        pos.unmake_move(m, undo);
-        if mated {
-            return true;
-        }
-    }
-    false
+/// The shortest forced mate by xq-testkit's exhaustive prover (no evaluation, no search
+/// code), up to `max` moves.
+fn proven(fen: &str, max: u32) -> Option<u32> {
+    xq_testkit::mate::shortest_mate(&xq_core::Position::from_fen(fen).unwrap(), max)
 }
 
 /// The two lengths corrected in `data/mates.epd` (see data/README.md) are proven exactly:
@@ -125,16 +121,7 @@ fn proven_mate_lengths() {
     for (line, n) in [(41, 4), (43, 5)] {
         let c = cases().into_iter().find(|c| c.line == line).unwrap();
         assert_eq!(c.mate, n);
-        let mut pos = xq_core::Position::from_fen(&c.fen).unwrap();
-        assert!(
-            mates_within(&mut pos, n as u32),
-            "line {line}: no mate in {n}"
-        );
-        assert!(
-            !mates_within(&mut pos, n as u32 - 1),
-            "line {line}: mate in {}",
-            n - 1
-        );
+        assert_eq!(proven(&c.fen, n as u32), Some(n as u32), "line {line}");
     }
 }
 
@@ -159,14 +146,8 @@ fn line_45_mate_length() {
 #[test]
 fn short_mate_lengths_proven() {
     for c in cases().iter().filter(|c| c.mate <= 2) {
-        let mut pos = xq_core::Position::from_fen(&c.fen).unwrap();
         let n = c.mate as u32;
-        assert!(mates_within(&mut pos, n), "line {}: no mate in {n}", c.line);
-        assert!(
-            n == 1 || !mates_within(&mut pos, n - 1),
-            "line {}: shorter mate",
-            c.line
-        );
+        assert_eq!(proven(&c.fen, n), Some(n), "line {}", c.line);
     }
 }
 

@@ -43,7 +43,10 @@ impl Prover {
         if pos.halfmove_clock() as usize + 2 * n as usize - 1 > NO_CAPTURE_DRAW_PLIES as usize {
             return false;
         }
-        let key = (pos.key() ^ u64::from(pos.halfmove_clock()).rotate_left(17), n);
+        let key = (
+            pos.key() ^ u64::from(pos.halfmove_clock()).rotate_left(17),
+            n,
+        );
         if let Some(&known) = self.known.get(&key) {
             return known;
         }
