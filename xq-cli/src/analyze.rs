@@ -8,8 +8,9 @@ use std::time::Duration;
 use xq_core::{Ignore, Move, Position};
 use xq_movegen::notation::{write_line, Notation};
 use xq_search::engine::DEFAULT_HASH_MIB;
-use xq_search::engine::{Engine, Options, MAX_THREADS};
+use xq_search::engine::{Engine, Options, SearchEngine, MAX_THREADS};
 use xq_search::{Info, Limits, Score};
+use xq_tablebase::{TableValue, Tablebases};
 
 /// Analyse a position.
 #[derive(clap::Args, Debug)]
@@ -51,6 +52,30 @@ pub struct AnalyzeArgs {
     /// before the search.
     #[arg(long, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
+    /// Endgame tables (a directory of `xq tb gen`): the search uses them, and a position
+    /// in them is reported first ("tablebase win, mate in N").
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<std::path::PathBuf>,
+}
+
+/// The tables' verdict in words: "tablebase win, mate in 9 (17 plies)".
+fn tablebase_text(v: TableValue, clock: u32) -> String {
+    let rule = if v.beyond_rule(clock) {
+        "; the 120-ply rule draws first unless a capture comes"
+    } else {
+        ""
+    };
+    match v.mate() {
+        None => "tablebase draw".to_string(),
+        Some(0) => "tablebase loss, no legal move".to_string(),
+        Some(n) if n > 0 => format!("tablebase win, mate in {n} ({} plies{rule})", 2 * n - 1),
+        Some(n) => format!("tablebase loss, mated in {} ({} plies{rule})", -n, -2 * n),
+    }
+}
+
+fn tablebase_json(v: TableValue, clock: u32) -> serde_json::Value {
+    json!({ "wdl": v.wdl().to_string(), "mate": v.mate(), "plies": v.plies(),
+            "beyond_rule": v.beyond_rule(clock) })
 }
 
 fn score_json(s: Score) -> serde_json::Value {
@@ -125,8 +150,22 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             }
         }
     }
+    let tablebases = match &args.tablebases {
+        Some(dir) => Some(std::sync::Arc::new(
+            Tablebases::open(dir).with_context(|| format!("tablebases {}", dir.display()))?,
+        )),
+        None => None,
+    };
+    let table_value = match &tablebases {
+        Some(tb) => tb.probe_dtm(&pos)?,
+        None => None,
+    };
+    let clock = pos.halfmove_clock();
     if !args.json {
         outln!("{}", diagram(&pos, args.unicode))?;
+        if let Some(v) = table_value {
+            outln!("{}", tablebase_text(v, clock))?;
+        }
         outln!(
             "{:>5} {:>10} {:>11} {:>11} {:>8} {:>8} {:>5}  pv",
             "depth",
@@ -147,7 +186,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
         ..Options::default()
     })?;
     engine.set_game(game);
+    engine.core_mut().set_tablebases(tablebases);
     let json = args.json;
+    if let (true, Some(v)) = (json, table_value) {
+        let mut obj = tablebase_json(v, clock);
+        obj["type"] = json!("tablebase");
+        outln!("{obj}")?;
+    }
     let material = xq_search::wdl::material(&pos);
     // A failed write means nobody reads any more: stop the search, say nothing more.
     let mut closed = false;
@@ -217,6 +262,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
             "pv_notation": notation(&pos, &result.pv, style),
             "warnings": warnings,
+            "tablebase": table_value.map(|v| tablebase_json(v, clock)),
         });
         outln!("{obj}")?;
     } else {

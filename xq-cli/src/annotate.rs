@@ -94,6 +94,10 @@ pub struct AnnotateArgs {
     /// what they change in the result.
     #[arg(long, value_enum, default_value = "cp")]
     pub by: By,
+    /// Endgame tables (a directory of `xq tb gen`): a position in them is valued exactly
+    /// (a won ending thrown away to a draw is a blunder).
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<PathBuf>,
 }
 
 /// How a class is named in a comment: `Inaccuracy`, `Mistake`, `Blunder`.
@@ -376,7 +380,16 @@ fn analyse_all(games: &[Record], args: &AnnotateArgs, limits: &Limits) -> Result
         .map(|g| (g.start.clone(), g.main_line()))
         .collect();
     let judge = Judge::new(args.by.into());
-    let analyses = judge.analyse_all(&lines, args.threads, args.hash, limits, &|| bar.inc(1))?;
+    let tablebases = match &args.tablebases {
+        Some(dir) => Some(std::sync::Arc::new(
+            xq_tablebase::Tablebases::open(dir)
+                .with_context(|| format!("tablebases {}", dir.display()))?,
+        )),
+        None => None,
+    };
+    let tick = || bar.inc(1);
+    let (threads, hash) = (args.threads, args.hash);
+    let analyses = judge.analyse_all(&lines, threads, hash, tablebases.as_ref(), limits, &tick)?;
     bar.finish_and_clear();
     games
         .iter()

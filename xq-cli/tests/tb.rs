@@ -80,3 +80,98 @@ fn gen_verify_probe() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `xq analyze --tablebases`: the tables' verdict comes first, in text and in JSON, and the
+/// search plays a fastest mate.
+#[test]
+fn analyze_reports_the_tables() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../xq-tablebase/tests/data");
+    let fen = "5k3/9/3a5/9/9/9/9/9/9/R2K5 w";
+    let args = ["analyze", "--fen", fen, "--tablebases", dir, "--depth", "6"];
+    let out = xq(&args);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.lines()
+            .any(|l| l == "tablebase win, mate in 4 (7 plies)"),
+        "{text}"
+    );
+    let json = stdout(&xq(&[&args[..], &["--json"]].concat()));
+    let lines: Vec<serde_json::Value> = json
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["type"], "tablebase");
+    assert_eq!(lines[0]["wdl"], "win");
+    assert_eq!(lines[0]["mate"], 4);
+    assert_eq!(lines[0]["plies"], 7);
+    let last = lines.last().unwrap();
+    assert_eq!(last["tablebase"]["mate"], 4);
+    // The root keeps only the moves that mate in 4 (the tables say which).
+    let probe: serde_json::Value =
+        serde_json::from_str(&stdout(&xq(&["tb", "probe", dir, "--fen", fen, "--json"]))).unwrap();
+    let best = last["bestmove"].as_str().unwrap();
+    let entry = probe["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == best)
+        .unwrap();
+    assert_eq!(entry["dtm"], 7, "{best}: {entry}");
+
+    // Without a table for the position (KCKA), no verdict; a missing directory is an error.
+    let text = stdout(&xq(&[
+        "analyze",
+        "--fen",
+        "3k5/4a4/9/9/9/9/9/9/4C4/4K4 w",
+        "--tablebases",
+        dir,
+        "--depth",
+        "2",
+    ]));
+    assert!(!text.contains("tablebase"), "{text}");
+    let missing = xq(&[
+        "analyze",
+        "--tablebases",
+        "/nonexistent/xq-tb",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("tablebases /nonexistent/xq-tb"));
+}
+
+/// `xq annotate --tablebases`: positions in the tables are valued exactly, so a soldier
+/// that steps onto the last rank (where it can no longer mate) throws the win away.
+#[test]
+fn annotate_values_endings_by_the_tables() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../xq-tablebase/tests/data");
+    let header = "[FEN \"5k3/3P5/9/9/9/9/9/9/9/4K4 w - - 0 1\"]\n[SetUp \"1\"]\n\n";
+    let pgn = format!("{header}1. d8d9 f9f8 *\n\n{header}1. e0e1 f9f8 *\n");
+    let path = std::env::temp_dir().join(format!("xq-cli-tb-annotate-{}.pgn", std::process::id()));
+    std::fs::write(&path, pgn).unwrap();
+    let p = path.to_str().unwrap();
+    let out = xq(&["annotate", p, "--json", "--depth", "1", "--tablebases", dir]);
+    std::fs::remove_file(&path).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let moves: Vec<&serde_json::Value> = lines.iter().filter(|l| l["type"] == "move").collect();
+    // d8d9: the tables' draw after a mate in 1 was there (the search at depth 1 alone
+    // sees a soldier up either way).
+    assert_eq!(moves[0]["move"], "d8d9");
+    assert_eq!(moves[0]["best_score"], "#1");
+    assert_eq!(moves[0]["score"], "0.00");
+    assert_eq!(moves[0]["class"], "blunder");
+    // e0e1: a slower mate (in 3 instead of 1) loses nothing; the mate's length is the
+    // tables' (two more moves), beyond the search's depth.
+    assert_eq!(moves[2]["move"], "e0e1");
+    assert_eq!(moves[2]["score"], "#2");
+    assert_eq!(moves[2]["loss"], 0);
+}

@@ -45,15 +45,17 @@
 //! assert!(by_wdl[0].loss > 300);
 //! ```
 
+use crate::score;
 use crate::tt::TableError;
 use crate::wdl::{self, Wdl, WdlModel};
 use crate::{Limits, Score, Searcher};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use xq_core::{Color, Move, Position};
 use xq_movegen::{try_play, Game, IllegalMoveError};
+use xq_tablebase::{TableValue, Tablebases};
 
 /// Scores are clamped to this (centipawns) before losses in centipawns are taken.
 pub const CAP: i32 = 1000;
@@ -523,10 +525,26 @@ pub struct GameAnalysis {
     pub black: Tally,
 }
 
+/// The exact value of a position in the searcher's endgame tables, as a search value (a
+/// mate in the tables' distance, or a draw), unless the 120-ply rule may come first.
+fn table_value(searcher: &Searcher, pos: &Position) -> Option<i32> {
+    let value = searcher.tablebases()?.probe_dtm(pos).ok().flatten()?;
+    if value.beyond_rule(pos.halfmove_clock()) {
+        return None;
+    }
+    Some(match value {
+        TableValue::Win { plies } => score::mate_in(usize::from(plies)),
+        TableValue::Draw => 0,
+        TableValue::Loss { plies } => score::mated_in(usize::from(plies)),
+    })
+}
+
 impl Judge {
     /// Searches every position of the line `moves` from `start` within `limits` with
     /// `searcher` (after a new game), calling `tick` after each search, and judges every
-    /// move: what `xq annotate` does with a game.
+    /// move: what `xq annotate` does with a game. Where the searcher has endgame tables
+    /// ([`Searcher::set_tablebases`]) and a position is in them, its value is the tables'
+    /// (a win thrown away to a draw is a blunder), unless the 120-ply rule may draw first.
     ///
     /// # Errors
     /// As [`Judge::line`]: a move that is not legal where it stands.
@@ -558,7 +576,7 @@ impl Judge {
         for i in 0..=moves.len() {
             let r = searcher.search(&game, limits, &stop, |_| {});
             searched.push(PositionSearch {
-                value: r.value,
+                value: table_value(searcher, game.position()).unwrap_or(r.value),
                 depth: r.depth,
                 pv: r.pv,
             });
@@ -588,8 +606,9 @@ impl Judge {
     }
 
     /// [`Judge::analyse`] of every game (a start and its line), `threads` games at a time,
-    /// each thread with its own searcher of `hash_mib` MiB; `tick` is called after every
-    /// position searched. The results come in the games' order.
+    /// each thread with its own searcher of `hash_mib` MiB and the endgame tables
+    /// `tablebases`; `tick` is called after every position searched. The results come in
+    /// the games' order.
     ///
     /// # Errors
     /// The table of a thread cannot be had (nothing is analysed then); each game's own
@@ -599,11 +618,16 @@ impl Judge {
         games: &[(Position, Vec<Move>)],
         threads: usize,
         hash_mib: usize,
+        tablebases: Option<&Arc<Tablebases>>,
         limits: &Limits,
         tick: &(dyn Fn() + Sync),
     ) -> Result<Vec<Result<GameAnalysis, JudgeError>>, TableError> {
         let searchers = (0..threads.clamp(1, games.len().max(1)))
-            .map(|_| Searcher::try_new(hash_mib))
+            .map(|_| {
+                let mut s = Searcher::try_new(hash_mib)?;
+                s.set_tablebases(tablebases.cloned());
+                Ok(s)
+            })
             .collect::<Result<Vec<_>, _>>()?;
         let next = AtomicUsize::new(0);
         let results: Mutex<Vec<Option<Result<GameAnalysis, JudgeError>>>> =

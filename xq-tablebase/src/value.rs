@@ -72,6 +72,41 @@ impl TableValue {
         }
     }
 
+    /// The distance in moves, as engines report a mate: `Some(n)` when the side to move
+    /// mates in `n` moves, `Some(-n)` when it is mated in `n` (`Some(0)`: it has no legal
+    /// move now), `None` for a draw.
+    ///
+    /// ```
+    /// use xq_tablebase::TableValue::*;
+    /// assert_eq!(Win { plies: 17 }.mate(), Some(9));
+    /// assert_eq!(Loss { plies: 16 }.mate(), Some(-8));
+    /// assert_eq!(Loss { plies: 0 }.mate(), Some(0));
+    /// assert_eq!(Draw.mate(), None);
+    /// ```
+    pub fn mate(self) -> Option<i32> {
+        match self {
+            TableValue::Win { plies } => Some((i32::from(plies) + 1) / 2),
+            TableValue::Loss { plies } => Some(-(i32::from(plies) / 2)),
+            TableValue::Draw => None,
+        }
+    }
+
+    /// Whether the 120-ply rule (a draw after that many plies without a capture) comes
+    /// before the mate, in a position whose no-capture count stands at `halfmove_clock`:
+    /// the tables' win (or loss) is then a draw by the rule unless a capture comes first.
+    ///
+    /// ```
+    /// use xq_tablebase::TableValue::*;
+    /// assert!(!Win { plies: 21 }.beyond_rule(99));
+    /// assert!(Win { plies: 23 }.beyond_rule(99));
+    /// assert!(!Draw.beyond_rule(119));
+    /// ```
+    pub fn beyond_rule(self, halfmove_clock: u32) -> bool {
+        self.plies().is_some_and(|p| {
+            u32::from(p) + halfmove_clock > xq_movegen::rules::NO_CAPTURE_DRAW_PLIES
+        })
+    }
+
     /// The value, for the side that moved, of a move that leads to a position worth
     /// `self` to its opponent.
     pub fn for_mover(self) -> TableValue {
