@@ -10,7 +10,7 @@ use xq_movegen::notation::{write_line, Notation};
 use xq_search::engine::DEFAULT_HASH_MIB;
 use xq_search::engine::{Engine, Options, SearchEngine, MAX_THREADS};
 use xq_search::{Info, Limits, Score};
-use xq_tablebase::{TableValue, Tablebases};
+use xq_tablebase::TableValue;
 
 /// Analyse a position.
 #[derive(clap::Args, Debug)]
@@ -56,21 +56,6 @@ pub struct AnalyzeArgs {
     /// in them is reported first ("tablebase win, mate in N").
     #[arg(long, value_name = "DIR")]
     tablebases: Option<std::path::PathBuf>,
-}
-
-/// The tables' verdict in words: "tablebase win, mate in 9 (17 plies)".
-fn tablebase_text(v: TableValue, clock: u32) -> String {
-    let rule = if v.beyond_rule(clock) {
-        "; the 120-ply rule draws first unless a capture comes"
-    } else {
-        ""
-    };
-    match v.mate() {
-        None => "tablebase draw".to_string(),
-        Some(0) => "tablebase loss, no legal move".to_string(),
-        Some(n) if n > 0 => format!("tablebase win, mate in {n} ({} plies{rule})", 2 * n - 1),
-        Some(n) => format!("tablebase loss, mated in {} ({} plies{rule})", -n, -2 * n),
-    }
 }
 
 fn tablebase_json(v: TableValue, clock: u32) -> serde_json::Value {
@@ -150,12 +135,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             }
         }
     }
-    let tablebases = match &args.tablebases {
-        Some(dir) => Some(std::sync::Arc::new(
-            Tablebases::open(dir).with_context(|| format!("tablebases {}", dir.display()))?,
-        )),
-        None => None,
-    };
+    let tablebases = crate::open_tablebases(args.tablebases.as_deref())?;
     let table_value = match &tablebases {
         Some(tb) => tb.probe_dtm(&pos)?,
         None => None,
@@ -164,7 +144,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     if !args.json {
         outln!("{}", diagram(&pos, args.unicode))?;
         if let Some(v) = table_value {
-            outln!("{}", tablebase_text(v, clock))?;
+            outln!("{}", v.verdict(clock))?;
         }
         outln!(
             "{:>5} {:>10} {:>11} {:>11} {:>8} {:>8} {:>5}  pv",

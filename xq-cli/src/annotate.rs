@@ -28,7 +28,7 @@ use xq_search::engine::MAX_THREADS;
 use xq_search::judge::{
     self, Class, GameAnalysis, Judge, Measure, PositionSearch, Tally, Verdict, CAP,
 };
-use xq_search::score::{MATE, MATE_BOUND};
+use xq_search::score::pawns as score_text;
 use xq_search::{Limits, Score};
 
 /// The time per position when no limit is given.
@@ -100,15 +100,6 @@ pub struct AnnotateArgs {
     pub tablebases: Option<PathBuf>,
 }
 
-/// How a class is named in a comment: `Inaccuracy`, `Mistake`, `Blunder`.
-fn title(class: Class) -> &'static str {
-    match class {
-        Class::Inaccuracy => "Inaccuracy",
-        Class::Mistake => "Mistake",
-        Class::Blunder => "Blunder",
-    }
-}
-
 /// The verdict on one move.
 #[derive(Clone, Debug)]
 struct MoveReport {
@@ -134,33 +125,9 @@ impl MoveReport {
     }
 }
 
-/// A side's totals in words.
-fn tally_text(tally: &Tally, by: By) -> String {
-    let n = |class: Class, one: &str, many: &str| {
-        let count = tally.count(class);
-        format!("{count} {}", if count == 1 { one } else { many })
-    };
-    let unit = match by {
-        By::Cp => " cp",
-        By::Wdl => "‰ of the result",
-    };
-    format!(
-        "average loss {}{unit}, {}, {}, {}",
-        tally.average(),
-        n(Class::Inaccuracy, "inaccuracy", "inaccuracies"),
-        n(Class::Mistake, "mistake", "mistakes"),
-        n(Class::Blunder, "blunder", "blunders")
-    )
-}
-
-fn tally_json(tally: &Tally) -> serde_json::Value {
-    json!({
-        "moves": tally.moves,
-        "average_loss": tally.average(),
-        "inaccuracies": tally.count(Class::Inaccuracy),
-        "mistakes": tally.count(Class::Mistake),
-        "blunders": tally.count(Class::Blunder),
-    })
+fn tally_json(t: &Tally) -> serde_json::Value {
+    json!({ "moves": t.moves, "average_loss": t.average(), "inaccuracies": t.count(Class::Inaccuracy),
+            "mistakes": t.count(Class::Mistake), "blunders": t.count(Class::Blunder) })
 }
 
 /// A game's analysis.
@@ -187,27 +154,6 @@ fn for_red(v: i32, side: Color) -> i32 {
         v
     } else {
         -v
-    }
-}
-
-/// A score as the comments write it, from Red's point of view: `+0.35`, `-1.20`, `0.00`,
-/// `#3` (Red mates in 3), `#-2` (Black mates in 2); a mate on the board is `#0` (Red has
-/// mated) or `#-0`.
-fn score_text(red_value: i32) -> String {
-    if red_value.abs() >= MATE_BOUND {
-        let moves = (MATE - red_value.abs() + 1) / 2;
-        let sign = if red_value > 0 { "" } else { "-" };
-        format!("#{sign}{moves}")
-    } else {
-        let sign = if red_value > 0 {
-            "+"
-        } else if red_value < 0 {
-            "-"
-        } else {
-            ""
-        };
-        let v = red_value.abs();
-        format!("{sign}{}.{:02}", v / 100, v % 100)
     }
 }
 
@@ -275,7 +221,7 @@ fn comment(r: &MoveReport, notation: Notation, by: By) -> String {
     if let Some(c) = r.verdict.class {
         text.push_str(&format!(
             "{} ({}). ",
-            title(c),
+            c.title(),
             loss_text(r.verdict.loss, by)
         ));
     }
@@ -303,8 +249,8 @@ fn comment(r: &MoveReport, notation: Notation, by: By) -> String {
 fn summary(report: &GameReport, limit: &str, by: By) -> String {
     format!(
         "xq annotate ({limit}): Red {}; Black {}.",
-        tally_text(&report.red, by),
-        tally_text(&report.black, by)
+        report.red.describe(by.into()),
+        report.black.describe(by.into())
     )
 }
 
@@ -380,13 +326,7 @@ fn analyse_all(games: &[Record], args: &AnnotateArgs, limits: &Limits) -> Result
         .map(|g| (g.start.clone(), g.main_line()))
         .collect();
     let judge = Judge::new(args.by.into());
-    let tablebases = match &args.tablebases {
-        Some(dir) => Some(std::sync::Arc::new(
-            xq_tablebase::Tablebases::open(dir)
-                .with_context(|| format!("tablebases {}", dir.display()))?,
-        )),
-        None => None,
-    };
+    let tablebases = crate::open_tablebases(args.tablebases.as_deref())?;
     let tick = || bar.inc(1);
     let (threads, hash) = (args.threads, args.hash);
     let analyses = judge.analyse_all(&lines, threads, hash, tablebases.as_ref(), limits, &tick)?;
@@ -545,14 +485,8 @@ mod tests {
 
     #[test]
     fn scores_are_written_from_reds_side() {
-        assert_eq!(score_text(35), "+0.35");
-        assert_eq!(score_text(-120), "-1.20");
-        assert_eq!(score_text(0), "0.00");
-        assert_eq!(score_text(-5), "-0.05");
-        assert_eq!(score_text(mate_in(5)), "#3");
-        assert_eq!(score_text(mated_in(4)), "#-2");
-        assert_eq!(score_text(mate_in(0)), "#0");
-        assert_eq!(score_text(mated_in(0)), "#-0");
+        assert_eq!(score_text(for_red(-120, Color::Red)), "-1.20");
+        assert_eq!(score_text(for_red(mate_in(5), Color::Black)), "#-3");
         assert_eq!(for_red(35, Color::Black), -35);
     }
 
@@ -575,16 +509,16 @@ mod tests {
             ..Tally::default()
         };
         assert_eq!(
-            tally_text(&s, By::Cp),
+            s.describe(By::Cp.into()),
             "average loss 34 cp, 0 inaccuracies, 0 mistakes, 0 blunders"
         );
         s.counts = [1, 2, 1];
         assert_eq!(
-            tally_text(&s, By::Cp),
+            s.describe(By::Cp.into()),
             "average loss 34 cp, 1 inaccuracy, 2 mistakes, 1 blunder"
         );
         assert_eq!(
-            tally_text(&s, By::Wdl),
+            s.describe(By::Wdl.into()),
             "average loss 34‰ of the result, 1 inaccuracy, 2 mistakes, 1 blunder"
         );
         assert_eq!(loss_text(234, By::Wdl), "-23.4%");

@@ -34,7 +34,7 @@ use xq_search::beginner::BeginnerEngine;
 use xq_search::engine::MAX_HASH_MIB;
 use xq_search::Engine;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use xq_movegen::Game;
 
@@ -246,6 +246,18 @@ impl std::fmt::Display for StdoutClosed {
 }
 
 impl std::error::Error for StdoutClosed {}
+
+/// The endgame tables of a `--tablebases DIR` option, if given.
+fn open_tablebases(
+    dir: Option<&std::path::Path>,
+) -> Result<Option<std::sync::Arc<xq_tablebase::Tablebases>>> {
+    dir.map(|d| {
+        xq_tablebase::Tablebases::open(d)
+            .map(std::sync::Arc::new)
+            .with_context(|| format!("tablebases {}", d.display()))
+    })
+    .transpose()
+}
 
 /// A progress bar on standard error when it is a terminal (else a hidden one), styled by
 /// `template`.

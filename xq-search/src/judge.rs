@@ -153,6 +153,7 @@ impl FromStr for Measure {
 /// assert_eq!(Class::of(150, Measure::Cp), Some(Class::Mistake));
 /// assert_eq!(Class::of(150, Measure::Wdl), Some(Class::Blunder));
 /// assert_eq!((Class::Mistake.name(), Class::Mistake.glyph(), Class::Mistake.nag()), ("mistake", "?", 2));
+/// assert_eq!(Class::Blunder.title(), "Blunder");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Class {
@@ -194,6 +195,15 @@ impl Class {
             Class::Inaccuracy => "?!",
             Class::Mistake => "?",
             Class::Blunder => "??",
+        }
+    }
+
+    /// The name as a comment starts with it: `Inaccuracy`, `Mistake`, `Blunder`.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Class::Inaccuracy => "Inaccuracy",
+            Class::Mistake => "Mistake",
+            Class::Blunder => "Blunder",
         }
     }
 
@@ -476,6 +486,33 @@ impl Tally {
     /// The moves of class `class`.
     pub fn count(&self, class: Class) -> usize {
         self.counts[class as usize]
+    }
+
+    /// The totals in words, the loss in the unit of `measure`: "average loss 20 cp,
+    /// 1 inaccuracy, 0 mistakes, 0 blunders".
+    ///
+    /// ```
+    /// use xq_search::judge::{Class, Measure, Tally};
+    /// let t = Tally { moves: 3, loss: 200, counts: [0, 2, 0] };
+    /// assert_eq!(t.describe(Measure::Cp), "average loss 67 cp, 0 inaccuracies, 2 mistakes, 0 blunders");
+    /// assert_eq!(t.describe(Measure::Wdl), "average loss 67‰ of the result, 0 inaccuracies, 2 mistakes, 0 blunders");
+    /// ```
+    pub fn describe(&self, measure: Measure) -> String {
+        let n = |class: Class, one: &str, many: &str| {
+            let count = self.count(class);
+            format!("{count} {}", if count == 1 { one } else { many })
+        };
+        let unit = match measure {
+            Measure::Cp => " cp",
+            Measure::Wdl => "‰ of the result",
+        };
+        format!(
+            "average loss {}{unit}, {}, {}, {}",
+            self.average(),
+            n(Class::Inaccuracy, "inaccuracy", "inaccuracies"),
+            n(Class::Mistake, "mistake", "mistakes"),
+            n(Class::Blunder, "blunder", "blunders")
+        )
     }
 
     /// The average loss per move, rounded half up (0 without moves).

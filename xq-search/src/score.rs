@@ -34,6 +34,37 @@ pub const fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
 }
 
+/// A value as game comments write it, in pawns or moves to mate: `+0.35`, `-1.20`,
+/// `0.00`, `#3` (mates in 3), `#-2` (is mated in 2); a mate on the board is `#0` (given)
+/// or `#-0` (received).
+///
+/// ```
+/// use xq_search::score::{mate_in, mated_in, pawns};
+/// assert_eq!(pawns(35), "+0.35");
+/// assert_eq!(pawns(-120), "-1.20");
+/// assert_eq!(pawns(0), "0.00");
+/// assert_eq!(pawns(-5), "-0.05");
+/// assert_eq!(pawns(mate_in(5)), "#3");
+/// assert_eq!(pawns(mated_in(4)), "#-2");
+/// assert_eq!(pawns(mate_in(0)), "#0");
+/// assert_eq!(pawns(mated_in(0)), "#-0");
+/// ```
+pub fn pawns(value: i32) -> String {
+    if is_mate(value) {
+        let moves = (MATE - value.abs() + 1) / 2;
+        let sign = if value > 0 { "" } else { "-" };
+        format!("#{sign}{moves}")
+    } else {
+        let sign = match value.signum() {
+            1 => "+",
+            -1 => "-",
+            _ => "",
+        };
+        let v = value.abs();
+        format!("{sign}{}.{:02}", v / 100, v % 100)
+    }
+}
+
 /// Is `v` a mate value (for either side)?
 #[inline]
 pub const fn is_mate(v: i32) -> bool {

@@ -107,6 +107,37 @@ impl TableValue {
         })
     }
 
+    /// The tables' verdict in words, in a position whose no-capture count stands at
+    /// `halfmove_clock`, as `xq analyze` prints it.
+    ///
+    /// ```
+    /// use xq_tablebase::TableValue::*;
+    /// assert_eq!(Win { plies: 7 }.verdict(0), "tablebase win, mate in 4 (7 plies)");
+    /// assert_eq!(Loss { plies: 8 }.verdict(0), "tablebase loss, mated in 4 (8 plies)");
+    /// assert_eq!(
+    ///     Win { plies: 23 }.verdict(99),
+    ///     "tablebase win, mate in 12 (23 plies; the 120-ply rule draws first unless a capture comes)"
+    /// );
+    /// assert_eq!(Draw.verdict(0), "tablebase draw");
+    /// ```
+    pub fn verdict(self, halfmove_clock: u32) -> String {
+        let rule = if self.beyond_rule(halfmove_clock) {
+            "; the 120-ply rule draws first unless a capture comes"
+        } else {
+            ""
+        };
+        match (self, self.mate()) {
+            (TableValue::Loss { plies: 0 }, _) => "tablebase loss, no legal move".to_string(),
+            (TableValue::Win { plies }, Some(n)) => {
+                format!("tablebase win, mate in {n} ({plies} plies{rule})")
+            }
+            (TableValue::Loss { plies }, Some(n)) => {
+                format!("tablebase loss, mated in {} ({plies} plies{rule})", -n)
+            }
+            _ => "tablebase draw".to_string(),
+        }
+    }
+
     /// The value, for the side that moved, of a move that leads to a position worth
     /// `self` to its opponent.
     pub fn for_mover(self) -> TableValue {
