@@ -5,6 +5,7 @@
 //! lines with the depths each evaluation needs.
 //!
 //! `XQ_MINE_FILES="a.xqsp b.xqsp" cargo test --release -p xq-train --test mine_mates -- --ignored --nocapture`
+//! (`XQ_MINE_MAX=N` stops after N proven mates; 200 by default).
 
 use std::sync::atomic::AtomicBool;
 use xq_movegen::Game;
@@ -34,12 +35,19 @@ fn first_depth(game: &Game, n: i32, max: u32, classical: bool) -> Option<u32> {
 #[ignore]
 fn mine() {
     let files = std::env::var("XQ_MINE_FILES").unwrap_or_default();
+    let max: usize = std::env::var("XQ_MINE_MAX")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
     let mut seen = std::collections::HashSet::new();
     let mut found = 0;
     for file in files.split_whitespace() {
         let bytes = std::fs::read(file).unwrap();
         for g in binary::read(&bytes).unwrap() {
             for (i, (pos, _, score)) in g.positions().enumerate() {
+                if found >= max {
+                    break;
+                }
                 if i < 8 || score != NO_SCORE || !seen.insert(pos.key()) {
                     continue;
                 }
