@@ -507,3 +507,27 @@ def test_scores():
     limit = Limit(white_clock=10, white_inc=1, black_clock=9)
     assert limit.red_clock == 10 and limit.white_inc == limit.red_inc == 1
     assert repr(limit) == "Limit(red_clock=10, black_clock=9, red_inc=1)"
+
+
+def test_closing_leaves_no_transport_to_the_garbage_collector():
+    # A transport left open is closed by its finaliser on a loop that is gone: "Event
+    # loop is closed", and on CPython 3.11 a finaliser run inside ast.parse broke it.
+    import gc
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with start("xq-uci") as engine:
+            engine.ping()
+        killed = start("xq-uci")
+        os.kill(killed.transport.get_pid(), signal.SIGKILL)
+        with pytest.raises(xq.EngineTerminatedError):
+            killed.ping()
+        killed.quit()
+        with pytest.raises(xq.engine.EngineTimeoutError):
+            xq.engine.SimpleEngine.popen_uci(["/bin/cat"], timeout=0.5)  # never says uciok
+        with pytest.raises(xq.EngineTerminatedError):
+            xq.engine.SimpleEngine.popen_uci(["/bin/sh", "-c", "exit 3"])
+        del engine, killed
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []

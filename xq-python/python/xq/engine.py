@@ -1155,16 +1155,25 @@ class Protocol(asyncio.SubprocessProtocol):
         self.send_line("stop")
 
     async def quit(self) -> None:
-        """Asks the engine to quit and waits for the process to end."""
-        if self.returncode.done():
-            return
-        await self._stop_analysis()
-        async with self._lock:
-            try:
-                self.send_line("quit")
-            except EngineTerminatedError:
-                pass
-            await asyncio.shield(self.returncode)
+        """Asks the engine to quit, waits for the process to end and closes its pipes."""
+        if not self.returncode.done():
+            await self._stop_analysis()
+            async with self._lock:
+                try:
+                    self.send_line("quit")
+                except EngineTerminatedError:
+                    pass
+                await asyncio.shield(self.returncode)
+        await self._close_transport()
+
+    async def _close_transport(self) -> None:
+        """Closes the process's transport while the loop runs (left to the garbage
+        collector, it would try to close its pipes on a loop that may be gone)."""
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.close()
+            # Let the pipes' close callbacks run.
+            await asyncio.sleep(0)
+            await asyncio.sleep(0)
 
     def _kill(self) -> None:
         if self.transport is not None and not self.returncode.done():
@@ -1753,6 +1762,12 @@ async def _popen(make: Callable[[], Protocol], command: Command, setpgrp: bool,
         await protocol.initialize()
     except BaseException:
         protocol._kill()
+        # Reap it (a process never waited for is a warning when it is collected).
+        try:
+            await asyncio.wait_for(asyncio.shield(protocol.returncode), 2.0)
+        except (Exception, asyncio.CancelledError):
+            pass
+        transport.close()
         raise
     return transport, protocol
 
@@ -1919,6 +1934,10 @@ class SimpleEngine:
             self._loop.run(self._kill_and_wait(), 5.0, "kill")
         finally:
             self._closed = True
+            try:
+                self._loop.run(self.protocol._close_transport(), 5.0, "close")
+            except EngineError:
+                pass
             self._loop.close()
 
     async def _kill_and_wait(self) -> None:

@@ -57,6 +57,8 @@ def board(
     )
     out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{_WOOD}"/>')
     lines = []
+    x: float
+    y: float
     for r in range(10):  # ranks
         y = m + r * s
         lines.append(f"M{m},{y}H{m + 8 * s}")
@@ -67,8 +69,8 @@ def board(
         else:
             lines.append(f"M{x},{m}V{m + 4 * s}M{x},{m + 5 * s}V{m + 9 * s}")
     for top in (0, 7):  # palace diagonals, in screen ranks
-        y0, y1 = m + top * s, m + (top + 2) * s
-        lines.append(f"M{m + 3 * s},{y0}L{m + 5 * s},{y1}M{m + 5 * s},{y0}L{m + 3 * s},{y1}")
+        top_y, bottom_y = m + top * s, m + (top + 2) * s
+        lines.append(f"M{m + 3 * s},{top_y}L{m + 5 * s},{bottom_y}M{m + 5 * s},{top_y}L{m + 3 * s},{bottom_y}")
     out.append(f'<path d="{" ".join(lines)}" stroke="{_LINE}" stroke-width="1.5" fill="none"/>')
     out.append(
         f'<rect x="{m - 4}" y="{m - 4}" width="{8 * s + 8}" height="{9 * s + 8}" '
@@ -85,9 +87,8 @@ def board(
     if coordinates:
         files = "abcdefghi" if orientation else "ihgfedcba"
         for i, name in enumerate(files):
-            x = m + i * s
             out.append(
-                f'<text x="{x}" y="{m + 9 * s + m * 0.7}" font-family="sans-serif" font-size="{s * 0.35}" text-anchor="middle" fill="{_LINE}">{name}</text>'
+                f'<text x="{m + i * s}" y="{m + 9 * s + m * 0.7}" font-family="sans-serif" font-size="{s * 0.35}" text-anchor="middle" fill="{_LINE}">{name}</text>'
             )
         for i in range(10):
             rank = 9 - i if orientation else i
