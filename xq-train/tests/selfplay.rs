@@ -4,9 +4,10 @@
 use xq_train::binary::{read, Writer};
 use xq_train::selfplay::{generate, Settings};
 
-/// `xq datagen --games 3 --nodes 300 --random-plies 6 --max-plies 60 --seed 5`.
+/// `xq datagen --games 3 --nodes 300 --random-plies 6 --max-plies 60 --seed 5`, with
+/// `--classical` or with round 1's network (`--eval-file xq-eval/nets/nn-a6e9bde1.nnue`).
 fn settings(classical: bool) -> Settings {
-    let defaults = Settings::default();
+    let round1: &[u8] = include_bytes!("../../xq-eval/nets/nn-a6e9bde1.nnue");
     Settings {
         nodes: 300,
         random_plies: 6,
@@ -14,9 +15,11 @@ fn settings(classical: bool) -> Settings {
         network: if classical {
             None
         } else {
-            defaults.network.clone()
+            Some(std::sync::Arc::new(
+                xq_eval::nnue::Network::from_bytes(round1).unwrap(),
+            ))
         },
-        ..defaults
+        ..Settings::default()
     }
 }
 
