@@ -66,7 +66,7 @@ fn datagen_binary_writes_the_pinned_bytes() {
         ("datagen-s5-classical.xqsp", &["--classical"][..], "1"),
         ("datagen-s5-classical.xqsp", &["--classical"][..], "2"),
         // The round-1 network by file, so that a new built-in net leaves the pin alone.
-        ("datagen-s5-net.xqsp", &["--eval-file", &round1][..], "2"),
+        ("datagen-s5-net.xqsp", &["--eval-file", round1][..], "2"),
     ] {
         let out = d.join(format!("{threads}-{name}"));
         datagen(&out, threads, extra);
