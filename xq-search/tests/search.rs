@@ -175,22 +175,9 @@ fn wins_a_hanging_chariot() {
     assert!(r.value > 700);
 }
 
-/// Can the side to move force mate within `n` moves (exhaustive, no search code)?
+/// Can the side to move force mate within `n` moves? xq-testkit's exhaustive prover.
 fn mates_within(pos: &mut Position, n: u32) -> bool {
-    legal_moves(pos).into_iter().any(|m| {
-        let u = pos.make_move(m);
-        let replies = legal_moves(pos);
-        let mated = replies.is_empty()
-            || (n > 1
-                && replies.iter().all(|&r| {
-                    let u2 = pos.make_move(r);
-                    let ok = mates_within(pos, n - 1);
-                    pos.unmake_move(r, u2);
-                    ok
-                }));
-        pos.unmake_move(m, u);
-        mated
-    })
+    xq_testkit::mate::shortest_mate(pos, n).is_some()
 }
 
 /// A known miss (issue 48, docs/search-experiments.md): after 卒8进1 (h2h1) here, Red
