@@ -2,11 +2,11 @@
 //! the named endings, found in the tables of DIR, written as referee opening lines
 //! (`fen FEN`).
 //!
-//!     cargo run --release -p xq-tablebase --example starts -- DIR PER_ENDING SEED ENDING...
+//!     cargo run --release -p xq-tablebase --example starts -- DIR PER_ENDING SEED MIN_PLIES ENDING...
 //!
 //! Per ending, half the positions are wins for the attacking side to move with a mate at
-//! least 25 plies away (the tables know the way, a search may not find it within the
-//! 120-ply rule) and half are draws with the defending side to move in an ending the
+//! least MIN_PLIES plies away (the tables know the way, a search may not find it within
+//! the 120-ply rule) and half are draws with the defending side to move in an ending the
 //! attacker mostly wins (the defence must hold). A position is quiet when the side to move
 //! is not in check and has no capture. The attacking side is Red. Each position's ending
 //! and value go to standard error.
@@ -16,14 +16,15 @@ use xq_tablebase::{TableValue, Tablebases};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() < 4 {
-        eprintln!("usage: starts DIR PER_ENDING SEED ENDING...");
+    if args.len() < 5 {
+        eprintln!("usage: starts DIR PER_ENDING SEED MIN_PLIES ENDING...");
         std::process::exit(2);
     }
     let tb = Tablebases::open(&args[0]).expect("a directory of tables");
     let per: usize = args[1].parse().expect("PER_ENDING: a number");
     let mut rng = SplitMix64::new(args[2].parse().expect("SEED: a number"));
-    for ending in &args[3..] {
+    let min_plies: u16 = args[3].parse().expect("MIN_PLIES: a number");
+    for ending in &args[4..] {
         let (mut wins, mut draws) = (0, 0);
         let mut tries = 0u64;
         while (wins < per / 2 || draws < per - per / 2) && tries < 10_000_000 {
@@ -44,7 +45,9 @@ fn main() {
                 .unwrap_or_else(|| panic!("{ending} is not in {}", args[0]));
             let red_to_move = pos.side_to_move() == Color::Red;
             let keep = match value {
-                TableValue::Win { plies } if red_to_move && plies >= 25 && wins < per / 2 => {
+                TableValue::Win { plies }
+                    if red_to_move && plies >= min_plies && wins < per / 2 =>
+                {
                     wins += 1;
                     true
                 }

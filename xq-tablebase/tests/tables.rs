@@ -314,38 +314,46 @@ fn the_kept_tables_are_current() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The start positions of the tables-on-against-off match (tools/tb-starts.txt, made by
-/// `examples/starts.rs`): each a quiet position of a phase-1 ending with Red attacking,
-/// Red to move in the wins and Black in the draws, ten a named ending but five for the
-/// two without quiet draws.
+/// The start positions of the tables-on-against-off matches (tools/tb-starts.txt and
+/// tools/tb-starts-long.txt, made by `examples/starts.rs`): each a quiet position of a
+/// phase-1 ending with Red attacking, Red to move in the wins and Black in the draws, five
+/// of each an ending, but no draws in the two endings without quiet ones.
 #[test]
 fn the_match_starts_are_quiet_positions_of_the_set() {
-    let mut per_ending = std::collections::BTreeMap::<String, (usize, usize)>::new();
-    for line in include_str!("../../tools/tb-starts.txt").lines() {
-        if line.starts_with('#') {
-            continue;
+    for (file, endings) in [
+        (include_str!("../../tools/tb-starts.txt"), 12),
+        (include_str!("../../tools/tb-starts-long.txt"), 13),
+    ] {
+        let mut per_ending = std::collections::BTreeMap::<String, (usize, usize)>::new();
+        for line in file.lines() {
+            if line.starts_with('#') {
+                continue;
+            }
+            let fen = line.strip_prefix("fen ").expect("a `fen` line");
+            let pos = Position::from_fen(fen).unwrap();
+            let (ending, strong) = Ending::of_position(&pos).expect("an ending of the set");
+            assert!(ending.is_phase1(), "{fen}");
+            assert_eq!(strong, xq_core::Color::Red, "{fen}");
+            assert!(!pos.is_check(), "{fen}");
+            let moves = xq_movegen::legal_moves(&pos);
+            assert!(
+                moves.iter().all(|m| pos.piece_on(m.to()).is_none()),
+                "{fen}"
+            );
+            let count = per_ending.entry(ending.to_string()).or_default();
+            match pos.side_to_move() {
+                xq_core::Color::Red => count.0 += 1,
+                xq_core::Color::Black => count.1 += 1,
+            }
         }
-        let fen = line.strip_prefix("fen ").expect("a `fen` line");
-        let pos = Position::from_fen(fen).unwrap();
-        let (ending, strong) = Ending::of_position(&pos).expect("an ending of the set");
-        assert!(ending.is_phase1(), "{fen}");
-        assert_eq!(strong, xq_core::Color::Red, "{fen}");
-        assert!(!pos.is_check(), "{fen}");
-        let moves = xq_movegen::legal_moves(&pos);
-        assert!(moves.iter().all(|m| pos.piece_on(m.to()).is_none()), "{fen}");
-        let count = per_ending.entry(ending.to_string()).or_default();
-        match pos.side_to_move() {
-            xq_core::Color::Red => count.0 += 1,
-            xq_core::Color::Black => count.1 += 1,
+        assert_eq!(per_ending.len(), endings);
+        for (name, count) in &per_ending {
+            let expected = if name == "KRAKABB" || name == "KRKABB" {
+                (5, 0)
+            } else {
+                (5, 5)
+            };
+            assert_eq!(*count, expected, "{name}");
         }
-    }
-    assert_eq!(per_ending.len(), 12);
-    for (name, count) in &per_ending {
-        let expected = if name == "KRAKABB" || name == "KRKABB" {
-            (5, 0)
-        } else {
-            (5, 5)
-        };
-        assert_eq!(*count, expected, "{name}");
     }
 }
