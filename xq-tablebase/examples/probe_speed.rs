@@ -6,8 +6,10 @@
 //! With DISTINCT, the probes cycle through that many random positions (a small number
 //! measures probes answered from the block cache).
 
+mod common;
+
 use std::time::Instant;
-use xq_core::{Color, Fen, Piece, Position, SplitMix64, Square};
+use xq_core::SplitMix64;
 use xq_tablebase::Tablebases;
 
 fn main() {
@@ -24,27 +26,7 @@ fn main() {
     let mut positions = Vec::with_capacity(distinct);
     while positions.len() < distinct {
         let ending = endings[rng.below(endings.len() as u64) as usize].to_string();
-        let second = ending[1..].find('K').expect("two generals") + 1;
-        let mut fen = Fen::empty();
-        for (i, c) in ending.chars().enumerate() {
-            let c = if i < second {
-                c
-            } else {
-                c.to_ascii_lowercase()
-            };
-            let piece = Piece::from_char(c).expect("a piece letter");
-            let free: Vec<Square> = Square::ALL
-                .into_iter()
-                .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
-                .collect();
-            fen.set(free[rng.below(free.len() as u64) as usize], Some(piece));
-        }
-        fen.side_to_move = if rng.below(2) == 0 {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        if let Ok(pos) = Position::try_from(&fen) {
+        if let Some(pos) = common::random_position(&ending, &mut rng) {
             positions.push(pos);
         }
     }

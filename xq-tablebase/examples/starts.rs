@@ -11,7 +11,10 @@
 //! is not in check and has no capture. The attacking side is Red. Each position's ending
 //! and value go to standard error.
 
-use xq_core::{Color, Fen, Piece, Position, SplitMix64, Square};
+mod common;
+
+use common::random_position;
+use xq_core::{Color, SplitMix64};
 use xq_tablebase::{TableValue, Tablebases};
 
 fn main() {
@@ -66,30 +69,4 @@ fn main() {
             eprintln!("{ending}: only {wins} long wins and {draws} draws found");
         }
     }
-}
-
-/// A random legal placement of the ending's pieces (attacking side Red, listed first), the
-/// side to move drawn at random, or `None` if it is illegal.
-fn random_position(ending: &str, rng: &mut SplitMix64) -> Option<Position> {
-    let second = ending[1..].find('K').expect("two generals") + 1;
-    let mut fen = Fen::empty();
-    for (i, c) in ending.chars().enumerate() {
-        let c = if i < second {
-            c
-        } else {
-            c.to_ascii_lowercase()
-        };
-        let piece = Piece::from_char(c).expect("a piece letter");
-        let free: Vec<Square> = Square::ALL
-            .into_iter()
-            .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
-            .collect();
-        fen.set(free[rng.below(free.len() as u64) as usize], Some(piece));
-    }
-    fen.side_to_move = if rng.below(2) == 0 {
-        Color::Red
-    } else {
-        Color::Black
-    };
-    Position::try_from(&fen).ok()
 }
