@@ -394,6 +394,9 @@ test('a PGN pasted and stepped through, with the score graph', async () => {
   for (const by of ['wdl', 'cp']) {
     await exec(`const b = document.getElementById('graph-by'); b.value = '${by}'; b.dispatchEvent(new Event('change'));`);
     await click('#graph-run');
+    // The button sits below the engine's lines, which report all the while: it is hit
+    // only if they keep their height. The graph says at once that it started.
+    assert.match(await textOf('#graph-info'), /^\d+\/13 positions$/);
     let info = '';
     await waitFor(`the graph by ${by}`, async () => {
       info = await textOf('#graph-info');
@@ -415,10 +418,15 @@ test('a PGN pasted and stepped through, with the score graph', async () => {
   // Back to a middle position for the picture, with two lines shown.
   await exec(`const m = document.getElementById('multipv'); m.value = '2'; m.dispatchEvent(new Event('change'));`);
   await exec('window.xq.goTo(9)');
+  // The lines start empty at a new position and fill as the engine reports, in rows of
+  // their own height: what is below them does not move (a click there hits).
+  const graphTop = () => exec(`return document.getElementById('graph-run').getBoundingClientRect().top;`);
+  const top = await graphTop();
   await waitFor('two deep lines', async () => {
     const lines = await exec(`return [...document.querySelectorAll('#lines li')].map((li) => Number(li.dataset.depth));`);
     return lines.length === 2 && lines[0] >= 12;
   }, 60000);
+  assert.equal(await graphTop(), top);
   await screenshot('board.png');
 });
 

@@ -467,6 +467,9 @@ function parseInfo(line) {
 function onEngineLine(line, current) {
   if (line.startsWith('info string')) {
     console.info('engine:', line);
+    if (/^info string (could not load|search worker failed)/.test(line)) {
+      $('engine-info').textContent = `The engine did not start: ${line.slice('info string '.length)}`;
+    }
     return;
   }
   if (!current) return; // from a search stopped since
@@ -521,9 +524,11 @@ function renderLines() {
     pv.textContent = text;
     li.dataset.depth = String(info.depth);
     li.append(s, ` d${info.depth} `, pv);
+    li.title = li.textContent;
     ol.appendChild(li);
   }
   b.free();
+  ol.style.setProperty('--rows', searchMode === 'analyse' ? $('multipv').value : '0');
   const top = lines[0];
   if (top && searchMode === 'analyse') {
     const knps = top.nps ? `${(top.nps / 1000).toFixed(0)} kn/s` : '';
@@ -602,8 +607,15 @@ function runGraph() {
       i += 1;
       $('graph-info').textContent = `${i}/${n + 1} positions`;
       if (i <= n) next(); else finish();
+    } else if (/^info string (could not load|search worker failed)/.test(line)) {
+      // No search will answer: say why and let the button be pressed again.
+      graphEngine.worker.terminate();
+      graphEngine = null;
+      $('graph-run').disabled = false;
+      $('graph-info').textContent = `the engine did not start: ${line.slice('info string '.length)}`;
     }
   });
+  $('graph-info').textContent = `0/${n + 1} positions`;
   const by = $('graph-by').value;
   const next = () => {
     const moves = gameMoves.slice(0, i);
