@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use xq_core::{Color, Fen, Piece, Position, Square};
+use xq_core::Position;
 use xq_movegen::Game;
 use xq_search::score::{is_mate, TB_WIN};
 use xq_search::{Limits, Score, SearchConfig, Searcher};
@@ -24,33 +24,11 @@ fn tables(names: &[&str]) -> Vec<Table> {
 /// Random legal positions with the pieces of `red` and `black` (FEN letters).
 fn random_positions(red: &str, black: &str, n: usize, seed: u64) -> Vec<Position> {
     let mut rng = xq_core::SplitMix64::new(seed);
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut fen = Fen::empty();
-        for c in red
-            .chars()
-            .chain(black.chars().map(|c| c.to_ascii_lowercase()))
-        {
-            let piece = Piece::from_char(c).unwrap();
-            let squares: Vec<Square> = Square::ALL
-                .into_iter()
-                .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
-                .collect();
-            fen.set(
-                squares[rng.below(squares.len() as u64) as usize],
-                Some(piece),
-            );
-        }
-        fen.side_to_move = if rng.below(2) == 0 {
-            Color::Red
-        } else {
-            Color::Black
-        };
-        if let Ok(pos) = Position::try_from(&fen) {
-            out.push(pos);
-        }
-    }
-    out
+    let pieces = format!("{red}{black}");
+    std::iter::from_fn(|| Some(xq_testkit::random_position(&pieces, &mut rng)))
+        .flatten()
+        .take(n)
+        .collect()
 }
 
 fn search(searcher: &mut Searcher, pos: &Position, depth: u32) -> xq_search::SearchResult {

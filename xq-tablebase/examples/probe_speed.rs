@@ -6,8 +6,6 @@
 //! With DISTINCT, the probes cycle through that many random positions (a small number
 //! measures probes answered from the block cache).
 
-mod common;
-
 use std::time::Instant;
 use xq_core::SplitMix64;
 use xq_tablebase::Tablebases;
@@ -26,7 +24,7 @@ fn main() {
     let mut positions = Vec::with_capacity(distinct);
     while positions.len() < distinct {
         let ending = endings[rng.below(endings.len() as u64) as usize].to_string();
-        if let Some(pos) = common::random_position(&ending, &mut rng) {
+        if let Some(pos) = xq_testkit::random_position(&ending, &mut rng) {
             positions.push(pos);
         }
     }

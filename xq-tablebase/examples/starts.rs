@@ -11,11 +11,9 @@
 //! is not in check and has no capture. The attacking side is Red. Each position's ending
 //! and value go to standard error.
 
-mod common;
-
-use common::random_position;
 use xq_core::{Color, SplitMix64};
 use xq_tablebase::{TableValue, Tablebases};
+use xq_testkit::random_position;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -73,40 +73,12 @@ fn a_missing_subtable_is_an_error() {
 
 /// Random legal positions of `ending` (with either colour attacking).
 fn random_positions(ending: &str, n: usize, seed: u64) -> Vec<Position> {
-    let e: Ending = ending.parse().unwrap();
     let mut rng = SplitMix64::new(seed);
     let mut out = Vec::new();
-    let mut letters: Vec<char> = e.to_string().chars().collect();
-    // Split into the two sides at the second K.
-    let second = letters.iter().skip(1).position(|&c| c == 'K').unwrap() + 1;
-    let black: Vec<char> = letters.split_off(second);
     while out.len() < n {
-        let mut fen = xq_core::Fen::empty();
-        let mut ok = true;
-        for (side, letters) in [(0, &letters), (1, &black)] {
-            for &l in letters.iter() {
-                let c = if side == 0 { l } else { l.to_ascii_lowercase() };
-                let piece = xq_core::Piece::from_char(c).unwrap();
-                let squares: Vec<_> = xq_core::Square::ALL
-                    .into_iter()
-                    .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
-                    .collect();
-                if squares.is_empty() {
-                    ok = false;
-                    break;
-                }
-                let s = squares[(rng.next_u64() % squares.len() as u64) as usize];
-                fen.set(s, Some(piece));
-            }
-        }
-        fen.side_to_move = if rng.next_u64() % 2 == 0 {
-            xq_core::Color::Red
-        } else {
-            xq_core::Color::Black
-        };
-        if let (true, Ok(pos)) = (ok, Position::try_from(&fen)) {
+        if let Some(pos) = xq_testkit::random_position(ending, &mut rng) {
             // Half of them with the colours swapped.
-            out.push(if rng.next_u64() % 2 == 0 {
+            out.push(if rng.below(2) == 0 {
                 pos
             } else {
                 pos.color_flipped()

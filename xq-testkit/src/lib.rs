@@ -19,7 +19,7 @@ pub mod mate;
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use xq_core::{Color, Position, START_FEN};
+use xq_core::{Color, Fen, Piece, Position, SplitMix64, Square, START_FEN};
 use xq_movegen::legal_moves;
 
 /// The perft suite (`data/perft.epd`): one `FEN ;D1 n ;D2 n ...` line per position.
@@ -55,6 +55,49 @@ pub fn play(fen: &str, choices: &[u16]) -> Vec<Position> {
         out.push(pos.clone());
     }
     out
+}
+
+/// A random placement of `pieces` (FEN letters, Red's general and pieces first, then
+/// Black's from the second `K`: `"KRKA"` is a chariot against a general with an advisor),
+/// each on a free point it may stand on, and the side to move drawn at random; `None` if
+/// the placement is not a legal position (facing generals, the side not to move in check).
+///
+/// ```
+/// let mut rng = xq_core::SplitMix64::new(1);
+/// let pos = std::iter::from_fn(|| Some(xq_testkit::random_position("KRKA", &mut rng)))
+///     .flatten()
+///     .next()
+///     .unwrap();
+/// let fen = pos.to_fen();
+/// let mut letters: Vec<char> = fen.split(' ').next().unwrap().chars().filter(char::is_ascii_alphabetic).collect();
+/// letters.sort();
+/// assert_eq!(letters, ['K', 'R', 'a', 'k']);
+/// ```
+///
+/// # Panics
+/// If `pieces` has no second `K` or a letter that is not a piece.
+pub fn random_position(pieces: &str, rng: &mut SplitMix64) -> Option<Position> {
+    let second = pieces[1..].find('K').expect("two generals") + 1;
+    let mut fen = Fen::empty();
+    for (i, c) in pieces.chars().enumerate() {
+        let c = if i < second {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        };
+        let piece = Piece::from_char(c).expect("a piece letter");
+        let free: Vec<Square> = Square::ALL
+            .into_iter()
+            .filter(|&s| piece.can_stand_on(s) && fen.piece_on(s).is_none())
+            .collect();
+        fen.set(free[rng.below(free.len() as u64) as usize], Some(piece));
+    }
+    fen.side_to_move = if rng.below(2) == 0 {
+        Color::Red
+    } else {
+        Color::Black
+    };
+    Position::try_from(&fen).ok()
 }
 
 /// The repetition cases (`data/repetition.epd`): one per line,
