@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod collect;
 pub mod endgame;

@@ -402,31 +402,22 @@ impl Network {
     }
 
     /// The network's output for the accumulators of the side to move (`us`) and the
-    /// other side, in units of `1 / (QA x QB)`.
-    ///
-    /// Written so that the compiler vectorises it (SSE2 in a portable build): each
-    /// clipped value `c` (at most [`QA`]) times its weight (at most [`MAX_OUTPUT_WEIGHT`]
-    /// in size, checked when the network is made) fits an `i16`, and that product times
-    /// `c` again is summed in `i32` lanes (`pmullw` then `pmaddwd`), 128 values at a time
-    /// (at most 128 x 255 x 32,640, below 2^31), each block's sum added in `i64`. The
-    /// result is exact: the same as summing `c x c x w` in `i64`.
+    /// other side, in units of `1 / (QA x QB)` (see [`output_sum`]).
     #[inline]
     fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let h = self.hidden;
         let (w_us, w_them) = self.out_weights.split_at(h);
-        let half = |acc: &[i16], w: &[i16]| -> i64 {
-            let mut total = 0i64;
-            for (a, w) in acc[..h].chunks(128).zip(w.chunks(128)) {
-                let mut sum = 0i32;
-                for (&a, &w) in a.iter().zip(w) {
-                    let c = a.clamp(0, QA as i16);
-                    sum += i32::from(c * w) * i32::from(c);
-                }
-                total += i64::from(sum);
-            }
-            total
-        };
-        ((half(us, w_us) + half(them, w_them)) / i64::from(QA)) as i32 + self.out_bias
+        let (us, them) = (&us[..h], &them[..h]);
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: `output_sum_avx2` needs AVX2 and nothing else, and the processor
+            // has it (checked just above). Measured: docs/nnue.md, "Speed of the wider
+            // net, and AVX2".
+            #[allow(unsafe_code)]
+            let sum = unsafe { output_sum_avx2(us, w_us, them, w_them) };
+            return (sum / i64::from(QA)) as i32 + self.out_bias;
+        }
+        (output_sum(us, w_us, them, w_them) / i64::from(QA)) as i32 + self.out_bias
     }
 
     /// The evaluation of `pos` from the side to move's point of view, in centipawns,
@@ -528,24 +519,21 @@ impl Accumulator {
         for p in Color::ALL {
             let src = &parent.values[p.index()][..h];
             let dst = &mut self.values[p.index()][..h];
-            let sub_row = net.row(feature(p, moved, from));
-            let add_row = net.row(feature(p, moved, to));
-            match captured {
-                Some(c) => {
-                    let cap_row = net.row(feature(p, c, to));
-                    for i in 0..h {
-                        dst[i] = src[i]
-                            .wrapping_add(add_row[i])
-                            .wrapping_sub(sub_row[i])
-                            .wrapping_sub(cap_row[i]);
-                    }
-                }
-                None => {
-                    for i in 0..h {
-                        dst[i] = src[i].wrapping_add(add_row[i]).wrapping_sub(sub_row[i]);
-                    }
-                }
+            let sub = net.row(feature(p, moved, from));
+            let add = net.row(feature(p, moved, to));
+            let cap = captured.map(|c| net.row(feature(p, c, to)));
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: `moved_rows_avx2` needs AVX2 and nothing else, and the
+                // processor has it (checked just above). Measured: docs/nnue.md, "Speed
+                // of the wider net, and AVX2".
+                #[allow(unsafe_code)]
+                unsafe {
+                    moved_rows_avx2(dst, src, add, sub, cap)
+                };
+                continue;
             }
+            moved_rows(dst, src, add, sub, cap);
         }
     }
 
@@ -589,6 +577,71 @@ impl Accumulator {
     fn side(&self, perspective: Color) -> &[i16] {
         &self.values[perspective.index()]
     }
+}
+
+/// `sum(clip(a)^2 x w)` over both halves: the side to move's accumulator `us` with its
+/// output weights `w_us`, then the other side's.
+///
+/// Written so that the compiler vectorises it (SSE2 in a portable build, AVX2 in
+/// [`output_sum_avx2`]): each clipped value `c` (at most [`QA`]) times its weight (at most
+/// [`MAX_OUTPUT_WEIGHT`] in size, checked when the network is made) fits an `i16`, and
+/// that product times `c` again is summed in `i32` lanes (`pmullw` then `pmaddwd`), 128
+/// values at a time (at most 128 x 255 x 32,640, below 2^31), each block's sum added in
+/// `i64`. The result is exact: the same as summing `c x c x w` in `i64`, whatever the
+/// instructions.
+#[inline(always)]
+fn output_sum(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
+    let mut total = 0i64;
+    for (acc, w) in [(us, w_us), (them, w_them)] {
+        for (a, w) in acc.chunks(128).zip(w.chunks(128)) {
+            let mut sum = 0i32;
+            for (&a, &w) in a.iter().zip(w) {
+                let c = a.clamp(0, QA as i16);
+                sum += i32::from(c * w) * i32::from(c);
+            }
+            total += i64::from(sum);
+        }
+    }
+    total
+}
+
+/// [`output_sum`] compiled for AVX2 (16 lanes of `i16` where SSE2 has 8).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn output_sum_avx2(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
+    output_sum(us, w_us, them, w_them)
+}
+
+/// A child's accumulator `dst` from its parent's `src`: the moved piece's row on its new
+/// square added, on its old square taken away, and a captured piece's row taken away
+/// (wrapping `i16` arithmetic, exact while the true values fit).
+#[inline(always)]
+fn moved_rows(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16], cap: Option<&[i16]>) {
+    let h = dst.len();
+    let (src, add, sub) = (&src[..h], &add[..h], &sub[..h]);
+    match cap {
+        Some(cap) => {
+            let cap = &cap[..h];
+            for i in 0..h {
+                dst[i] = src[i]
+                    .wrapping_add(add[i])
+                    .wrapping_sub(sub[i])
+                    .wrapping_sub(cap[i]);
+            }
+        }
+        None => {
+            for i in 0..h {
+                dst[i] = src[i].wrapping_add(add[i]).wrapping_sub(sub[i]);
+            }
+        }
+    }
+}
+
+/// [`moved_rows`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn moved_rows_avx2(dst: &mut [i16], src: &[i16], add: &[i16], sub: &[i16], cap: Option<&[i16]>) {
+    moved_rows(dst, src, add, sub, cap);
 }
 
 #[inline(always)]
@@ -734,6 +787,43 @@ mod tests {
                 i64::from(net.output(&acc, &other)),
                 reference / i64::from(QA) + i64::from(net.out_bias)
             );
+        }
+    }
+
+    #[test]
+    fn the_avx2_code_gives_the_portable_results() {
+        // The search calls the AVX2 build where the processor has it; both builds must
+        // agree to the bit (on a machine without AVX2 there is only one).
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            let mut rng = SplitMix64::new(12);
+            let mut row = |h: usize, spread: u64| -> Vec<i16> {
+                (0..h)
+                    .map(|_| (rng.below(2 * spread + 1) as i64 - spread as i64) as i16)
+                    .collect()
+            };
+            for h in [16, 48, 128, 256, 512] {
+                for _ in 0..50 {
+                    let (us, them) = (row(h, 600), row(h, 600));
+                    let (w_us, w_them) = (row(h, 128), row(h, 128));
+                    // SAFETY: the processor has AVX2 (checked above).
+                    #[allow(unsafe_code)]
+                    let fast = unsafe { output_sum_avx2(&us, &w_us, &them, &w_them) };
+                    assert_eq!(fast, output_sum(&us, &w_us, &them, &w_them));
+                    let (src, add, sub, cap) =
+                        (row(h, 32767), row(h, 300), row(h, 300), row(h, 300));
+                    for cap in [None, Some(&cap[..])] {
+                        let (mut slow, mut fast) = (vec![0; h], vec![0; h]);
+                        moved_rows(&mut slow, &src, &add, &sub, cap);
+                        // SAFETY: the processor has AVX2 (checked above).
+                        #[allow(unsafe_code)]
+                        unsafe {
+                            moved_rows_avx2(&mut fast, &src, &add, &sub, cap)
+                        };
+                        assert_eq!(fast, slow);
+                    }
+                }
+            }
         }
     }
 }
