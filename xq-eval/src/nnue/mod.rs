@@ -497,8 +497,8 @@ impl Accumulator {
     /// If the origin square of `m` is empty.
     #[inline]
     pub fn after(&self, net: &Network, pos: &Position, m: Move) -> Accumulator {
-        let mut next = self.clone();
-        next.update(net, pos, m);
+        let mut next = Accumulator::default();
+        next.set_after(self, net, pos, m);
         next
     }
 
@@ -516,6 +516,8 @@ impl Accumulator {
             .piece_on(from)
             .expect("Accumulator::set_after: no piece on the move's origin");
         let captured = pos.piece_on(to);
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::is_x86_feature_detected!("avx2");
         for p in Color::ALL {
             let src = &parent.values[p.index()][..h];
             let dst = &mut self.values[p.index()][..h];
@@ -523,9 +525,9 @@ impl Accumulator {
             let add = net.row(feature(p, moved, to));
             let cap = captured.map(|c| net.row(feature(p, c, to)));
             #[cfg(target_arch = "x86_64")]
-            if std::is_x86_feature_detected!("avx2") {
+            if avx2 {
                 // SAFETY: `moved_rows_avx2` needs AVX2 and nothing else, and the
-                // processor has it (checked just above). Measured: docs/nnue.md, "Speed
+                // processor has it (checked before the loop). Measured: docs/nnue.md, "Speed
                 // of the wider net, and AVX2".
                 #[allow(unsafe_code)]
                 unsafe {
@@ -543,33 +545,8 @@ impl Accumulator {
     /// If the origin square of `m` is empty.
     #[inline]
     pub fn update(&mut self, net: &Network, pos: &Position, m: Move) {
-        let h = net.hidden;
-        let (from, to) = (m.from(), m.to());
-        let moved = pos
-            .piece_on(from)
-            .expect("Accumulator::update: no piece on the move's origin");
-        let captured = pos.piece_on(to);
-        for p in Color::ALL {
-            let acc = &mut self.values[p.index()][..h];
-            let sub_row = net.row(feature(p, moved, from));
-            let add_row = net.row(feature(p, moved, to));
-            match captured {
-                Some(c) => {
-                    let cap_row = net.row(feature(p, c, to));
-                    for i in 0..h {
-                        acc[i] = acc[i]
-                            .wrapping_add(add_row[i])
-                            .wrapping_sub(sub_row[i])
-                            .wrapping_sub(cap_row[i]);
-                    }
-                }
-                None => {
-                    for i in 0..h {
-                        acc[i] = acc[i].wrapping_add(add_row[i]).wrapping_sub(sub_row[i]);
-                    }
-                }
-            }
-        }
+        let parent = self.clone();
+        self.set_after(&parent, net, pos, m);
     }
 
     /// The accumulator of `perspective`.
