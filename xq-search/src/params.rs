@@ -114,6 +114,9 @@ search_params! {
     /// The reverse futility margin is this much smaller when the static evaluation is
     /// improving. Centipawns.
     rfp_improving: 60,
+    /// No reverse futility pruning when the side to move has fewer than this many
+    /// chariots, horses and cannons (a side without them hid mates against it). Pieces.
+    rfp_min_majors: 1,
 
     // Razoring.
     /// Razoring up to this depth. Plies.
