@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use xq_eval::nnue::{Network, MAX_HIDDEN};
+use xq_eval::nnue::{Network, MAX_BUCKETS, MAX_HIDDEN};
 use xq_train::nnue::{TrainOptions, Trainer, TrainingData};
 
 /// Train a network on self-play data.
@@ -28,6 +28,10 @@ pub struct TrainArgs {
     /// width of `--init`).
     #[arg(long, value_name = "N")]
     hidden: Option<usize>,
+    /// Output buckets, chosen by the number of pieces on the board: 1 to 8 (default 1,
+    /// or the buckets of `--init`). A network of one bucket can start one of more.
+    #[arg(long, value_name = "N")]
+    buckets: Option<usize>,
     /// Passes over the data (the learning rate falls over them).
     #[arg(long, default_value_t = 20, value_name = "N")]
     epochs: usize,
@@ -114,6 +118,18 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
         bail!("--hidden {hidden}: a multiple of 16 from 16 to {MAX_HIDDEN}");
     }
+    let buckets = match (args.buckets, &init) {
+        (Some(b), Some(net)) if net.buckets() != 1 && b != net.buckets() => bail!(
+            "--buckets {b}, but the network of --init has {} output buckets",
+            net.buckets()
+        ),
+        (Some(b), _) => b,
+        (None, Some(net)) => net.buckets(),
+        (None, None) => 1,
+    };
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        bail!("--buckets {buckets}: from 1 to {MAX_BUCKETS}");
+    }
     if let Some(dir) = &args.checkpoints {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -131,6 +147,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     let (samples, games) = (&data.samples, data.games);
     let options = TrainOptions {
         hidden,
+        buckets,
         lr: args.lr,
         wdl: args.wdl,
         batch: args.batch,
@@ -143,9 +160,14 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     let mut trainer = Trainer::new(samples, options, init.as_ref());
     let (trained, held) = trainer.sizes();
     outln!(
-        "{} positions of {games} games ({trained} trained, {held} held out) read in {:.1} s; width {hidden}, K = {:.6}",
+        "{} positions of {games} games ({trained} trained, {held} held out) read in {:.1} s; width {hidden}{}, K = {:.6}",
         samples.len(),
         start.elapsed().as_secs_f64(),
+        if buckets == 1 {
+            String::new()
+        } else {
+            format!(", {buckets} output buckets")
+        },
         trainer.k()
     )?;
     let show_held = held > 0;

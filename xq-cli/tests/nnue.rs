@@ -310,6 +310,50 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
         "{first}"
     );
 
+    // Output buckets, from the one-bucket network: a version-2 file of 8 buckets,
+    // which in turn starts the next run without `--buckets`.
+    let c = dir.join("c.nnue");
+    let o = xq(&[
+        "train",
+        data,
+        "--init",
+        a.to_str().unwrap(),
+        "--buckets",
+        "8",
+        "--epochs",
+        "1",
+        "-o",
+        c.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        stdout.contains("width 16, 8 output buckets, K = "),
+        "{stdout}"
+    );
+    let bytes = std::fs::read(&c).unwrap();
+    assert_eq!(
+        u16::from_le_bytes([bytes[4], bytes[5]]),
+        2,
+        "format version 2"
+    );
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((net.hidden(), net.buckets()), (16, 8));
+    let o = xq(&[
+        "train",
+        data,
+        "--init",
+        c.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "-o",
+        "/dev/null",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8(o.stdout)
+        .unwrap()
+        .contains("width 16, 8 output buckets, K = "));
+
     // Bad arguments are refused with the reason.
     for (args, message) in [
         (
@@ -320,6 +364,12 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
         (
             vec!["--init", a.to_str().unwrap(), "--hidden", "32"],
             "xq: --hidden 32, but the network of --init is 16 wide",
+        ),
+        (vec!["--buckets", "9"], "xq: --buckets 9: from 1 to 8"),
+        (vec!["--buckets", "0"], "xq: --buckets 0: from 1 to 8"),
+        (
+            vec!["--init", c.to_str().unwrap(), "--buckets", "4"],
+            "xq: --buckets 4, but the network of --init has 8 output buckets",
         ),
     ] {
         let mut all = vec!["train", data, "-o", "/dev/null"];

@@ -118,7 +118,7 @@ fn train_writes_the_pinned_network() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("hidden: 16, hash: 4ea093f551f7719b }"),
+        stdout.contains("hidden: 16, buckets: 1, hash: 4ea093f551f7719b }"),
         "{stdout}"
     );
     let _ = std::fs::remove_dir_all(&d);

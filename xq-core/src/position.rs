@@ -612,6 +612,18 @@ impl Position {
         self.squares_of(piece).count()
     }
 
+    /// How many pieces are on the board, generals included (2 to 32).
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// assert_eq!(Position::startpos().piece_count(), 32);
+    /// assert_eq!(Position::from_fen("4k4/9/9/9/9/9/9/9/R8/3K5 w").unwrap().piece_count(), 3);
+    /// ```
+    #[inline]
+    pub fn piece_count(&self) -> usize {
+        self.rank_bits.iter().map(|r| r.count_ones() as usize).sum()
+    }
+
     /// The occupied squares along the line from `sq` in direction `dir`, nearest first
     /// (`sq` itself excluded). The first is what a chariot on `sq` attacks, the second what
     /// a cannon on `sq` attacks (over the first as its screen). Found with the rank and

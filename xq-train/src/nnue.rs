@@ -11,7 +11,9 @@
 //! result and the search's score. `K` is fitted first, so that `sigmoid(K x score)`
 //! predicts the results as well as it can (the search's scores have the scale of the
 //! classical evaluation, whose centipawns are not chess's). The loss is the mean squared
-//! error between the two probabilities.
+//! error between the two probabilities. With output buckets
+//! ([`TrainOptions::buckets`]) a position's error reaches the output layer of its own
+//! bucket (by its number of pieces) and the feature transformer every bucket shares.
 //!
 //! # How
 //!
@@ -55,7 +57,7 @@ use crate::text::Sample;
 use std::path::Path;
 use xq_core::{Color, Position, SplitMix64, Square};
 use xq_eval::endgame::{self, SCALE_MAX};
-use xq_eval::nnue::{feature, Network, INPUTS, QA, QB, SCALE};
+use xq_eval::nnue::{feature, output_bucket, Network, INPUTS, QA, QB, SCALE};
 
 /// The largest score (centipawns) a position is trained on: beyond it the game is
 /// decided and the score says little about the position.
@@ -249,6 +251,9 @@ impl TrainingData {
 pub struct TrainOptions {
     /// The accumulator's width (a multiple of 16).
     pub hidden: usize,
+    /// Output buckets, 1 to `xq_eval::nnue::MAX_BUCKETS`: each position trains the
+    /// output layer of its bucket ([`output_bucket`]) and the shared accumulator.
+    pub buckets: usize,
     /// The learning rate at the start.
     pub lr: f32,
     /// The weight of the game's result in the target (the rest is the search's score).
@@ -271,6 +276,7 @@ impl Default for TrainOptions {
     fn default() -> TrainOptions {
         TrainOptions {
             hidden: 128,
+            buckets: 1,
             lr: 0.001,
             wdl: 0.5,
             batch: 16_384,
@@ -287,15 +293,16 @@ impl Default for TrainOptions {
 #[derive(Clone, Debug)]
 struct Params {
     hidden: usize,
-    /// `INPUTS x hidden`, then `hidden` biases, then `2 x hidden` output weights, then
-    /// the output bias: one vector, so that the optimiser and the chunks' sums are one
-    /// loop.
+    buckets: usize,
+    /// `INPUTS x hidden`, then `hidden` biases, then `buckets x 2 x hidden` output
+    /// weights, then the `buckets` output biases: one vector, so that the optimiser and
+    /// the chunks' sums are one loop.
     w: Vec<f32>,
 }
 
 impl Params {
-    fn len(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    fn len(hidden: usize, buckets: usize) -> usize {
+        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
     fn ft(&self) -> usize {
         0
@@ -303,11 +310,18 @@ impl Params {
     fn ft_bias(&self) -> usize {
         INPUTS * self.hidden
     }
+    /// Bucket 0's output weights.
     fn out(&self) -> usize {
         INPUTS * self.hidden + self.hidden
     }
+    /// Bucket 0's output bias.
     fn out_bias(&self) -> usize {
-        INPUTS * self.hidden + 3 * self.hidden
+        self.out() + self.buckets * 2 * self.hidden
+    }
+    /// The output weights and the bias of a sample's bucket.
+    fn bucket_of(&self, s: &TrainSample) -> (usize, usize) {
+        let b = output_bucket(usize::from(s.count), self.buckets);
+        (self.out() + b * 2 * self.hidden, self.out_bias() + b)
     }
 }
 
@@ -358,17 +372,26 @@ pub fn fit_k(samples: &[TrainSample]) -> f32 {
 
 impl<'a> Trainer<'a> {
     /// A trainer on `samples` (a share held out, by the seed), starting from `init` or
-    /// from seeded weights.
+    /// from seeded weights. A network of one bucket can start a trainer of more: each
+    /// bucket starts as its output layer.
     ///
     /// # Panics
-    /// If `init`'s width is not `options.hidden`, or the width is not a multiple of 16.
+    /// If `init`'s width is not `options.hidden`, its buckets neither 1 nor
+    /// `options.buckets`, the width not a multiple of 16, or the buckets not 1 to
+    /// `xq_eval::nnue::MAX_BUCKETS`.
     pub fn new(
         samples: &'a [TrainSample],
         options: TrainOptions,
         init: Option<&Network>,
     ) -> Trainer<'a> {
         let h = options.hidden;
+        let buckets = options.buckets;
         assert!(h > 0 && h % 16 == 0, "the width must be a multiple of 16");
+        assert!(
+            (1..=xq_eval::nnue::MAX_BUCKETS).contains(&buckets),
+            "1 to {} output buckets",
+            xq_eval::nnue::MAX_BUCKETS
+        );
         let mut rng = SplitMix64::new(options.seed);
         let mut train = Vec::with_capacity(samples.len());
         let mut held = Vec::new();
@@ -393,12 +416,17 @@ impl<'a> Trainer<'a> {
         let params = match init {
             Some(net) => {
                 assert_eq!(net.hidden(), h, "the initial network's width");
-                dequantise(net)
+                assert!(
+                    net.buckets() == 1 || net.buckets() == buckets,
+                    "the initial network's buckets"
+                );
+                dequantise(net, buckets)
             }
             None => {
-                let mut w = vec![0f32; Params::len(h)];
+                let mut w = vec![0f32; Params::len(h, buckets)];
                 let p = Params {
                     hidden: h,
+                    buckets,
                     w: Vec::new(),
                 };
                 let ft_scale = 1.0 / (MAX_PIECES as f32).sqrt();
@@ -409,7 +437,11 @@ impl<'a> Trainer<'a> {
                 for x in &mut w[p.out()..p.out_bias()] {
                     *x = (rng.unit() as f32 * 2.0 - 1.0) * out_scale;
                 }
-                Params { hidden: h, w }
+                Params {
+                    hidden: h,
+                    buckets,
+                    w,
+                }
             }
         };
         let k = fit_k(samples);
@@ -460,8 +492,9 @@ impl<'a> Trainer<'a> {
                 }
             }
         }
-        let out = &p.w[p.out()..p.out_bias()];
-        let mut y = p.w[p.out_bias()];
+        let (out, bias) = p.bucket_of(s);
+        let out = &p.w[out..out + 2 * h];
+        let mut y = p.w[bias];
         for side in 0..2 {
             for (i, &x) in acc[side].iter().enumerate() {
                 let c = x.clamp(0.0, 1.0);
@@ -523,13 +556,13 @@ impl<'a> Trainer<'a> {
         let h = p.hidden;
         let mut acc = [vec![0f32; h], vec![0f32; h]];
         let mut dacc = [vec![0f32; h], vec![0f32; h]];
-        let out = p.out();
         for s in chunk {
             let e = self.forward(s, &mut acc);
             let pr = sigmoid(self.k * e);
             // d loss / d y, with e = y x SCALE x scale.
             let d = 2.0 * (pr - self.target(s)) * pr * (1.0 - pr) * self.k * SCALE as f32 * s.scale;
-            grad[p.out_bias()] += d;
+            let (out, bias) = p.bucket_of(s);
+            grad[bias] += d;
             for side in 0..2 {
                 for i in 0..h {
                     let x = acc[side][i];
@@ -665,8 +698,11 @@ impl<'a> Trainer<'a> {
             .iter()
             .map(|&x| q(x, QB))
             .collect();
-        let out_bias = (p.w[p.out_bias()] * (QA * QB) as f32).round() as i32;
-        Network::from_parts(h, ft_weights, ft_biases, out_weights, out_bias)
+        let out_biases = p.w[p.out_bias()..]
+            .iter()
+            .map(|&x| (x * (QA * QB) as f32).round() as i32)
+            .collect();
+        Network::from_parts(h, ft_weights, ft_biases, out_weights, out_biases)
     }
 
     /// The float network's score of `pos`, side to move's view, centipawns (to compare
@@ -684,15 +720,29 @@ impl<'a> Trainer<'a> {
     }
 }
 
-/// The float weights of a quantised network.
-fn dequantise(net: &Network) -> Params {
+/// The float weights of a quantised network, with `buckets` output buckets: its own, or
+/// its one output layer copied into each.
+fn dequantise(net: &Network, buckets: usize) -> Params {
     let h = net.hidden();
-    let mut w = Vec::with_capacity(Params::len(h));
+    let copies = buckets / net.buckets();
+    let mut w = Vec::with_capacity(Params::len(h, buckets));
     w.extend(net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32));
     w.extend(net.ft_biases().iter().map(|&x| f32::from(x) / QA as f32));
-    w.extend(net.out_weights().iter().map(|&x| f32::from(x) / QB as f32));
-    w.push(net.out_bias() as f32 / (QA * QB) as f32);
-    Params { hidden: h, w }
+    for _ in 0..copies {
+        w.extend(net.out_weights().iter().map(|&x| f32::from(x) / QB as f32));
+    }
+    for _ in 0..copies {
+        w.extend(
+            net.out_biases()
+                .iter()
+                .map(|&x| x as f32 / (QA * QB) as f32),
+        );
+    }
+    Params {
+        hidden: h,
+        buckets,
+        w,
+    }
 }
 
 #[cfg(test)]
@@ -837,6 +887,62 @@ mod tests {
         assert_eq!(again.held, t.held);
         let other = Trainer::new(&data, TrainOptions { seed: 2, ..options }, None);
         assert_ne!(other.held, t.held);
+    }
+
+    #[test]
+    fn a_one_bucket_network_starts_every_bucket_and_the_buckets_then_train_apart() {
+        let data = samples();
+        let options = TrainOptions {
+            hidden: 16,
+            batch: 256,
+            epochs: 2,
+            lr: 0.01,
+            ..TrainOptions::default()
+        };
+        let mut t = Trainer::new(&data, options.clone(), None);
+        t.epoch(|_, _| {});
+        let one = t.network();
+        let bucketed = TrainOptions {
+            buckets: 8,
+            ..options
+        };
+        let mut t = Trainer::new(&data, bucketed, Some(&one));
+        let eight = t.network();
+        assert_eq!(eight.buckets(), 8);
+        // Every bucket a copy of the one output layer: the same evaluations.
+        let mut counts = std::collections::BTreeSet::new();
+        for s in &data {
+            counts.insert(s.count);
+        }
+        assert!(counts.len() > 5, "{counts:?}");
+        for fen in xq_testkit::start_fens() {
+            for pos in xq_testkit::play(fen, &(0..40u16).map(|i| i * 13).collect::<Vec<_>>()) {
+                let a = one.evaluate(&pos, &Accumulator::new(&one, &pos));
+                let b = eight.evaluate(&pos, &Accumulator::new(&eight, &pos));
+                assert_eq!(a, b, "{}", pos.to_fen());
+            }
+        }
+        // Trained, the buckets the data reaches part ways, and the float and quantised
+        // networks still agree.
+        t.epoch(|_, _| {});
+        let net = t.network();
+        let h = 16;
+        let layer = |b: usize| &net.out_weights()[b * 2 * h..(b + 1) * 2 * h];
+        let reached: Vec<usize> = counts
+            .iter()
+            .map(|&c| output_bucket(usize::from(c), 8))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        assert!(reached.len() >= 2, "{reached:?}");
+        assert_ne!(layer(reached[0]), layer(reached[reached.len() - 1]));
+        for fen in xq_testkit::start_fens() {
+            let pos = Position::from_fen(fen).unwrap();
+            let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
+            assert!((q - t.float_eval(&pos)).abs() < 15.0, "{fen}");
+        }
+        // Written and read back, the same network.
+        assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
     }
 
     #[test]

@@ -16,6 +16,10 @@
 //!   to `[0, 1]` and squared (SCReLU), times `2 x hidden` weights, plus a bias: one number,
 //!   scaled to centipawns by [`SCALE`], then by the same endgame scale and 60-move fade as
 //!   the classical evaluation ([`crate::endgame::scale`]).
+//! - **Output buckets**: a network may have up to [`MAX_BUCKETS`] sets of output weights
+//!   and bias, one for each range of material; the number of pieces on the board picks
+//!   the set ([`output_bucket`]), as Stockfish and Pikafish pick theirs. The accumulators
+//!   are the same for every bucket.
 //!
 //! # Quantisation
 //!
@@ -34,13 +38,14 @@
 //! | bytes | what |
 //! |---|---|
 //! | 4 | magic `XQNN` |
-//! | 2 | format version, 1 |
+//! | 2 | format version: 1 with one output bucket, 2 with more |
 //! | 2 | `hidden`, the accumulator's width (a multiple of 16, at most [`MAX_HIDDEN`]) |
 //! | 4 | `INPUTS` (1,260: a check that the features are the ones this code computes) |
+//! | 2 | version 2 only: `buckets`, the output buckets (2 to [`MAX_BUCKETS`]; version 1 has 1) |
 //! | 2 `x INPUTS x hidden` | the feature transformer's weights, `i16`, row by input |
 //! | 2 `x hidden` | its biases, `i16` |
-//! | 2 `x 2 x hidden` | the output weights, `i16`: the side to move's half, then the other |
-//! | 4 | the output bias, `i32` |
+//! | 2 `x buckets x 2 x hidden` | the output weights, `i16`, bucket by bucket: the side to move's half, then the other |
+//! | 4 `x buckets` | the output biases, `i32` |
 //! | 8 | FNV-1a 64 hash of every byte before it |
 //!
 //! ```
@@ -80,8 +85,26 @@ pub const QB: i32 = 64;
 pub const MAX_OUTPUT_WEIGHT: i16 = 128;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
-/// The file format's version.
-pub const VERSION: u16 = 1;
+/// The newest file format's version (this build reads every version from 1 on).
+pub const VERSION: u16 = 2;
+/// The most output buckets a network may have.
+pub const MAX_BUCKETS: usize = 8;
+
+/// Which of `buckets` output layers evaluates a position with `pieces` pieces on the
+/// board, generals included: the 32 possible counts in `buckets` equal ranges, fewest
+/// pieces first (with 8 buckets, 2 to 4 pieces use bucket 0 and 29 to 32 bucket 7).
+///
+/// ```
+/// use xq_eval::nnue::output_bucket;
+/// assert_eq!(output_bucket(32, 8), 7);
+/// assert_eq!(output_bucket(28, 8), 6);
+/// assert_eq!(output_bucket(3, 8), 0);
+/// assert_eq!(output_bucket(32, 1), 0);
+/// ```
+#[inline]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    (pieces.clamp(1, 32) - 1) * buckets / 32
+}
 
 const MAGIC: &[u8; 4] = b"XQNN";
 
@@ -148,6 +171,8 @@ pub enum NetError {
     UnsupportedVersion(u16),
     /// A width that is not a multiple of 16, is 0, or exceeds [`MAX_HIDDEN`].
     BadWidth(u16),
+    /// A version-2 file with fewer than 2 or more than [`MAX_BUCKETS`] output buckets.
+    BadBuckets(u16),
     /// The inputs are not this build's ([`INPUTS`]).
     WrongInputs(u32),
     /// The file is shorter or longer than its header says.
@@ -167,12 +192,17 @@ impl fmt::Display for NetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NetError::BadMagic => f.write_str("not an xq network file (no XQNN magic)"),
-            NetError::UnsupportedVersion(v) => {
-                write!(f, "network format version {v}, this build reads {VERSION}")
-            }
+            NetError::UnsupportedVersion(v) => write!(
+                f,
+                "network format version {v}, this build reads versions 1 to {VERSION}"
+            ),
             NetError::BadWidth(h) => write!(
                 f,
                 "network width {h}: it must be a multiple of 16 from 16 to {MAX_HIDDEN}"
+            ),
+            NetError::BadBuckets(b) => write!(
+                f,
+                "network with {b} output buckets: a version-2 file has 2 to {MAX_BUCKETS}"
             ),
             NetError::WrongInputs(n) => {
                 write!(f, "network with {n} inputs, this build computes {INPUTS}")
@@ -199,17 +229,20 @@ pub struct Network {
     /// `INPUTS x hidden`, row by input.
     ft_weights: Vec<i16>,
     ft_biases: Vec<i16>,
-    /// `2 x hidden`: the side to move's half, then the other's.
+    /// `buckets x 2 x hidden`, bucket by bucket: the side to move's half, then the
+    /// other's.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// One per bucket.
+    out_biases: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network {{ inputs: {INPUTS}, hidden: {}, hash: {:016x} }}",
+            "Network {{ inputs: {INPUTS}, hidden: {}, buckets: {}, hash: {:016x} }}",
             self.hidden,
+            self.buckets(),
             fnv1a(&self.to_bytes())
         )
     }
@@ -226,23 +259,33 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 impl Network {
-    /// A network from its quantised parts.
+    /// A network from its quantised parts: as many output buckets as `out_biases` has
+    /// biases, and `2 x hidden` output weights for each, bucket by bucket.
     ///
     /// # Panics
-    /// If the parts' sizes do not fit `hidden`, `hidden` is not a multiple of 16 from 16
-    /// to [`MAX_HIDDEN`], or an output weight is larger in size than
-    /// [`MAX_OUTPUT_WEIGHT`].
+    /// If the parts' sizes do not fit `hidden` and the buckets, `hidden` is not a
+    /// multiple of 16 from 16 to [`MAX_HIDDEN`], there are not 1 to [`MAX_BUCKETS`]
+    /// buckets, or an output weight is larger in size than [`MAX_OUTPUT_WEIGHT`].
+    ///
+    /// ```
+    /// use xq_eval::nnue::{Network, INPUTS};
+    /// let (h, buckets) = (16, 4);
+    /// let net = Network::from_parts(h, vec![0; INPUTS * h], vec![0; h], vec![1; buckets * 2 * h], vec![0; buckets]);
+    /// assert_eq!(net.buckets(), 4);
+    /// ```
     pub fn from_parts(
         hidden: usize,
         ft_weights: Vec<i16>,
         ft_biases: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_biases: Vec<i32>,
     ) -> Network {
         assert!(hidden > 0 && hidden % 16 == 0 && hidden <= MAX_HIDDEN);
+        let buckets = out_biases.len();
+        assert!((1..=MAX_BUCKETS).contains(&buckets));
         assert_eq!(ft_weights.len(), INPUTS * hidden);
         assert_eq!(ft_biases.len(), hidden);
-        assert_eq!(out_weights.len(), 2 * hidden);
+        assert_eq!(out_weights.len(), buckets * 2 * hidden);
         assert!(out_weights
             .iter()
             .all(|w| w.unsigned_abs() <= MAX_OUTPUT_WEIGHT.unsigned_abs()));
@@ -251,7 +294,7 @@ impl Network {
             ft_weights,
             ft_biases,
             out_weights,
-            out_bias,
+            out_biases,
         }
     }
 
@@ -266,12 +309,17 @@ impl Network {
         let ft_weights = (0..INPUTS * hidden).map(|_| small(40)).collect();
         let ft_biases = (0..hidden).map(|_| small(40)).collect();
         let out_weights = (0..2 * hidden).map(|_| small(30)).collect();
-        Network::from_parts(hidden, ft_weights, ft_biases, out_weights, 0)
+        Network::from_parts(hidden, ft_weights, ft_biases, out_weights, vec![0])
     }
 
     /// The accumulator's width.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// The output buckets (1 to [`MAX_BUCKETS`]; see [`output_bucket`]).
+    pub fn buckets(&self) -> usize {
+        self.out_biases.len()
     }
 
     /// The feature transformer's weights, `INPUTS x hidden`, row by input, in units of
@@ -285,25 +333,32 @@ impl Network {
         &self.ft_biases
     }
 
-    /// The output weights, `2 x hidden` (the side to move's half, then the other's), in
-    /// units of `1 / QB`.
+    /// The output weights, `buckets x 2 x hidden` (bucket by bucket: the side to move's
+    /// half, then the other's), in units of `1 / QB`.
     pub fn out_weights(&self) -> &[i16] {
         &self.out_weights
     }
 
-    /// The output bias, in units of `1 / (QA x QB)`.
-    pub fn out_bias(&self) -> i32 {
-        self.out_bias
+    /// The output biases, one per bucket, in units of `1 / (QA x QB)`.
+    pub fn out_biases(&self) -> &[i32] {
+        &self.out_biases
     }
 
     /// The network as a file (see the [module docs](self)).
+    /// One bucket is written as version 1, so that such a network's file (and its hash)
+    /// is the same as before buckets existed.
     pub fn to_bytes(&self) -> Vec<u8> {
         let h = self.hidden;
-        let mut out = Vec::with_capacity(Network::file_size(h));
+        let buckets = self.buckets();
+        let version: u16 = if buckets == 1 { 1 } else { 2 };
+        let mut out = Vec::with_capacity(Network::file_size(h, buckets));
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(h as u16).to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        if version == 2 {
+            out.extend_from_slice(&(buckets as u16).to_le_bytes());
+        }
         for w in self
             .ft_weights
             .iter()
@@ -312,15 +367,29 @@ impl Network {
         {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_biases {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         let hash = fnv1a(&out);
         out.extend_from_slice(&hash.to_le_bytes());
         out
     }
 
-    /// The size of a file of width `hidden`.
-    fn file_size(hidden: usize) -> usize {
-        12 + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8
+    /// The size of the header: 12 bytes, and the bucket count in version 2.
+    fn header_size(buckets: usize) -> usize {
+        if buckets == 1 {
+            12
+        } else {
+            14
+        }
+    }
+
+    /// The size of a file of width `hidden` with `buckets` output buckets.
+    fn file_size(hidden: usize, buckets: usize) -> usize {
+        Network::header_size(buckets)
+            + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden)
+            + 4 * buckets
+            + 8
     }
 
     /// Reads a network file.
@@ -341,7 +410,7 @@ impl Network {
         }
         let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let version = u16_at(4);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetError::UnsupportedVersion(version));
         }
         let h16 = u16_at(6);
@@ -353,7 +422,22 @@ impl Network {
         if inputs as usize != INPUTS {
             return Err(NetError::WrongInputs(inputs));
         }
-        let expected = Network::file_size(h);
+        let buckets = if version == 1 {
+            1
+        } else {
+            if bytes.len() < 14 {
+                return Err(NetError::WrongSize {
+                    expected: Network::file_size(h, 2),
+                    found: bytes.len(),
+                });
+            }
+            let b = u16_at(12);
+            if !(2..=MAX_BUCKETS).contains(&usize::from(b)) {
+                return Err(NetError::BadBuckets(b));
+            }
+            usize::from(b)
+        };
+        let expected = Network::file_size(h, buckets);
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
@@ -366,7 +450,7 @@ impl Network {
         if u64::from_le_bytes(hash) != fnv1a(body) {
             return Err(NetError::BadChecksum);
         }
-        let mut at = 12;
+        let mut at = Network::header_size(buckets);
         let mut take = |n: usize| -> Vec<i16> {
             let v = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -377,21 +461,23 @@ impl Network {
         };
         let ft_weights = take(INPUTS * h);
         let ft_biases = take(h);
-        let out_weights = take(2 * h);
+        let out_weights = take(buckets * 2 * h);
         if let Some(&w) = out_weights
             .iter()
             .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
         {
             return Err(NetError::OutputWeight(w));
         }
-        let b = &bytes[at..at + 4];
-        let out_bias = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let out_biases = bytes[at..at + 4 * buckets]
+            .chunks_exact(4)
+            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
         Ok(Network::from_parts(
             h,
             ft_weights,
             ft_biases,
             out_weights,
-            out_bias,
+            out_biases,
         ))
     }
 
@@ -401,12 +487,14 @@ impl Network {
         &self.ft_weights[i * self.hidden..(i + 1) * self.hidden]
     }
 
-    /// The network's output for the accumulators of the side to move (`us`) and the
-    /// other side, in units of `1 / (QA x QB)` (see [`output_sum`]).
+    /// The network's output through bucket `bucket` for the accumulators of the side to
+    /// move (`us`) and the other side, in units of `1 / (QA x QB)` (see [`output_sum`]).
     #[inline]
-    fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    fn output(&self, us: &[i16], them: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
-        let (w_us, w_them) = self.out_weights.split_at(h);
+        let weights = &self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (w_us, w_them) = weights.split_at(h);
+        let bias = self.out_biases[bucket];
         let (us, them) = (&us[..h], &them[..h]);
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
@@ -415,9 +503,9 @@ impl Network {
             // net, and AVX2".
             #[allow(unsafe_code)]
             let sum = unsafe { output_sum_avx2(us, w_us, them, w_them) };
-            return (sum / i64::from(QA)) as i32 + self.out_bias;
+            return (sum / i64::from(QA)) as i32 + bias;
         }
-        (output_sum(us, w_us, them, w_them) / i64::from(QA)) as i32 + self.out_bias
+        (output_sum(us, w_us, them, w_them) / i64::from(QA)) as i32 + bias
     }
 
     /// The evaluation of `pos` from the side to move's point of view, in centipawns,
@@ -427,7 +515,11 @@ impl Network {
     #[inline]
     pub fn evaluate(&self, pos: &Position, acc: &Accumulator) -> i32 {
         let us = pos.side_to_move();
-        let raw = self.output(acc.side(us), acc.side(!us));
+        let bucket = match self.buckets() {
+            1 => 0,
+            n => output_bucket(pos.piece_count(), n),
+        };
+        let raw = self.output(acc.side(us), acc.side(!us), bucket);
         let cp = raw * SCALE / (QA * QB);
         let red = cp * us.sign();
         red * endgame::scale(pos, red) / SCALE_MAX * us.sign()
@@ -683,7 +775,7 @@ mod tests {
     fn a_file_round_trips_and_bad_files_say_why() {
         let net = Network::seeded(16, 5);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), Network::file_size(16));
+        assert_eq!(bytes.len(), Network::file_size(16, 1));
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
         let mut v = bytes.clone();
         v[4] = 9;
@@ -726,6 +818,89 @@ mod tests {
         );
     }
 
+    /// A network of `buckets` buckets with every weight zero and bucket `b`'s bias
+    /// `b x 100 x QA x QB / SCALE`: bucket `b` evaluates to `100 x b` centipawns before
+    /// the endgame scale.
+    fn bucket_numbering_net(buckets: usize) -> Network {
+        let h = 16;
+        Network::from_parts(
+            h,
+            vec![0; INPUTS * h],
+            vec![0; h],
+            vec![0; buckets * 2 * h],
+            (0..buckets as i32)
+                .map(|b| b * 100 * QA * QB / SCALE)
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_piece_count_picks_the_output_bucket() {
+        let net = bucket_numbering_net(8);
+        let raw = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let acc = Accumulator::new(&net, &pos);
+            let us = pos.side_to_move();
+            net.output(
+                acc.side(us),
+                acc.side(!us),
+                output_bucket(pos.piece_count(), 8),
+            ) * SCALE
+                / (QA * QB)
+        };
+        // 32 pieces: the last bucket; 3 pieces: the first; 16 pieces: (16 - 1) x 8 / 32 = 3.
+        assert_eq!(
+            raw("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+            700
+        );
+        assert_eq!(raw("4k4/9/9/9/9/9/9/9/R8/3K5 w"), 0);
+        assert_eq!(raw("rnbakabn1/9/9/9/4p4/9/9/9/9/1NBAKABR1 w"), 300);
+        // And `evaluate` goes through it (the start position has no endgame scaling).
+        let pos = Position::startpos();
+        assert_eq!(net.evaluate(&pos, &Accumulator::new(&net, &pos)), 700);
+        // Every count from 2 to 32 has a bucket, in order, each used.
+        let used: Vec<usize> = (2..=32).map(|n| output_bucket(n, 8)).collect();
+        assert!(used.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(used[0], 0);
+        assert_eq!(*used.last().unwrap(), 7);
+        assert_eq!(
+            used.iter().collect::<std::collections::BTreeSet<_>>().len(),
+            8
+        );
+    }
+
+    #[test]
+    fn a_bucketed_file_is_version_2_and_bad_bucket_counts_say_why() {
+        let one = bucket_numbering_net(1).to_bytes();
+        assert_eq!(u16::from_le_bytes([one[4], one[5]]), 1);
+        let net = bucket_numbering_net(8);
+        let bytes = net.to_bytes();
+        assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 2);
+        assert_eq!(bytes.len(), Network::file_size(16, 8));
+        assert_eq!(bytes.len(), one.len() + 2 + 7 * (2 * 2 * 16 + 4));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        for bad in [0u16, 1, 9] {
+            let mut v = bytes.clone();
+            v[12..14].copy_from_slice(&bad.to_le_bytes());
+            assert_eq!(Network::from_bytes(&v), Err(NetError::BadBuckets(bad)));
+        }
+        assert_eq!(
+            NetError::BadBuckets(9).to_string(),
+            "network with 9 output buckets: a version-2 file has 2 to 8"
+        );
+        assert!(matches!(
+            Network::from_bytes(&bytes[..13]),
+            Err(NetError::WrongSize { .. })
+        ));
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 4]),
+            Err(NetError::WrongSize {
+                expected: bytes.len(),
+                found: bytes.len() - 4
+            })
+        );
+    }
+
     #[test]
     fn the_output_is_the_exact_sum_even_at_the_extremes() {
         // The widest network, every weight at its bound, accumulators at and beyond the
@@ -738,12 +913,17 @@ mod tests {
             (77, 254),
         ] {
             let h = MAX_HIDDEN;
-            let net =
-                Network::from_parts(h, vec![0; INPUTS * h], vec![0; h], vec![w; 2 * h], -12_345);
+            let net = Network::from_parts(
+                h,
+                vec![0; INPUTS * h],
+                vec![0; h],
+                vec![w; 2 * h],
+                vec![-12_345],
+            );
             let acc = vec![a; h];
             let c = i64::from(a.clamp(0, QA as i16));
             let expected = (2 * h as i64 * c * c * i64::from(w)) / i64::from(QA) - 12_345;
-            assert_eq!(i64::from(net.output(&acc, &acc)), expected, "{w} {a}");
+            assert_eq!(i64::from(net.output(&acc, &acc, 0)), expected, "{w} {a}");
         }
         // Random weights and accumulators.
         let mut rng = SplitMix64::new(11);
@@ -761,8 +941,8 @@ mod tests {
                 })
                 .sum();
             assert_eq!(
-                i64::from(net.output(&acc, &other)),
-                reference / i64::from(QA) + i64::from(net.out_bias)
+                i64::from(net.output(&acc, &other, 0)),
+                reference / i64::from(QA) + i64::from(net.out_biases[0])
             );
         }
     }
