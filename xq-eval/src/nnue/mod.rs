@@ -110,7 +110,7 @@ const MAGIC: &[u8; 4] = b"XQNN";
 
 /// The network built into the library: the best trained so far (`docs/nnue.md` has its
 /// rounds and matches). The file's name carries the start of its hash.
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/nn-32f7fc65.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/nn-9c0a6177.nnue"));
 
 /// The network xq evaluates with unless told otherwise: the one built into the library
 /// (read once, then shared), or `None` when this build has none and the classical
@@ -120,7 +120,7 @@ const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/nn-32f7fc65.nnue
 /// use xq_core::Position;
 /// use xq_eval::nnue::{default_network, Accumulator};
 /// let net = default_network().expect("this build has a network");
-/// assert_eq!(net.hidden(), 128);
+/// assert_eq!(net.hidden(), 256);
 /// // The start position is level: neither side is far ahead.
 /// let pos = Position::startpos();
 /// let acc = Accumulator::new(&net, &pos);
