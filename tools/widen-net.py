@@ -3,7 +3,8 @@
 accumulator width with the same output: each hidden unit is copied, the copy's input
 weights are jittered by a few units (so that training can tell the two apart) and the
 unit's output weight is split between the two (ceil and floor of half). The jitter changes
-the output slightly; everything else is exact.
+the output slightly; everything else is exact. It reads and writes networks of one output
+bucket (format version 1); widen before `xq train --buckets`.
 
     python3 tools/widen-net.py IN.nnue OUT.nnue [JITTER [SEED]]
 """
@@ -29,7 +30,8 @@ def main() -> None:
     raw = open(src, 'rb').read()
     assert raw[:4] == b'XQNN', 'not an xq network'
     version, h, inputs = struct.unpack_from('<HHI', raw, 4)
-    assert version == 1 and inputs == INPUTS, (version, inputs)
+    assert version == 1, f'format version {version}: only one-bucket networks (version 1) are widened'
+    assert inputs == INPUTS, (version, inputs)
     assert fnv1a(raw[:-8]) == struct.unpack_from('<Q', raw, len(raw) - 8)[0], 'bad checksum'
     n = INPUTS * h + h + 2 * h
     vals = list(struct.unpack_from(f'<{n}h', raw, 12))
