@@ -558,17 +558,17 @@ impl Searcher {
                     .map_or(true, |before| static_eval > before),
             };
         if !pv_node && !in_check && !root && excluded.is_none() {
-            let majors = major_pieces(&self.pos, us);
             // Reverse futility: far above beta near the leaves, a quiet move will not
             // bring the score back down. Not for a side with no chariot, horse or cannon:
             // in a won ending the search's values run far above the static evaluation,
             // and such a side, trusting its own, would cut off the quiet moves of a mate
-            // against it (docs/search-experiments.md).
+            // against it (docs/search-experiments.md). The pieces are counted last, only
+            // at a node that would otherwise be pruned.
             if self.config.futility
                 && depth <= self.params.rfp_depth
-                && majors as i32 >= self.params.rfp_min_majors
                 && !is_mate(beta)
                 && static_eval - self.params.rfp_margin(depth, improving) >= beta
+                && major_pieces(&self.pos, us) as i32 >= self.params.rfp_min_majors
             {
                 return static_eval;
             }
@@ -587,6 +587,7 @@ impl Searcher {
             // Null move: if passing still beats beta, a real move surely does. Never two
             // passes in a row (that would search the same position again, shallower),
             // nor inside the verification search below.
+            let majors = major_pieces(&self.pos, us);
             if self.config.null_move
                 && !self.positions.after_null()
                 && ply >= self.null_min_ply

@@ -57,7 +57,7 @@ use crate::text::Sample;
 use std::path::Path;
 use xq_core::{Color, Position, SplitMix64, Square};
 use xq_eval::endgame::{self, SCALE_MAX};
-use xq_eval::nnue::{feature, output_bucket, Network, INPUTS, QA, QB, SCALE};
+use xq_eval::nnue::{feature, output_bucket, Network, INPUTS, MAX_BUCKETS, QA, QB, SCALE};
 
 /// The largest score (centipawns) a position is trained on: beyond it the game is
 /// decided and the score says little about the position.
@@ -251,7 +251,7 @@ impl TrainingData {
 pub struct TrainOptions {
     /// The accumulator's width (a multiple of 16).
     pub hidden: usize,
-    /// Output buckets, 1 to `xq_eval::nnue::MAX_BUCKETS`: each position trains the
+    /// Output buckets, 1 to [`MAX_BUCKETS`]: each position trains the
     /// output layer of its bucket ([`output_bucket`]) and the shared accumulator.
     pub buckets: usize,
     /// The learning rate at the start.
@@ -378,7 +378,7 @@ impl<'a> Trainer<'a> {
     /// # Panics
     /// If `init`'s width is not `options.hidden`, its buckets neither 1 nor
     /// `options.buckets`, the width not a multiple of 16, or the buckets not 1 to
-    /// `xq_eval::nnue::MAX_BUCKETS`.
+    /// [`MAX_BUCKETS`].
     pub fn new(
         samples: &'a [TrainSample],
         options: TrainOptions,
@@ -388,9 +388,8 @@ impl<'a> Trainer<'a> {
         let buckets = options.buckets;
         assert!(h > 0 && h % 16 == 0, "the width must be a multiple of 16");
         assert!(
-            (1..=xq_eval::nnue::MAX_BUCKETS).contains(&buckets),
-            "1 to {} output buckets",
-            xq_eval::nnue::MAX_BUCKETS
+            (1..=MAX_BUCKETS).contains(&buckets),
+            "1 to {MAX_BUCKETS} output buckets"
         );
         let mut rng = SplitMix64::new(options.seed);
         let mut train = Vec::with_capacity(samples.len());

@@ -345,6 +345,7 @@ impl Network {
     }
 
     /// The network as a file (see the [module docs](self)).
+    ///
     /// One bucket is written as version 1, so that such a network's file (and its hash)
     /// is the same as before buckets existed.
     pub fn to_bytes(&self) -> Vec<u8> {
