@@ -25,7 +25,9 @@ enum TbCommand {
     /// Endings are named by FEN letters, the attacking side first: KRKAABB, KNPKAA (H and
     /// E are accepted for N and B). Groups: `@one` (one attacker with any advisors and
     /// elephants on both sides, 324 endings), `@two` (two attackers against any defence,
-    /// 90), `@phase1` (both).
+    /// 90), `@phase1` (both), `@rook-vs-one` (a chariot against a horse, cannon or
+    /// soldier with any advisors and elephants, 27 endings built with the perpetual-check
+    /// rule). Both sides may have attacking pieces (KRKN), three at most in all.
     Gen {
         /// Endings or groups (default: @phase1).
         endings: Vec<String>,
@@ -117,10 +119,11 @@ fn gen(
     let start = Instant::now();
     let mut bytes = 0;
     let mut made = 0;
+    let existing = Tablebases::open(dir)?;
     for ending in &wanted {
         let path = dir.join(ending.file_name());
         if path.exists() {
-            match Tablebases::open(dir)?.stats(ending) {
+            match existing.stats(ending) {
                 Ok(Some((_, size))) => {
                     outln!("{ending}: already in {} ({} bytes)", dir.display(), size)?;
                     bytes += size;
@@ -157,8 +160,16 @@ fn gen(
         bytes += size_bytes;
         made += 1;
         let s = table.stats();
+        let by_rule = if ending.both_attack() {
+            format!(
+                " ({} decided by the perpetual-check rule)",
+                table.rule_decided()
+            )
+        } else {
+            String::new()
+        };
         outln!(
-            "{ending}: {} positions, {} wins {} draws {} losses, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",
+            "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",
             s.positions(),
             s.wins(),
             s.draws(),
@@ -187,7 +198,10 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
     let game = position.game().context("bad position")?;
     let pos = game.position();
     let Some((ending, _)) = Ending::of_position(pos) else {
-        bail!("the position's material has no table (one side must have only its general, advisors and elephants)");
+        bail!(
+            "the position's material has no table (no attacking piece, or more than {} of them)",
+            xq_tablebase::MAX_ATTACKERS
+        );
     };
     let Some(value) = tb.probe_dtm(pos)? else {
         bail!("{ending} is not in {}", dir.display());
@@ -197,7 +211,7 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
         let moves: Vec<serde_json::Value> = moves
             .iter()
             .map(|(m, v)| {
-                serde_json::json!({"move": m.to_string(), "result": v.wdl().to_string(), "dtm": v.plies()})
+                serde_json::json!({"move": m.to_string(), "result": v.wdl().to_string(), "dtm": v.plies(), "by_rule": v.by_rule()})
             })
             .collect();
         let out = serde_json::json!({
@@ -205,6 +219,7 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
             "ending": ending.to_string(),
             "result": value.wdl().to_string(),
             "dtm": value.plies(),
+            "by_rule": value.by_rule(),
             "moves": moves,
         });
         outln!("{out}")?;

@@ -81,6 +81,32 @@ fn gen_verify_probe() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A table where both sides attack: `xq tb probe` says which results the perpetual-check
+/// rule decides (the kept KRKN table).
+#[test]
+fn probe_reports_wins_by_the_perpetual_check_rule() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../xq-tablebase/tests/data");
+    // Black's horse must check with every move, or be mated.
+    let fen = "9/9/4k4/9/9/9/9/3n5/9/R2K5 b";
+    let probe = stdout(&xq(&["tb", "probe", dir, "--fen", fen]));
+    let lines: Vec<&str> = probe.lines().collect();
+    assert_eq!(
+        lines[0],
+        "KRKN, black to move: loss by the perpetual-check rule"
+    );
+    assert_eq!(lines[1], "  d2b1  loss by the perpetual-check rule");
+    assert_eq!(lines[2], "  d2f3  loss, mated in 14 plies");
+    assert_eq!(lines.len(), 12);
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&xq(&["tb", "probe", dir, "--fen", fen, "--json"]))).unwrap();
+    assert_eq!(json["result"], "loss");
+    assert_eq!(json["by_rule"], true);
+    assert_eq!(json["dtm"], serde_json::Value::Null);
+    assert_eq!(json["moves"][0]["by_rule"], true);
+    assert_eq!(json["moves"][1]["by_rule"], false);
+    assert_eq!(json["moves"][1]["dtm"], 14);
+}
+
 /// `xq analyze --tablebases`: the tables' verdict comes first, in text and in JSON, and the
 /// search plays a fastest mate.
 #[test]

@@ -2,6 +2,7 @@
 
 use crate::board::Board;
 use crate::errors::{Error, Kind};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use xq_tablebase::{TableValue, Tablebases, Wdl};
@@ -48,17 +49,23 @@ impl Tablebase {
 
     /// Distance to mate in plies for the side to move: positive when it mates, negative
     /// when it is mated, 0 for a draw or a side with no legal move (as python-chess's
-    /// `probe_dtm`); None when the position's ending is not in the directory.
+    /// `probe_dtm`); None when the position's ending is not in the directory. Raises
+    /// ValueError for a position won or lost by the perpetual-check rule (tables where
+    /// both sides have attacking pieces), which has no distance to mate.
     fn probe_dtm(&self, py: Python<'_>, board: PyRef<'_, Board>) -> PyResult<Option<i32>> {
         let pos = board.game.position().clone();
         let v = py
             .detach(|| self.inner.probe_dtm(&pos))
             .map_err(table_error)?;
-        Ok(v.map(|v| match v {
-            TableValue::Win { plies } => i32::from(plies),
-            TableValue::Draw => 0,
-            TableValue::Loss { plies } => -i32::from(plies),
-        }))
+        v.map(|v| match v {
+            TableValue::Win { plies } => Ok(i32::from(plies)),
+            TableValue::Draw => Ok(0),
+            TableValue::Loss { plies } => Ok(-i32::from(plies)),
+            TableValue::RuleWin | TableValue::RuleLoss => Err(PyValueError::new_err(format!(
+                "{v}: no distance to mate (probe_wdl gives the result)"
+            ))),
+        })
+        .transpose()
     }
 
     fn __repr__(&self) -> String {

@@ -10,7 +10,7 @@ TABLES = ROOT / "xq-tablebase" / "tests" / "data"
 
 def test_probe_wdl_and_dtm():
     tb = xq.Tablebase(TABLES)
-    assert tb.endings() == ["KCK", "KNK", "KPK", "KRK", "KRKA"]
+    assert tb.endings() == ["KCK", "KNK", "KPK", "KRK", "KRKA", "KRKN"]
     board = xq.Board("3k5/4a4/9/9/9/9/9/9/4R4/4K4 w")
     assert tb.probe_wdl(board) == 1
     assert tb.probe_dtm(board) == 1
@@ -26,6 +26,18 @@ def test_probe_wdl_and_dtm():
     # Not in the directory.
     assert tb.probe_wdl(xq.Board()) is None
     assert tb.probe_dtm(xq.Board("3k5/4a4/9/9/9/9/9/9/4C4/4K4 w")) is None
+
+
+def test_a_win_by_the_perpetual_check_rule_has_no_distance():
+    tb = xq.Tablebase(TABLES)
+    # The horse on b1 checks, and can check forever: a draw without the rule, a win for
+    # the chariot with it.
+    board = xq.Board("9/9/4k4/9/9/9/9/9/1n7/R2K5 w")
+    assert tb.probe_wdl(board) == 1
+    with pytest.raises(ValueError, match="perpetual-check rule"):
+        tb.probe_dtm(board)
+    # A chariot against a horse is mostly a plain win, with a distance.
+    assert tb.probe_dtm(xq.Board("3k5/9/9/9/9/9/9/9/4n4/R3K4 w")) > 0
 
 
 def test_bad_tables_raise(tmp_path):

@@ -231,6 +231,10 @@ impl Searcher {
             TableValue::Loss { plies } if u32::from(plies) <= left => -win,
             TableValue::Win { .. } => 1,
             TableValue::Loss { .. } => -1,
+            // A win by the perpetual-check rule: below every table mate, far above any
+            // evaluation; the search's own repetition rulings carry it out.
+            TableValue::RuleWin => score::TB_RULE_WIN - ply as i32,
+            TableValue::RuleLoss => -(score::TB_RULE_WIN - ply as i32),
             TableValue::Draw => 0,
         })
     }

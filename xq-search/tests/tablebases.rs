@@ -76,6 +76,7 @@ fn table_mates_are_search_mates() {
                 TableValue::Win { .. } => assert!(result.value > -TB_WIN + 200, "{pos}"),
                 TableValue::Loss { .. } => assert!(result.value < TB_WIN - 200, "{pos}"),
                 TableValue::Draw => assert!(!is_mate(result.value), "{pos}"),
+                TableValue::RuleWin | TableValue::RuleLoss => unreachable!("one side attacks"),
             }
         }
     }
@@ -137,5 +138,36 @@ fn with_tables_a_capture_into_the_set_is_scored_by_the_table() {
     assert_eq!(with.best_move.unwrap().to_string(), "e5f7");
     assert_eq!(with.value, TB_WIN - 1);
     assert!(without.value < TB_WIN - 200);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_win_by_the_perpetual_check_rule_is_kept_at_the_root() {
+    let (tb, dir) = load(&["KRK", "KNK", "KRKN"], "rule");
+    // The horse on e3 checks and can check forever: without the rule a draw. Of the
+    // general's three moves, d1d2 keeps the rule's win; d1e1 and d1d0 are mated in 12
+    // plies, further than a depth-4 search sees.
+    let pos = Position::from_fen("9/9/5k3/9/9/1R7/4n4/9/3K5/9 w").unwrap();
+    assert_eq!(tb.probe_dtm(&pos).unwrap(), Some(TableValue::RuleWin));
+    let moves = tb.root_moves(&pos).unwrap().unwrap();
+    let shown: Vec<String> = moves.iter().map(|(m, v)| format!("{m} {v}")).collect();
+    assert_eq!(
+        shown,
+        [
+            "d1d2 win by the perpetual-check rule",
+            "d1e1 loss, mated in 12 plies",
+            "d1d0 loss, mated in 12 plies"
+        ]
+    );
+    let mut searcher = Searcher::new(16);
+    searcher.set_tablebases(Some(tb));
+    let result = search(&mut searcher, &pos, 4);
+    let played = moves
+        .iter()
+        .find(|(m, _)| Some(*m) == result.best_move)
+        .unwrap()
+        .1;
+    assert_eq!(played, TableValue::RuleWin);
+    assert_eq!(result.best_move.unwrap().to_string(), "d1d2");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -40,6 +40,13 @@ impl Army {
         ATTACKERS.iter().map(|&k| self.count(k)).sum()
     }
 
+    /// The order that decides which army is the *attacking* side of an ending: more
+    /// attackers first, then more chariots, horses, cannons, soldiers, advisors,
+    /// elephants, in that order.
+    fn strength(self) -> (usize, [u8; 6]) {
+        (self.attackers(), NAME_ORDER.map(|k| self.count(k) as u8))
+    }
+
     fn pieces(self) -> usize {
         self.0.iter().map(|&n| n as usize).sum()
     }
@@ -62,7 +69,9 @@ impl Army {
 }
 
 /// The material of a table: an *attacking* side with at least one chariot, horse, cannon or
-/// soldier, and a *defending* side with only its general, advisors and elephants.
+/// soldier, and a *defending* side with its general, advisors and elephants and possibly
+/// attacking pieces of its own (then the stronger army attacks: more attackers, then
+/// chariots before horses, cannons and soldiers; at most [`MAX_ATTACKERS`] in all).
 ///
 /// Named by FEN letters, the attacking side first and each side's general first:
 /// `KRKAABB` is a chariot against a general with two advisors and two elephants, `KNPKAA`
@@ -78,6 +87,7 @@ impl Army {
 /// assert_eq!("KAABBKR".parse::<Ending>().unwrap().to_string(), "KRKAABB");
 /// assert_eq!("KRKX".parse::<Ending>(), Err(ParseEndingError::UnknownLetter { letter: 'X', index: 3 }));
 /// assert_eq!("KAKB".parse::<Ending>(), Err(ParseEndingError::NoAttacker));
+/// assert_eq!("KNAKR".parse::<Ending>().unwrap().to_string(), "KRKNA");
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Ending {
@@ -110,8 +120,6 @@ pub enum ParseEndingError {
     },
     /// Neither side has a chariot, horse, cannon or soldier: a draw, no table needed.
     NoAttacker,
-    /// Both sides have attacking pieces: not covered by these tables yet.
-    BothSidesAttack,
     /// More attacking pieces than [`MAX_ATTACKERS`].
     TooManyAttackers(usize),
 }
@@ -136,13 +144,9 @@ impl fmt::Display for ParseEndingError {
             ParseEndingError::NoAttacker => {
                 f.write_str("neither side has a chariot, horse, cannon or soldier")
             }
-            ParseEndingError::BothSidesAttack => f.write_str(
-                "both sides have attacking pieces (only one side may have chariots, horses, cannons or soldiers)",
-            ),
-            ParseEndingError::TooManyAttackers(n) => write!(
-                f,
-                "{n} attacking pieces, at most {MAX_ATTACKERS} supported"
-            ),
+            ParseEndingError::TooManyAttackers(n) => {
+                write!(f, "{n} attacking pieces, at most {MAX_ATTACKERS} supported")
+            }
         }
     }
 }
@@ -187,21 +191,35 @@ impl FromStr for Ending {
 
 impl Ending {
     fn from_armies(a: Army, b: Army) -> Result<Ending, ParseEndingError> {
-        let (strong, weak) = match (a.attackers(), b.attackers()) {
-            (0, 0) => return Err(ParseEndingError::NoAttacker),
-            (_, 0) => (a, b),
-            (0, _) => (b, a),
-            _ => return Err(ParseEndingError::BothSidesAttack),
-        };
-        if strong.attackers() > MAX_ATTACKERS {
-            return Err(ParseEndingError::TooManyAttackers(strong.attackers()));
+        let total = a.attackers() + b.attackers();
+        if total == 0 {
+            return Err(ParseEndingError::NoAttacker);
         }
+        if total > MAX_ATTACKERS {
+            return Err(ParseEndingError::TooManyAttackers(total));
+        }
+        let (strong, weak) = if a.strength() >= b.strength() {
+            (a, b)
+        } else {
+            (b, a)
+        };
         Ok(Ending { strong, weak })
     }
 
+    /// Do both sides have attacking pieces (a chariot against a horse, ...)? Such tables
+    /// apply the perpetual-check rule ([`TableValue::RuleWin`](crate::TableValue)).
+    ///
+    /// ```
+    /// use xq_tablebase::Ending;
+    /// assert!("KRKNA".parse::<Ending>().unwrap().both_attack());
+    /// assert!(!"KRKAA".parse::<Ending>().unwrap().both_attack());
+    /// ```
+    pub fn both_attack(&self) -> bool {
+        self.weak.attackers() > 0
+    }
+
     /// The ending of a position's material, with the colour of its attacking side, or
-    /// `None` when the material is not of this shape (no attacker, attackers on both
-    /// sides, too many attackers).
+    /// `None` when the material is not of this shape (no attacker, too many attackers).
     ///
     /// ```
     /// use xq_core::{Color, Position};
@@ -241,7 +259,7 @@ impl Ending {
         self.strong.count(kind)
     }
 
-    /// How many pieces of `kind` the defending side has (0 for attacking kinds).
+    /// How many pieces of `kind` the defending side has.
     pub fn defending(&self, kind: PieceKind) -> usize {
         self.weak.count(kind)
     }
@@ -261,6 +279,9 @@ impl Ending {
     /// assert!(!"KNPAKAA".parse::<Ending>().unwrap().is_phase1());
     /// ```
     pub fn is_phase1(&self) -> bool {
+        if self.both_attack() {
+            return false;
+        }
         match self.strong.attackers() {
             1 => true,
             2 => {
@@ -314,6 +335,35 @@ impl Ending {
         out
     }
 
+    /// The 27 endings of a lone chariot against a horse, a cannon or a soldier with 0–2
+    /// advisors and 0–2 elephants (`KRKN` ... `KRKPAABB`), smallest first: the set where
+    /// the weaker side may check, built with the perpetual-check rule.
+    ///
+    /// ```
+    /// use xq_tablebase::Ending;
+    /// let all = Ending::chariot_against_one();
+    /// assert_eq!(all.len(), 27);
+    /// assert!(all.iter().all(|e| e.both_attack()));
+    /// ```
+    pub fn chariot_against_one() -> Vec<Ending> {
+        let mut out = Vec::new();
+        let mut strong = Army::default();
+        strong.0[PieceKind::Chariot.index()] = 1;
+        for kind in [PieceKind::Horse, PieceKind::Cannon, PieceKind::Soldier] {
+            for a in 0..3u8 {
+                for b in 0..3u8 {
+                    let mut weak = Army::default();
+                    weak.0[kind.index()] = 1;
+                    weak.0[PieceKind::Advisor.index()] = a;
+                    weak.0[PieceKind::Elephant.index()] = b;
+                    out.push(Ending { strong, weak });
+                }
+            }
+        }
+        sort_for_generation(&mut out);
+        out
+    }
+
     /// The endings one capture away that still have an attacker (a capture of the last
     /// attacker leaves a draw by insufficient material, which needs no table).
     ///
@@ -327,21 +377,20 @@ impl Ending {
         let mut out = Vec::new();
         for kind in NAME_ORDER {
             if self.strong.count(kind) > 0 {
-                let strong = self.strong.without(kind);
-                if strong.attackers() > 0 {
-                    out.push(Ending {
-                        strong,
-                        weak: self.weak,
-                    });
+                if let Ok(e) = Ending::from_armies(self.strong.without(kind), self.weak) {
+                    if !out.contains(&e) {
+                        out.push(e);
+                    }
                 }
             }
         }
-        for kind in [PieceKind::Advisor, PieceKind::Elephant] {
+        for kind in NAME_ORDER {
             if self.weak.count(kind) > 0 {
-                out.push(Ending {
-                    strong: self.strong,
-                    weak: self.weak.without(kind),
-                });
+                if let Ok(e) = Ending::from_armies(self.strong, self.weak.without(kind)) {
+                    if !out.contains(&e) {
+                        out.push(e);
+                    }
+                }
             }
         }
         out
@@ -371,7 +420,8 @@ impl Ending {
         all
     }
 
-    /// How many attacking pieces (chariots, horses, cannons, soldiers) the strong side has.
+    /// How many attacking pieces (chariots, horses, cannons, soldiers) the attacking side
+    /// has.
     ///
     /// ```
     /// use xq_tablebase::Ending;
@@ -384,7 +434,9 @@ impl Ending {
     /// The endings a list of names and groups stands for, in the order given: an ending's
     /// name (`KRKAABB`), or a group: `@one` (one attacker with any advisors and elephants
     /// on both sides, 324 endings), `@two` (two attackers against any defence, 90),
-    /// `@phase1` (both). An empty list is `@phase1`.
+    /// `@phase1` (both), `@rook-vs-one` (a chariot against a horse, cannon or soldier
+    /// with any advisors and elephants, 27: [`Ending::chariot_against_one`]). An empty
+    /// list is `@phase1`.
     ///
     /// # Errors
     /// The first name that is neither a group nor an ending, with why.
@@ -401,6 +453,10 @@ impl Ending {
         }
         let mut out = Vec::new();
         for &name in names {
+            if name == "@rook-vs-one" {
+                out.extend(Ending::chariot_against_one());
+                continue;
+            }
             let attackers = match name {
                 "@phase1" => 0,
                 "@one" => 1,
@@ -460,14 +516,14 @@ impl Ending {
     }
 
     /// The ending after `piece` (with the attacking side as Red) is captured, `None` when
-    /// no attacker is left.
+    /// no attacker is left. The ending's attacking side may be either colour.
     pub(crate) fn after_capture(&self, piece: Piece) -> Option<Ending> {
-        let mut e = *self;
+        let (mut strong, mut weak) = (self.strong, self.weak);
         match piece.color {
-            Color::Red => e.strong = e.strong.without(piece.kind),
-            Color::Black => e.weak = e.weak.without(piece.kind),
+            Color::Red => strong = strong.without(piece.kind),
+            Color::Black => weak = weak.without(piece.kind),
         }
-        (e.strong.attackers() > 0).then_some(e)
+        Ending::from_armies(strong, weak).ok()
     }
 }
 
@@ -509,8 +565,21 @@ mod tests {
                 count: 3
             })
         );
-        assert_eq!(e("KRKN"), Err(ParseEndingError::BothSidesAttack));
+        assert_eq!(e("KNKR").unwrap().to_string(), "KRKN");
+        assert_eq!(e("KPPKC").unwrap().to_string(), "KPPKC");
+        assert_eq!(e("KCKPP").unwrap().to_string(), "KPPKC");
         assert_eq!(e("KRRNNK"), Err(ParseEndingError::TooManyAttackers(4)));
+        assert_eq!(e("KCKRN").unwrap().to_string(), "KRNKC");
+        assert_eq!(e("KRNKCP"), Err(ParseEndingError::TooManyAttackers(4)));
+        // A capture may turn the tables: the horse's side attacks after the chariot
+        // falls.
+        let subs: Vec<String> = e("KRKNA")
+            .unwrap()
+            .captures()
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        assert_eq!(subs, ["KNAK", "KRKN"]);
         assert_eq!(e("KK"), Err(ParseEndingError::NoAttacker));
         assert_eq!(
             e("KR-K"),

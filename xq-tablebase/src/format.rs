@@ -1,9 +1,9 @@
-//! The file format (version 1). All numbers are little-endian.
+//! The file format (versions 1 and 2). All numbers are little-endian.
 //!
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `58 51 54 42 00 0D 0A 1A` (`XQTB`, then bytes that text-mode transfers would alter) |
-//! | 8 | 2 | format version, `1` |
+//! | 8 | 2 | format version: `1`, or `2` for a table that holds results of the perpetual-check rule |
 //! | 10 | 1 | bytes per value: `1` or `2` |
 //! | 11 | 1 | compression of the blocks: `1`, raw DEFLATE (RFC 1951) |
 //! | 12 | 4 | values per block (the last block may hold fewer) |
@@ -25,7 +25,10 @@
 //! The values are the numbers of the index with the attacking side to move, then the
 //! same numbers with the defending side to move, each stored in the given width as a
 //! code: `0` for a number that is no position, `1` for a draw, `2 + d` for a mate in `d`
-//! plies (odd `d`: the side to move wins; even: it loses). The CRC is the CRC-32 of
+//! plies (odd `d`: the side to move wins; even: it loses). Version 2 adds two codes, in
+//! tables where both sides have attacking pieces (always 2 bytes a value): `0xFFFF`, the
+//! side to move wins by the perpetual-check rule, and `0xFFFE`, it loses by that rule.
+//! A table without them is written as version 1, so that earlier readers read it. The CRC is the CRC-32 of
 //! ISO-HDLC (zlib's).
 //!
 //! # The index
@@ -43,7 +46,8 @@
 //! 2. Red's elephants, then Black's, each a combination of the 7 elephant points;
 //! 3. Red's chariots, horses, cannons and soldiers, each kind a combination of its
 //!    squares: all 90 for chariots, horses and cannons, the 55 a soldier can reach for
-//!    soldiers.
+//!    soldiers; then Black's the same way, when both sides have attacking pieces (the
+//!    attacking side, Red, is then the stronger army: see `Ending`).
 //!
 //! Squares are ordered by the dense index of `xq_core::Square` (`a0` = 0, `i9` = 89); a
 //! combination of `k` pieces on points `p1 < ... < pk` (their ranks in the list of
@@ -62,8 +66,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 const MAGIC: [u8; 8] = [b'X', b'Q', b'T', b'B', 0, 0x0d, 0x0a, 0x1a];
-/// The format version this crate writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// The newest format version this crate writes and reads (it reads every version from 1).
+pub const FORMAT_VERSION: u16 = 2;
 const HEADER: usize = 128;
 const BLOCK_ENTRY: usize = 12;
 const DEFLATE: u8 = 1;
@@ -148,7 +152,12 @@ pub fn write_table(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
     }
     let mut h = vec![0u8; HEADER];
     h[..8].copy_from_slice(&MAGIC);
-    h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    let version: u16 = if max >= crate::value::CODE_RULE_LOSS {
+        2
+    } else {
+        1
+    };
+    h[8..10].copy_from_slice(&version.to_le_bytes());
     h[10] = width;
     h[11] = DEFLATE;
     h[12..16].copy_from_slice(&BLOCK_VALUES.to_le_bytes());
@@ -231,7 +240,7 @@ impl TableFile {
             return Err(TablebaseError::NotATable(path.to_path_buf()));
         }
         let version = u16_at(&h, 8);
-        if version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(TablebaseError::UnsupportedVersion {
                 path: path.to_path_buf(),
                 version,

@@ -103,6 +103,21 @@ impl Table {
         TableValue::from_code(self.code(pos.side_to_move(), c.index))
     }
 
+    /// Positions (both sides to move) won or lost by the perpetual-check rule
+    /// ([`TableValue::RuleWin`], [`TableValue::RuleLoss`]): draws without the rule.
+    ///
+    /// ```
+    /// use xq_tablebase::{generate, Ending};
+    /// let krk = generate(&"KRK".parse::<Ending>().unwrap(), &[], 1, &|_| {}).unwrap();
+    /// assert_eq!(krk.rule_decided(), 0);
+    /// ```
+    pub fn rule_decided(&self) -> u64 {
+        self.codes
+            .iter()
+            .filter(|&&c| TableValue::from_code(c).is_some_and(TableValue::by_rule))
+            .count() as u64
+    }
+
     /// Counts and the longest mate of the table.
     pub fn stats(&self) -> TableStats {
         let mut s = TableStats {
@@ -313,7 +328,11 @@ pub fn generate(
             }
         })
         .collect();
-    Ok(Table { layout, codes })
+    let mut table = Table { layout, codes };
+    if ending.both_attack() {
+        crate::rule::apply(&mut table, subtables);
+    }
+    Ok(table)
 }
 
 /// Runs `work` on chunks of `0..total` on `threads` threads.
@@ -392,7 +411,10 @@ impl Generator<'_> {
                 pos.unmake_move(m, undo);
                 match child.for_mover() {
                     TableValue::Win { plies } => win = Some(win.map_or(plies, |w| w.min(plies))),
-                    TableValue::Draw => count += 1,
+                    // Results of the perpetual-check rule are no mates: such a move keeps
+                    // the position from being decided here, and the rule's own pass
+                    // (`rule::apply`) judges it.
+                    TableValue::Draw | TableValue::RuleWin | TableValue::RuleLoss => count += 1,
                     TableValue::Loss { plies } => floor = floor.max(plies),
                 }
             }
@@ -450,12 +472,8 @@ impl Generator<'_> {
                 if cur & (DONE | PENDING_WIN) != 0 || cur == BROKEN {
                     return;
                 }
-                // One unmove per move of the predecessor, as counted at the start,
-                // when both or neither are symmetric; see the module docs otherwise.
-                let weight = match (symmetric, canon.symmetric) {
-                    (true, _) if !canon.is_self => return,
-                    (false, true) => 2,
-                    _ => 1,
+                let Some(weight) = unmove_weight(symmetric, canon) else {
+                    return;
                 };
                 let before = self.cnt[j].fetch_sub(weight, Relaxed);
                 debug_assert!(before >= weight, "move counter below zero");
@@ -468,6 +486,17 @@ impl Generator<'_> {
             }
         });
         true
+    }
+}
+
+/// How many of a predecessor's moves one unmove from a position stands for: one unmove
+/// per move when both or neither are symmetric; see the module docs otherwise. `None`:
+/// this unmove is the mirror image of another one that already counts.
+pub(crate) fn unmove_weight(symmetric: bool, predecessor: crate::index::Canon) -> Option<u8> {
+    match (symmetric, predecessor.symmetric) {
+        (true, _) if !predecessor.is_self => None,
+        (false, true) => Some(2),
+        _ => Some(1),
     }
 }
 
@@ -494,7 +523,14 @@ pub(crate) fn capture_value(
                 .iter()
                 .find(|t| t.layout.ending == sub)
                 .expect("checked before generating");
-            table.value_of(child).expect("a legal position")
+            // When both sides attack, the ending left may have its attacking side in
+            // Black (the horse after the chariot falls): look it up either way.
+            let value = if ending.both_attack() {
+                table.probe(child)
+            } else {
+                table.value_of(child)
+            };
+            value.expect("a legal position")
         }
     }
 }

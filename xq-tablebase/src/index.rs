@@ -9,7 +9,7 @@
 //!    mirror image only one is numbered);
 //! 2. Red's elephants, then Black's, as a combination of their seven points;
 //! 3. Red's chariots, horses, cannons, then soldiers (55 squares), each kind as a
-//!    combination of its squares.
+//!    combination of its squares; then Black's, the same way (when both sides attack).
 //!
 //! Pieces of one kind are interchangeable, so `k` of them on `n` points take `C(n, k)`
 //! numbers (the combinatorial number system). Numbers whose pieces share a square, whose
@@ -334,10 +334,12 @@ impl Layout {
                 groups.push(Group::new(Piece::new(color, PieceKind::Elephant), n));
             }
         }
-        for kind in crate::ending::ATTACKERS {
-            let n = ending.army(Color::Red).count(kind);
-            if n > 0 {
-                groups.push(Group::new(Piece::new(Color::Red, kind), n));
+        for color in Color::ALL {
+            for kind in crate::ending::ATTACKERS {
+                let n = ending.army(color).count(kind);
+                if n > 0 {
+                    groups.push(Group::new(Piece::new(color, kind), n));
+                }
             }
         }
         for g in &groups {

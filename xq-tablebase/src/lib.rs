@@ -7,6 +7,7 @@ pub mod format;
 mod gen;
 mod index;
 mod probe;
+mod rule;
 mod value;
 mod verify;
 
@@ -85,7 +86,7 @@ impl fmt::Display for TablebaseError {
             }
             TablebaseError::UnsupportedVersion { path, version } => write!(
                 f,
-                "{}: format version {version}, this build reads version {FORMAT_VERSION}",
+                "{}: format version {version}, this build reads versions 1 to {FORMAT_VERSION}",
                 path.display()
             ),
             TablebaseError::Truncated {

@@ -52,29 +52,49 @@ pub enum TableValue {
         /// Plies to mate; 0 when the side to move has no legal move.
         plies: u16,
     },
+    /// The side to move wins by the perpetual-check rule: it cannot force mate, but the
+    /// opponent avoids mate only by checking with every move (and the rules make a
+    /// perpetual check lose), while the winner does not check with every move. Only in
+    /// tables where both sides have attacking pieces.
+    RuleWin,
+    /// The side to move loses by the perpetual-check rule: its only way to avoid mate is
+    /// to check with every move.
+    RuleLoss,
 }
 
 impl TableValue {
     /// The result alone.
     pub fn wdl(self) -> Wdl {
         match self {
-            TableValue::Win { .. } => Wdl::Win,
+            TableValue::Win { .. } | TableValue::RuleWin => Wdl::Win,
             TableValue::Draw => Wdl::Draw,
-            TableValue::Loss { .. } => Wdl::Loss,
+            TableValue::Loss { .. } | TableValue::RuleLoss => Wdl::Loss,
         }
     }
 
-    /// Plies to mate, `None` for a draw.
+    /// Plies to mate, `None` for a draw and for a result of the perpetual-check rule.
     pub fn plies(self) -> Option<u16> {
         match self {
             TableValue::Win { plies } | TableValue::Loss { plies } => Some(plies),
-            TableValue::Draw => None,
+            TableValue::Draw | TableValue::RuleWin | TableValue::RuleLoss => None,
         }
+    }
+
+    /// Is this a result of the perpetual-check rule ([`RuleWin`](TableValue::RuleWin) or
+    /// [`RuleLoss`](TableValue::RuleLoss))?
+    ///
+    /// ```
+    /// use xq_tablebase::TableValue;
+    /// assert!(TableValue::RuleLoss.by_rule());
+    /// assert!(!TableValue::Win { plies: 5 }.by_rule());
+    /// ```
+    pub fn by_rule(self) -> bool {
+        matches!(self, TableValue::RuleWin | TableValue::RuleLoss)
     }
 
     /// The distance in moves, as engines report a mate: `Some(n)` when the side to move
     /// mates in `n` moves, `Some(-n)` when it is mated in `n` (`Some(0)`: it has no legal
-    /// move now), `None` for a draw.
+    /// move now), `None` for a draw or a result of the perpetual-check rule.
     ///
     /// ```
     /// use xq_tablebase::TableValue::*;
@@ -87,7 +107,7 @@ impl TableValue {
         match self {
             TableValue::Win { plies } => Some((i32::from(plies) + 1) / 2),
             TableValue::Loss { plies } => Some(-(i32::from(plies) / 2)),
-            TableValue::Draw => None,
+            TableValue::Draw | TableValue::RuleWin | TableValue::RuleLoss => None,
         }
     }
 
@@ -119,6 +139,7 @@ impl TableValue {
     ///     "tablebase win, mate in 12 (23 plies; the 120-ply rule draws first unless a capture comes)"
     /// );
     /// assert_eq!(Draw.verdict(0), "tablebase draw");
+    /// assert_eq!(RuleWin.verdict(0), "tablebase win by the perpetual-check rule (no forced mate)");
     /// ```
     pub fn verdict(self, halfmove_clock: u32) -> String {
         let rule = if self.beyond_rule(halfmove_clock) {
@@ -134,6 +155,12 @@ impl TableValue {
             (TableValue::Loss { plies }, Some(n)) => {
                 format!("tablebase loss, mated in {} ({plies} plies{rule})", -n)
             }
+            (TableValue::RuleWin, _) => {
+                "tablebase win by the perpetual-check rule (no forced mate)".to_string()
+            }
+            (TableValue::RuleLoss, _) => {
+                "tablebase loss by the perpetual-check rule (only checks avoid mate)".to_string()
+            }
             _ => "tablebase draw".to_string(),
         }
     }
@@ -145,32 +172,40 @@ impl TableValue {
             TableValue::Win { plies } => TableValue::Loss { plies: plies + 1 },
             TableValue::Draw => TableValue::Draw,
             TableValue::Loss { plies } => TableValue::Win { plies: plies + 1 },
+            TableValue::RuleWin => TableValue::RuleLoss,
+            TableValue::RuleLoss => TableValue::RuleWin,
         }
     }
 
     /// Orders values from the side to move's point of view: a faster win is better, a
-    /// longer loss is better.
+    /// longer loss is better; a forced mate is better than a win by the perpetual-check
+    /// rule, and a loss by that rule (no forced mate) better than any mate against.
     ///
     /// ```
     /// use xq_tablebase::TableValue::*;
-    /// let mut v = [Loss { plies: 4 }, Win { plies: 9 }, Draw, Win { plies: 3 }, Loss { plies: 10 }];
+    /// let mut v = [Loss { plies: 4 }, RuleLoss, Win { plies: 9 }, Draw, RuleWin, Win { plies: 3 }, Loss { plies: 10 }];
     /// v.sort_by_key(|x| std::cmp::Reverse(x.rank()));
-    /// assert_eq!(v, [Win { plies: 3 }, Win { plies: 9 }, Draw, Loss { plies: 10 }, Loss { plies: 4 }]);
+    /// assert_eq!(v, [Win { plies: 3 }, Win { plies: 9 }, RuleWin, Draw, RuleLoss, Loss { plies: 10 }, Loss { plies: 4 }]);
     /// ```
     pub fn rank(self) -> i32 {
         match self {
             TableValue::Win { plies } => 100_000 - plies as i32,
+            TableValue::RuleWin => 50_000,
             TableValue::Draw => 0,
+            TableValue::RuleLoss => -50_000,
             TableValue::Loss { plies } => -100_000 + plies as i32,
         }
     }
 
-    /// The stored code: 0 for no position, 1 for a draw, `2 + plies` otherwise (the
-    /// parity of the plies tells a win from a loss).
+    /// The stored code: 0 for no position, 1 for a draw, `2 + plies` for a mate (the
+    /// parity of the plies tells a win from a loss), `CODE_RULE_LOSS` and
+    /// `CODE_RULE_WIN` for the results of the perpetual-check rule.
     pub(crate) fn from_code(code: u16) -> Option<TableValue> {
         match code {
             0 => None,
             1 => Some(TableValue::Draw),
+            CODE_RULE_LOSS => Some(TableValue::RuleLoss),
+            CODE_RULE_WIN => Some(TableValue::RuleWin),
             c => {
                 let plies = c - 2;
                 Some(if plies % 2 == 1 {
@@ -183,6 +218,11 @@ impl TableValue {
     }
 }
 
+/// The code of [`TableValue::RuleLoss`] (files of format version 2).
+pub(crate) const CODE_RULE_LOSS: u16 = 0xfffe;
+/// The code of [`TableValue::RuleWin`] (files of format version 2).
+pub(crate) const CODE_RULE_WIN: u16 = 0xffff;
+
 impl fmt::Display for TableValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -191,6 +231,8 @@ impl fmt::Display for TableValue {
             TableValue::Draw => f.write_str("draw"),
             TableValue::Loss { plies: 0 } => f.write_str("loss, no legal move"),
             TableValue::Loss { plies } => write!(f, "loss, mated in {plies} plies"),
+            TableValue::RuleWin => f.write_str("win by the perpetual-check rule"),
+            TableValue::RuleLoss => f.write_str("loss by the perpetual-check rule"),
         }
     }
 }

@@ -272,7 +272,7 @@ fn a_chariot_beats_two_advisors_but_not_the_full_defence() {
 #[test]
 fn the_kept_tables_are_current() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let all = tables(&["KRK", "KRKA", "KNK", "KPK", "KCK"], 2);
+    let all = tables(&["KRK", "KRKA", "KNK", "KPK", "KCK", "KRKN"], 2);
     let dir = temp_dir("kept");
     write_all(&all, &dir);
     for t in &all {
@@ -282,7 +282,7 @@ fn the_kept_tables_are_current() {
     }
     let tb = Tablebases::open(&data).unwrap();
     tb.check_headers().unwrap();
-    assert_eq!(tb.endings().len(), 5);
+    assert_eq!(tb.endings().len(), 6);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
