@@ -579,7 +579,7 @@ mod tests {
             .iter()
             .map(|x| x.to_string())
             .collect();
-        assert_eq!(subs, ["KNAK", "KRKN"]);
+        assert_eq!(subs, ["KNAK", "KRKA", "KRKN"]);
         assert_eq!(e("KK"), Err(ParseEndingError::NoAttacker));
         assert_eq!(
             e("KR-K"),

@@ -209,9 +209,9 @@ pub enum Progress {
     },
 }
 
-/// Bytes of memory [`generate`] needs for `ending`, given that the tables its captures
-/// lead to are in memory too: three bytes a position of its own, two a position of the
-/// smaller tables.
+/// Bytes of memory [`generate`](crate::generate) needs for `ending`, given that the
+/// tables its captures lead to are in memory too: three bytes a position of its own,
+/// two a position of the smaller tables.
 ///
 /// ```
 /// use xq_tablebase::{memory_needed, Ending};
@@ -238,21 +238,13 @@ pub fn table_size(ending: &Ending) -> u64 {
     2 * Layout::new(*ending).size
 }
 
-/// Generates the table of `ending` with `threads` threads; `subtables` must hold the
-/// table of every ending of [`Ending::captures`]. `progress` is called from the worker
-/// threads now and then.
+/// The retrograde analysis of [`generate`](crate::generate): every forced mate; what it
+/// leaves undecided is a draw (before the perpetual-check rule's pass, for endings where
+/// both sides attack).
 ///
 /// # Errors
 /// [`TablebaseError::MissingTable`] when a table a capture leads to is not given.
-///
-/// ```
-/// use xq_tablebase::{generate, Ending, TableValue};
-/// let krk: Ending = "KRK".parse().unwrap();
-/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
-/// let stats = table.stats();
-/// assert_eq!(stats.longest, 4);
-/// ```
-pub fn generate(
+pub(crate) fn retrograde(
     ending: &Ending,
     subtables: &[&Table],
     threads: usize,
@@ -328,11 +320,7 @@ pub fn generate(
             }
         })
         .collect();
-    let mut table = Table { layout, codes };
-    if ending.both_attack() {
-        crate::rule::apply(&mut table, subtables);
-    }
-    Ok(table)
+    Ok(Table { layout, codes })
 }
 
 /// Runs `work` on chunks of `0..total` on `threads` threads.

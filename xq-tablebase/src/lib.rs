@@ -13,13 +13,41 @@ mod verify;
 
 pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
 pub use format::{read_captures, read_table, verify_file, write_table, FORMAT_VERSION};
-pub use gen::{generate, memory_needed, table_size, Progress, Table, TableStats};
+pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use probe::Tablebases;
 pub use value::{TableValue, Wdl};
 pub use verify::verify;
 
 use std::fmt;
 use std::path::PathBuf;
+
+/// Generates the table of `ending` with `threads` threads; `subtables` must hold the
+/// table of every ending of [`Ending::captures`]. `progress` is called from the worker
+/// threads now and then. Where both sides have attacking pieces, the perpetual-check
+/// rule's pass follows the retrograde analysis ([`TableValue::RuleWin`]).
+///
+/// # Errors
+/// [`TablebaseError::MissingTable`] when a table a capture leads to is not given.
+///
+/// ```
+/// use xq_tablebase::{generate, Ending, TableValue};
+/// let krk: Ending = "KRK".parse().unwrap();
+/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+/// let stats = table.stats();
+/// assert_eq!(stats.longest, 4);
+/// ```
+pub fn generate(
+    ending: &Ending,
+    subtables: &[&Table],
+    threads: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Table, TablebaseError> {
+    let mut table = gen::retrograde(ending, subtables, threads, progress)?;
+    if ending.both_attack() {
+        rule::apply(&mut table, subtables);
+    }
+    Ok(table)
+}
 
 /// Everything that can go wrong with tables: reading, checking, generating.
 #[derive(Clone, Debug, PartialEq, Eq)]
