@@ -199,7 +199,9 @@ impl Searcher {
     /// A table win whose distance to mate does not fit in what the 60-move rule leaves
     /// (120 plies without a capture) may be a draw by the rule: inside the search it
     /// scores 1 (a loss -1), better than a draw but not a win. At the root the fastest
-    /// mate is always the best try for a win within the rule.
+    /// mate is always the best try for a win within the rule. A win by the
+    /// perpetual-check rule (tables where both sides attack) scores
+    /// [`score::TB_RULE_WIN`] less the ply, below every table mate.
     pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
         self.tablebases = tb;
     }
