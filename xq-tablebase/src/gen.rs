@@ -354,7 +354,7 @@ struct Generator<'a> {
 }
 
 /// The side to move of the entry `e` and its number.
-fn split(e: u64, size: u64) -> (Color, u64) {
+pub(crate) fn split(e: u64, size: u64) -> (Color, u64) {
     if e < size {
         (Color::Red, e)
     } else {

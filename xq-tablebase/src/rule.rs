@@ -24,7 +24,7 @@
 //! loses under the Asian rules, and this pass ignores it (docs/tablebases.md says which
 //! results that can change).
 
-use crate::gen::{capture_value, unmove_weight, unmoves, Table};
+use crate::gen::{capture_value, split, unmove_weight, unmoves, Table};
 use crate::index::{Cursor, Placement, MAX_PIECES};
 use crate::value::{TableValue, CODE_RULE_LOSS, CODE_RULE_WIN};
 use xq_core::{Color, Square};
@@ -375,13 +375,4 @@ fn minus(a: &Set, b: &Set) -> Set {
 
 fn union(a: &Set, b: &Set) -> Set {
     a.iter().zip(b).map(|(&x, &y)| x || y).collect()
-}
-
-/// The side to move of the entry `e` and its number.
-fn split(e: u64, size: u64) -> (Color, u64) {
-    if e < size {
-        (Color::Red, e)
-    } else {
-        (Color::Black, e - size)
-    }
 }
