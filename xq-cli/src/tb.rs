@@ -195,7 +195,9 @@ fn gen(
 
 fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
     let tb = Tablebases::open(dir)?;
-    let game = position.game().context("bad position")?;
+    let game = position
+        .game_with(xq_core::Ignore::PLAYABLE)
+        .context("bad position")?;
     let pos = game.position();
     let Some((ending, _)) = Ending::of_position(pos) else {
         bail!(
@@ -204,6 +206,9 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
         );
     };
     let Some(value) = tb.probe_dtm(pos)? else {
+        if let (true, Some(odd)) = (tb.covers(pos), pos.irregularities().first()) {
+            bail!("{ending} has no table entry for this position: {odd}");
+        }
         bail!("{ending} is not in {}", dir.display());
     };
     let moves = tb.root_moves(pos)?.unwrap_or_default();

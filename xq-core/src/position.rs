@@ -489,8 +489,10 @@ impl Position {
             fen.set(sq.flip_horizontal(), orig.piece_on(sq));
         }
         // Every rule of a legal placement (the palaces, the elephants' and advisors'
-        // points, the soldiers' ranks, facing generals, check) is symmetric left to right.
-        Position::try_from(&fen).expect("the mirror of a legal position is legal")
+        // points, the soldiers' ranks, facing generals, check) is symmetric left to right,
+        // and so is every irregularity `Ignore::PLAYABLE` lets through.
+        Position::from_setup(&fen, Ignore::PLAYABLE)
+            .expect("the mirror of a playable position is playable")
     }
 
     /// The piece on `sq`, if any.

@@ -425,6 +425,10 @@ fn unreachable_squares_are_ignored_when_asked() {
         let flipped = pos.color_flipped();
         assert_eq!(flipped.irregularities().len(), 1, "{fen}");
         assert_eq!(flipped.color_flipped(), pos, "{fen}");
+        // Left to right too: the piece stays as irregular, and nothing panics.
+        let mirrored = pos.flip_horizontal();
+        assert_eq!(mirrored.irregularities().len(), 1, "{fen}");
+        assert_eq!(mirrored.flip_horizontal(), pos, "{fen}");
         let setup: Fen = fen.parse().unwrap();
         assert_eq!(
             Position::from_setup(&setup, Ignore::UNREACHABLE_SQUARES),

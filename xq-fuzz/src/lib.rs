@@ -4,7 +4,7 @@
 //! through them on stable Rust, so `cargo test --workspace` covers the corpus.
 
 use std::collections::BTreeSet;
-use xq_core::{Color, Fen, Move, Piece, PieceKind, Position, Square};
+use xq_core::{Color, Fen, Ignore, Move, Piece, PieceKind, Position, Square};
 use xq_eval::Eval;
 use xq_movegen::Gen;
 use xq_protocol::{read_line, run, Auto, Flow, Protocol, Sink};
@@ -23,6 +23,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("pgn", pgn),
     ("xqf", xqf),
     ("rules", rules),
+    ("composed", composed),
 ];
 
 /// The perft suite's positions (seed positions for `legal`).
@@ -340,6 +341,12 @@ pub fn rules(data: &[u8]) {
 /// square) pairs, each kept only if the setup still validates. Returns the rest of the
 /// bytes (which choose moves).
 fn built_position(mode: u8, data: &[u8]) -> Option<(Position, &[u8])> {
+    built_position_with(mode, data, Ignore::NOTHING)
+}
+
+/// [`built_position`], keeping what `ignore` lets through (a piece on a square no game
+/// brings it to, with [`Ignore::PLAYABLE`]).
+fn built_position_with(mode: u8, data: &[u8], ignore: Ignore) -> Option<(Position, &[u8])> {
     const RED_PALACE: [&str; 9] = ["d0", "e0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"];
     let (&g, data) = data.split_first()?;
     let mut setup = Fen::empty();
@@ -356,7 +363,7 @@ fn built_position(mode: u8, data: &[u8]) -> Option<(Position, &[u8])> {
         Color::Black
     };
     setup.halfmove_clock = u32::from(mode >> 2);
-    Position::try_from(&setup).ok()?;
+    Position::from_setup(&setup, ignore).ok()?;
     let count = data.len().min(2 * 24) / 2;
     let (pieces, rest) = data.split_at(count * 2);
     for pair in pieces.chunks(2) {
@@ -379,11 +386,11 @@ fn built_position(mode: u8, data: &[u8]) -> Option<(Position, &[u8])> {
             continue;
         }
         setup.set(sq, Some(Piece::new(color, kind)));
-        if Position::try_from(&setup).is_err() {
+        if Position::from_setup(&setup, ignore).is_err() {
             setup.set(sq, None);
         }
     }
-    Position::try_from(&setup).ok().map(|p| (p, rest))
+    Position::from_setup(&setup, ignore).ok().map(|p| (p, rest))
 }
 
 /// Position-level invariants: incremental structures, validity, FEN round trip.
@@ -588,5 +595,148 @@ fn round_trips(games: &[xq_records::Record]) {
             .unwrap_or_else(|e| panic!("a game read cannot be written: {e}"));
         let again = pgn::read_str(&text).unwrap_or_else(|e| panic!("{e} in\n{text}"));
         assert_eq!(again, expected, "{notation}:\n{text}");
+    }
+}
+
+/// The endgame tables of xq-tablebase's tests (KRK, KCK, KNK, KPK, KRKA, KRKN), opened
+/// once.
+fn test_tables() -> &'static std::sync::Arc<xq_tablebase::Tablebases> {
+    static TABLES: std::sync::OnceLock<std::sync::Arc<xq_tablebase::Tablebases>> =
+        std::sync::OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xq-tablebase/tests/data");
+        std::sync::Arc::new(xq_tablebase::Tablebases::open(dir).expect("the test tables"))
+    })
+}
+
+/// Composed positions (`Ignore::PLAYABLE`: soldiers behind their start, elephants and
+/// advisors off their points) built from the bytes, few pieces more often than many so
+/// that many fall in the endgame tables' material, fed to everything that takes a
+/// position: the tables' probes, a short search with the tables set, both evaluations,
+/// the opening book, notation, the referee, the move judgement and the UCI engine with
+/// the tables set. No panic anywhere; a table answer agrees with its colour-flipped and
+/// mirrored position, and the search plays a legal move.
+pub fn composed(data: &[u8]) {
+    use std::sync::atomic::AtomicBool;
+    use xq_movegen::notation::{read_move, write_move, Notation};
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    // At most 2 + 6 pieces: endings of the tables and the positions around them.
+    let rest = &rest[..rest.len().min(1 + 2 * 6)];
+    let Some((pos, _)) = built_position_with(mode | 1, rest, Ignore::PLAYABLE) else {
+        return;
+    };
+    check_moves_lightly(&pos);
+    let tb = test_tables();
+    let value = tb.probe_dtm(&pos).expect("the test tables are good");
+    assert_eq!(tb.probe_wdl(&pos), Ok(value.map(|v| v.wdl())));
+    assert_eq!(tb.probe_dtm(&pos.color_flipped()), Ok(value), "{pos}");
+    assert_eq!(tb.probe_dtm(&pos.flip_horizontal()), Ok(value), "{pos}");
+    if let Some(moves) = tb.root_moves(&pos).expect("the test tables are good") {
+        let legal = xq_movegen::legal_moves(&pos);
+        assert_eq!(moves.len(), legal.len(), "{pos}");
+        if let (Some(v), Some(&(_, best))) = (value, moves.first()) {
+            assert_eq!(best, v, "{pos}: the best move's value is the position's");
+        }
+    }
+    // Both evaluations, from scratch and along a move.
+    let _ = xq_eval::evaluate(&pos);
+    if let Some(net) = xq_eval::nnue::default_network() {
+        let acc = xq_eval::nnue::Accumulator::new(&net, &pos);
+        let _ = net.evaluate(&pos, &acc);
+        for m in xq_movegen::legal_moves(&pos).into_iter().take(4) {
+            let next = acc.after(&net, &pos, m);
+            let mut after = pos.clone();
+            after.make_move(m);
+            assert_eq!(
+                net.evaluate(&after, &next),
+                net.evaluate(&after, &xq_eval::nnue::Accumulator::new(&net, &after)),
+                "{pos} after {m}"
+            );
+        }
+    }
+    // Notation both ways.
+    for m in xq_movegen::legal_moves(&pos) {
+        for notation in Notation::ALL {
+            let text = write_move(&pos, m, notation).expect("a legal move is written");
+            assert_eq!(read_move(&pos, &text), Ok(m), "{pos}: {text}");
+        }
+    }
+    // The opening book, built from a short game of the position and asked in it.
+    let line: Vec<Move> = xq_movegen::legal_moves(&pos).into_iter().take(1).collect();
+    let mut builder = xq_book::BookBuilder::new(xq_book::BuildOptions::default());
+    builder.add_game(&pos, &line, None).expect("a legal line");
+    let book = builder.finish();
+    let _ = book.probe(&pos);
+    let _ = book.probe(&pos.flip_horizontal());
+    // The referee.
+    let game = xq_movegen::Game::new(pos.clone());
+    let _ = game.outcome();
+    // A short search with the tables, and the judgement of its move.
+    let mut searcher = xq_search::Searcher::new(1);
+    searcher.set_tablebases(Some(tb.clone()));
+    let limits = xq_search::Limits {
+        nodes: Some(2_000),
+        ..xq_search::Limits::depth(4)
+    };
+    let r = searcher.search(&game, &limits, &AtomicBool::new(false), |_| {});
+    if let Some(best) = r.best_move {
+        assert!(xq_movegen::is_legal(&pos, best), "{pos}: {best}");
+        let judge = xq_search::judge::Judge::new(xq_search::judge::Measure::Wdl);
+        let a = judge
+            .analyse(&mut searcher, &pos, &[best], &limits, &|| {})
+            .expect("a legal move is judged");
+        assert_eq!(a.verdicts.len(), 1);
+    } else {
+        assert_eq!(xq_movegen::count_legal(&pos), 0, "{pos}: no move answered");
+    }
+    // The UCI engine with the tables set.
+    let (sink, out) = Sink::buffer();
+    let caps = Caps {
+        max_hash_mib: 1,
+        max_threads: 1,
+        max_nodes: Some(1_000),
+        ..Caps::default()
+    };
+    let mut engine = Auto::new(sink, Engine::with_caps(Options::default(), caps));
+    let dir = tb.dir().display().to_string();
+    for line in [
+        "uci".to_string(),
+        format!("setoption name TablebasePath value {dir}"),
+        format!("position fen {}", pos.to_fen()),
+        "go depth 3".to_string(),
+    ] {
+        engine.handle(&line);
+    }
+    engine.eof();
+    drop(engine);
+    let lines = out.lock().unwrap().clone();
+    assert!(
+        lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{pos}: {lines:?}"
+    );
+}
+
+/// What `check_moves` checks that still holds where a piece stands off its points: make
+/// and unmake restore the position, the key follows, check detection agrees.
+fn check_moves_lightly(pos: &Position) {
+    if let Err(e) = pos.check_invariants() {
+        panic!("{}: {e}", pos.to_fen());
+    }
+    let key = pos.key();
+    for m in xq_movegen::legal_moves(pos) {
+        let mut after = pos.clone();
+        let undo = after.make_move(m);
+        assert_eq!(after.key(), after.compute_key(), "{pos} after {m}");
+        assert_eq!(
+            xq_movegen::gives_check(pos, m),
+            after.is_check(),
+            "{pos}: {m}"
+        );
+        after.unmake_move(m, undo);
+        assert_eq!(&after, pos);
+        assert_eq!(after.key(), key);
     }
 }

@@ -99,3 +99,8 @@ fn corpus_pgn() {
 fn corpus_xqf() {
     replay("xqf", target("xqf"), "corpus", 5);
 }
+
+#[test]
+fn corpus_composed() {
+    replay("composed", target("composed"), "corpus", 20);
+}

@@ -55,3 +55,20 @@ def test_bad_tables_raise(tmp_path):
     assert issubclass(xq.InvalidTablebase, xq.XqError)
     with pytest.raises(TypeError):
         tb.probe_wdl("3k5/9/9/9/9/9/9/9/4N4/4K4 w")
+
+
+def test_a_composed_position_is_not_in_the_tables_and_nothing_raises():
+    # A soldier on its own back rank: no game brings it there (strict=False takes it).
+    # KPK's table has no entry for it: None, as for an ending not in the directory.
+    board = xq.Board("3k5/9/9/9/9/9/9/9/9/4KP3 w", strict=False)
+    tb = xq.Tablebase(TABLES)
+    assert tb.probe_wdl(board) is None
+    assert tb.probe_dtm(board) is None
+    assert tb.probe_wdl(board.mirror()) is None
+    # The in-process engine with the tables set searches it without them.
+    engine = xq.Engine(threads=1, hash_mb=4)
+    engine.configure({"TablebasePath": str(TABLES)})
+    info = engine.analyse(board, depth=4)
+    assert info["pv"][0] in board.legal_moves
+    # One step over the river, the soldier is in the table again.
+    assert tb.probe_wdl(xq.Board("3k5/9/9/9/5P3/9/9/9/9/4K4 w")) == 1

@@ -48,3 +48,24 @@ fn the_search_mates_in_a_problem_with_soldiers_behind_their_start() {
     assert_eq!(r.score, Score::Mate(1));
     assert_eq!(r.best_move, Some("i2e2".parse::<Move>().unwrap()));
 }
+
+#[test]
+fn the_search_goes_on_without_tables_where_they_cannot_index() {
+    // The tables of xq-tablebase's tests: KPK has no number for a soldier on its own
+    // back rank, so neither the root nor any node after a capture is in the tables.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xq-tablebase/tests/data");
+    let tb = std::sync::Arc::new(xq_tablebase::Tablebases::open(dir).unwrap());
+    for fen in [
+        "3k5/9/9/9/9/9/9/9/9/4KP3 w",
+        "3k5/9/9/9/9/9/9/9/9/4KP3 b",
+        // The chariot can take the elephant off its points: KRK is then in the tables.
+        "3k5/9/9/b8/9/9/9/9/9/R3K4 w",
+    ] {
+        let game = game(fen);
+        let mut s = Searcher::new(16);
+        s.set_tablebases(Some(tb.clone()));
+        let r = s.search(&game, &Limits::depth(6), &AtomicBool::new(false), |_| {});
+        let best = r.best_move.unwrap_or_else(|| panic!("{fen}: no move"));
+        assert!(is_legal(game.position(), best), "{fen}: {best}");
+    }
+}

@@ -164,7 +164,8 @@ impl Tablebases {
     }
 
     /// Win, draw or loss for the side to move, `None` when the position's ending is not
-    /// in the directory.
+    /// in the directory or the position is not in its table (a piece on a square no
+    /// game brings it to, as composed positions have: see `xq_core::Ignore`).
     ///
     /// # Errors
     /// When the table's file is missing, unreadable, truncated or corrupt (the answer is
@@ -174,7 +175,8 @@ impl Tablebases {
     }
 
     /// The exact value for the side to move with the distance to mate in plies, `None`
-    /// when the position's ending is not in the directory.
+    /// when the position's ending is not in the directory or the position is not in its
+    /// table (as [`probe_wdl`](Tablebases::probe_wdl)).
     ///
     /// # Errors
     /// As [`probe_wdl`](Tablebases::probe_wdl).
@@ -191,10 +193,11 @@ impl Tablebases {
         };
         let file = file?;
         let p = file.layout.placement(pos, strong);
-        let c = file
-            .layout
-            .canon(&p)
-            .expect("a legal position has a number");
+        // A piece on a square no game brings it to (a composed position, accepted with
+        // `Ignore::PLAYABLE`) has no number: not in the tables.
+        let Some(c) = file.layout.canon(&p) else {
+            return Ok(None);
+        };
         let side = match strong {
             Color::Red => pos.side_to_move(),
             Color::Black => !pos.side_to_move(),

@@ -329,3 +329,36 @@ fn the_match_starts_are_quiet_positions_of_the_set() {
         }
     }
 }
+
+/// Composed positions (`Ignore::PLAYABLE`) can have a piece on a square no game brings
+/// it to: the index has no number for them, so they are not in the tables, and no probe
+/// panics on them.
+#[test]
+fn positions_no_game_reaches_are_not_in_the_tables() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let tb = Tablebases::open(&dir).unwrap();
+    let composed = |fen: &str| Position::from_fen_with(fen, xq_core::Ignore::PLAYABLE).unwrap();
+    for fen in [
+        // A soldier on its own back rank (KPK).
+        "3k5/9/9/9/9/9/9/9/9/4KP3 w",
+        "3k5/9/9/9/9/9/9/9/9/4KP3 b",
+        // A soldier beside its starting points, on its own side of the river.
+        "3k5/9/9/9/9/9/1P7/9/9/4K4 w",
+        // An advisor off its five points (KRKA).
+        "a2k5/9/9/9/9/9/9/9/4R4/4K4 w",
+        // An elephant off its seven points, the attacking side Black (KNK has none:
+        // not covered at all).
+        "4k4/9/9/9/4n4/9/9/9/9/3K1B3 w",
+    ] {
+        let pos = composed(fen);
+        assert!(!pos.irregularities().is_empty(), "{fen}");
+        assert_eq!(tb.probe_wdl(&pos), Ok(None), "{fen}");
+        assert_eq!(tb.probe_dtm(&pos), Ok(None), "{fen}");
+        assert_eq!(tb.probe_dtm(&pos.color_flipped()), Ok(None), "{fen}");
+        assert_eq!(tb.root_moves(&pos), Ok(None), "{fen}");
+    }
+    // The same soldier one step on, over the river, is in KPK's table.
+    let over = composed("3k5/9/9/9/5P3/9/9/9/9/4K4 w");
+    assert!(over.irregularities().is_empty());
+    assert!(tb.probe_dtm(&over).unwrap().is_some());
+}
