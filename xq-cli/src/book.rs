@@ -183,11 +183,12 @@ pub fn moves_json(pos: &Position, moves: &[BookMove]) -> serde_json::Value {
 }
 
 /// The book at `path`, or an error that names it.
-pub fn open(path: &Path) -> Result<Book> {
-    Book::open(path).map_err(|e| match e {
-        xq_book::BookError::Io { .. } => anyhow::anyhow!("cannot read book {e}"),
-        e => anyhow::anyhow!("book {}: {e}", path.display()),
-    })
+pub fn open(path: &Path) -> Result<std::sync::Arc<Book>> {
+    let disk = xq_search::engine::Disk;
+    Ok(xq_search::engine::read_book(
+        &disk,
+        &path.to_string_lossy(),
+    )?)
 }
 
 fn show(args: &ShowArgs) -> Result<i32> {

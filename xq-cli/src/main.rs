@@ -34,7 +34,7 @@ use xq_search::beginner::BeginnerEngine;
 use xq_search::engine::MAX_HASH_MIB;
 use xq_search::Engine;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Parser, Subcommand};
 use xq_movegen::Game;
 
@@ -104,11 +104,11 @@ impl NetArgs {
         let Some(path) = &self.eval_file else {
             return Ok(xq_eval::nnue::default_network());
         };
-        let bytes = std::fs::read(path)
-            .map_err(|e| anyhow::anyhow!("cannot read the network {}: {e}", path.display()))?;
-        let net = xq_eval::nnue::Network::from_bytes(&bytes)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        Ok(Some(std::sync::Arc::new(net)))
+        let path = path.to_string_lossy();
+        Ok(Some(xq_search::engine::read_network(
+            &xq_search::engine::Disk,
+            &path,
+        )?))
     }
 }
 
@@ -251,12 +251,8 @@ impl std::error::Error for StdoutClosed {}
 fn open_tablebases(
     dir: Option<&std::path::Path>,
 ) -> Result<Option<std::sync::Arc<xq_tablebase::Tablebases>>> {
-    dir.map(|d| {
-        xq_tablebase::Tablebases::open(d)
-            .map(std::sync::Arc::new)
-            .with_context(|| format!("tablebases {}", d.display()))
-    })
-    .transpose()
+    let open = |d: &std::path::Path| xq_search::engine::open_tablebases(&d.to_string_lossy());
+    Ok(dir.map(open).transpose()?)
 }
 
 /// A progress bar on standard error when it is a terminal (else a hidden one), styled by

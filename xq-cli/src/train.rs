@@ -70,10 +70,11 @@ pub struct TrainArgs {
     output: PathBuf,
 }
 
-/// Reads a network file.
+/// Reads a network file (as the engine's `load_network` does, with its error).
 fn read_net(path: &Path) -> Result<Network> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Network::from_bytes(&bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    let disk = xq_search::engine::Disk;
+    let net = xq_search::engine::read_network(&disk, &path.to_string_lossy())?;
+    Ok(std::sync::Arc::unwrap_or_clone(net))
 }
 
 /// Writes a network file through a temporary name, so that a reader never sees half.

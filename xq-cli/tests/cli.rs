@@ -323,7 +323,7 @@ fn eval_shows_the_network_unless_classical() {
     let o = xq(&["eval", "--eval-file", "no-such.nnue"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).starts_with("xq: cannot read the network no-such.nnue: "),
+        stderr(&o).starts_with("xq: cannot load the network no-such.nnue: "),
         "{}",
         stderr(&o)
     );

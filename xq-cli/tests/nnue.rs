@@ -198,7 +198,7 @@ fn the_command_line_takes_a_network_file() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.starts_with("xq: cannot read the network /no/such.nnue: "),
+        err.starts_with("xq: cannot load the network /no/such.nnue: "),
         "{err}"
     );
     let out = xq(&[

@@ -3,6 +3,7 @@
 use std::fmt;
 use xq_core::ParseMoveError;
 use xq_movegen::GameError;
+use xq_search::engine::EngineError;
 
 /// Why a command from the GUI was refused: each protocol reports it in its own way
 /// (UCI and UCCI as an `info string` line naming the command, XBoard as `Error`).
@@ -70,40 +71,12 @@ pub enum CommandError {
     NotPondering,
     /// A variant other than Xiangqi.
     UnsupportedVariant(String),
-    /// A book file cannot be read or is not a book: the engine plays without a book.
-    Book {
-        /// The file.
-        path: String,
-        /// What is wrong with it.
-        error: xq_book::BookError,
-    },
-    /// The system refused the memory of a hash table of the size asked for; the engine
-    /// keeps a table of the size it had.
-    Table {
-        /// The size asked for, MiB.
-        asked: usize,
-        /// The size kept, MiB.
-        kept: usize,
-    },
+    /// The engine refused a setting (a file it cannot load, a table the system refuses);
+    /// the error says what it does instead.
+    Engine(EngineError),
     /// A command that cannot be obeyed in the engine's state (taking back more moves
     /// than were played).
     NotLegalNow,
-    /// A network file (`EvalFile`, `evalfile`) could not be loaded; the evaluation is
-    /// unchanged.
-    EvalFile {
-        /// The file as given.
-        path: String,
-        /// Why it could not be loaded.
-        reason: String,
-    },
-    /// A directory of endgame tables (`TablebasePath`) could not be read; the engine
-    /// plays without tables.
-    Tablebase {
-        /// The directory as given.
-        path: String,
-        /// Why it could not be read.
-        reason: String,
-    },
     /// Several problems with one command (each reported, the rest of it obeyed).
     Several(Vec<CommandError>),
 }
@@ -134,26 +107,17 @@ impl fmt::Display for CommandError {
             CommandError::BadMove { text, error } => write!(f, "bad move '{text}': {error}"),
             CommandError::NotPondering => f.write_str("ponderhit while not pondering"),
             CommandError::UnsupportedVariant(v) => write!(f, "unsupported variant '{v}'"),
-            CommandError::Book { path, error } => match error {
-                // The error names the file already.
-                xq_book::BookError::Io { .. } => {
-                    write!(f, "cannot read book {error}; playing without a book")
+            CommandError::Engine(e) => {
+                // The engine's text, and what it does instead.
+                e.fmt(f)?;
+                match e {
+                    EngineError::Network { .. } => f.write_str("; the evaluation is unchanged"),
+                    EngineError::Book { .. } => f.write_str("; playing without a book"),
+                    EngineError::Tablebases { .. } => f.write_str("; playing without them"),
+                    EngineError::Table { .. } | EngineError::UnknownParam(_) => Ok(()),
                 }
-                _ => write!(f, "book {path}: {error}; playing without a book"),
-            },
-            CommandError::Table { asked, kept } => write!(
-                f,
-                "cannot allocate a hash table of {asked} MiB; keeping {kept} MiB"
-            ),
+            }
             CommandError::NotLegalNow => f.write_str("command not legal now"),
-            CommandError::EvalFile { path, reason } => write!(
-                f,
-                "cannot load the network {path}: {reason}; the evaluation is unchanged"
-            ),
-            CommandError::Tablebase { path, reason } => write!(
-                f,
-                "cannot read the tablebases {path}: {reason}; playing without them"
-            ),
             CommandError::Several(all) => {
                 for (i, e) in all.iter().enumerate() {
                     if i > 0 {
@@ -169,6 +133,12 @@ impl fmt::Display for CommandError {
 
 // `Display` includes every wrapped error, so `source` stays `None`.
 impl std::error::Error for CommandError {}
+
+impl From<EngineError> for CommandError {
+    fn from(e: EngineError) -> CommandError {
+        CommandError::Engine(e)
+    }
+}
 
 impl CommandError {
     /// `Ok` with no problem, the one problem, or [`CommandError::Several`].

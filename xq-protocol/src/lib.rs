@@ -11,7 +11,6 @@ macro_rules! say {
 
 pub mod auto;
 mod error;
-pub mod files;
 mod io;
 pub mod options;
 mod parse;

@@ -1,9 +1,10 @@
 //! The engine's options as data: for each protocol one table whose rows give an option's
 //! name, its type with its default and range, and what setting it does ([`Setting`]).
 //! The handshake announces a table, `setoption` parses a value against its row
-//! ([`EngineOption::parse`]) and [`Settings::apply`] carries it out on any engine, so
+//! ([`EngineOption::parse`]) and [`Settings::apply`] hands it to the engine's setter, so
 //! that the binary, the web worker and a program embedding the engine take the same
-//! options in the same way.
+//! options in the same way. What an option does is the engine's
+//! ([`SearchEngine`](xq_search::engine::SearchEngine)'s setters).
 //!
 //! ```
 //! use xq_protocol::options::{uci_options, find, Value};
@@ -19,18 +20,13 @@
 //! ```
 
 use crate::error::CommandError;
-use crate::files::Files;
 use crate::parse::{parse_check, parse_spin};
-use std::sync::Arc;
 use std::time::Duration;
-use xq_book::{Book, BookError};
-use xq_eval::nnue::Network;
 use xq_search::engine::{
-    Caps, SearchEngine, DEFAULT_BOOK_DEPTH, DEFAULT_ELO, DEFAULT_HASH_MIB, DEFAULT_OVERHEAD,
-    MAX_BOOK_DEPTH, MAX_MULTIPV, MAX_OVERHEAD,
+    Caps, SearchEngine, BUILT_IN_NETWORK, DEFAULT_BOOK_DEPTH, DEFAULT_ELO, DEFAULT_HASH_MIB,
+    DEFAULT_OVERHEAD, MAX_BOOK_DEPTH, MAX_MULTIPV, MAX_OVERHEAD,
 };
 use xq_search::skill::{Skill, MAX_ELO, MAX_LEVEL, MIN_ELO};
-use xq_tablebase::Tablebases;
 
 /// An option's type, as the protocols name them, with its default and range.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -141,7 +137,7 @@ pub enum Value {
 }
 
 /// The value of the network file option that means the built-in network.
-pub const BUILT_IN_NET: &str = "<built-in>";
+pub const BUILT_IN_NET: &str = BUILT_IN_NETWORK;
 
 impl EngineOption {
     /// Parses `value` as this option takes it: a number within its range, `true` or
@@ -346,55 +342,49 @@ fn params() -> Vec<EngineOption> {
         .collect()
 }
 
-/// What the options set beyond the engine's own [`Options`](xq_search::engine::Options):
-/// the protocol's switches, the evaluation chosen, and where files are read from.
+/// What the options set beyond the engine's own settings (the protocol's switches), and
+/// the one place an option's value reaches the engine: [`Settings::apply`] calls the
+/// engine's setter for it ([`SearchEngine::set_hash`], [`SearchEngine::load_network`],
+/// ...). The engine reads the files an option names; this crate reads none.
 #[derive(Debug)]
 pub struct Settings {
     /// `UCI_ShowWDL`: info lines carry `wdl W D L`.
     pub show_wdl: bool,
     /// UCCI's `usemillisec`: times in milliseconds instead of seconds.
     pub use_millisec: bool,
-    /// Evaluate with a network (`Use NNUE`, `usennue`)?
-    use_nnue: bool,
-    /// The network loaded from a file (`EvalFile`, `evalfile`); `None`: the built-in one.
-    net_file: Option<Arc<Network>>,
     /// UCCI's `usebook` (on by default, as ElephantEye's).
     use_book: bool,
-    files: Box<dyn Files>,
 }
 
-impl Settings {
-    /// The defaults, reading files from `files`.
-    pub fn new(files: Box<dyn Files>) -> Settings {
+impl Default for Settings {
+    fn default() -> Settings {
         Settings {
             show_wdl: false,
             use_millisec: false,
-            use_nnue: true,
-            net_file: None,
             use_book: true,
-            files,
         }
     }
+}
 
-    /// Where files (networks, books) are read from.
-    pub fn files_mut(&mut self) -> &mut dyn Files {
-        &mut *self.files
+impl Settings {
+    /// The defaults.
+    pub fn new() -> Settings {
+        Settings::default()
     }
 
     /// Carries out `setting` with `value` (as [`EngineOption::parse`] gave it) on
-    /// `engine`. Returns a line to tell the GUI, if any (a network loaded).
+    /// `engine`. Returns a line to tell the GUI, if any (a network or tables loaded).
     ///
     /// # Errors
-    /// A file that cannot be read or is not a network or a book (nothing changes for a
-    /// network; the engine plays without a book), or a table the system refuses (the
-    /// engine keeps the size it had).
+    /// What the engine's setter refused ([`CommandError::Engine`]: a file that cannot be
+    /// read or is not a network, a book or a directory of tables, or a table the system
+    /// refuses; each says what the engine does instead).
     ///
     /// ```
-    /// use xq_protocol::files::Disk;
     /// use xq_protocol::options::{Settings, Setting, Value};
     /// use xq_search::engine::{Caps, Options, SearchEngine, Stepper};
     /// let mut engine = Stepper::new(Options { hash_mib: 1, ..Options::default() }, Caps::default());
-    /// let mut settings = Settings::new(Box::new(Disk));
+    /// let mut settings = Settings::new();
     /// settings.apply(&mut engine, Setting::MultiPv, Value::Spin(3)).unwrap();
     /// assert_eq!(engine.options().multipv, 3);
     /// let e = settings.apply(&mut engine, Setting::EvalFile, Value::Text("no/such.nnue".into()));
@@ -406,8 +396,6 @@ impl Settings {
         setting: Setting,
         value: Value,
     ) -> Result<Option<String>, CommandError> {
-        let mut o = engine.options().clone();
-        let mut note = None;
         let spin = match value {
             Value::Spin(n) => n,
             _ => 0,
@@ -418,170 +406,66 @@ impl Settings {
             _ => "",
         };
         match setting {
-            Setting::Hash => {
-                o.hash_mib = if spin == 0 {
-                    DEFAULT_HASH_MIB
-                } else {
-                    spin as usize
-                }
+            Setting::Hash => engine.set_hash(if spin == 0 {
+                DEFAULT_HASH_MIB
+            } else {
+                spin as usize
+            })?,
+            Setting::Threads => engine.set_threads(spin as usize),
+            Setting::MultiPv => engine.set_multipv(spin as usize),
+            Setting::Ponder | Setting::Variant => {}
+            Setting::ClearHash => engine.new_game(),
+            Setting::MoveOverhead => engine.set_move_overhead(Duration::from_millis(spin)),
+            Setting::SkillLevel => {
+                engine.set_skill(Skill::new(spin.min(u64::from(MAX_LEVEL)) as u8))
             }
-            Setting::Threads => o.threads = (spin as usize).max(1),
-            Setting::MultiPv => o.multipv = spin as usize,
-            Setting::Ponder | Setting::Variant => return Ok(None),
-            Setting::ClearHash => {
-                engine.new_game();
-                return Ok(None);
-            }
-            Setting::MoveOverhead => o.move_overhead = Duration::from_millis(spin),
-            Setting::SkillLevel => o.skill = Skill::new(spin.min(u64::from(MAX_LEVEL)) as u8),
-            Setting::LimitStrength => o.limit_strength = on,
-            Setting::Elo => o.elo = spin as u32,
-            Setting::UseNnue => {
-                self.use_nnue = on;
-                o.network = self.network();
-            }
+            Setting::LimitStrength => engine.set_limit_strength(on),
+            Setting::Elo => engine.set_elo(spin as u32),
+            Setting::UseNnue => engine.set_use_network(on),
             Setting::EvalFile => {
-                self.net_file = if text.is_empty() || text == BUILT_IN_NET {
-                    None
-                } else {
-                    let fail = |reason: String| CommandError::EvalFile {
-                        path: text.to_string(),
-                        reason,
-                    };
-                    let bytes = self.files.read(text).map_err(fail)?;
-                    let net = Network::from_bytes(&bytes).map_err(|e| fail(e.to_string()))?;
-                    note = Some(format!(
-                        "network {text} loaded ({} hidden units)",
-                        net.hidden()
-                    ));
-                    Some(Arc::new(net))
-                };
-                o.network = self.network();
+                return Ok(engine
+                    .load_network(text)?
+                    .map(|net| format!("network {text} loaded ({} hidden units)", net.hidden())))
             }
-            Setting::ShowWdl => {
-                self.show_wdl = on;
-                return Ok(None);
-            }
-            Setting::UseMillisec => {
-                self.use_millisec = on;
-                return Ok(None);
-            }
-            Setting::OwnBook => o.own_book = on,
-            Setting::BookFile => {
-                let result = self.load_book(engine, text);
-                return result.map(|()| None);
-            }
-            Setting::BookFiles => {
-                // The first file that is a book; every one that is not is reported.
-                let mut problems = Vec::new();
-                let mut loaded = false;
-                for path in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
-                    match self.load_book(engine, path) {
-                        Ok(()) => {
-                            loaded = true;
-                            break;
-                        }
-                        Err(e) => problems.push(e),
-                    }
-                }
-                if !loaded {
-                    engine.core_mut().set_book(None);
-                }
-                let mut o = engine.options().clone();
-                o.own_book = self.use_book && engine.core().book().is_some();
-                self.set_options(engine, o)?;
-                return CommandError::from_problems(problems).map(|()| None);
-            }
+            Setting::ShowWdl => self.show_wdl = on,
+            Setting::UseMillisec => self.use_millisec = on,
+            Setting::OwnBook => engine.set_own_book(on),
+            Setting::BookFile => engine.load_book(text)?,
+            Setting::BookFiles => return self.load_book_files(engine, text).map(|()| None),
             Setting::UseBook => {
                 self.use_book = on;
-                o.own_book = on && engine.core().book().is_some();
+                let own = on && engine.core().book().is_some();
+                engine.set_own_book(own);
             }
             Setting::TablebasePath => {
-                engine.core_mut().set_tablebases(None);
-                if text.is_empty() {
-                    return Ok(None);
-                }
-                let tables = Tablebases::open(text).map_err(|e| CommandError::Tablebase {
-                    path: text.to_string(),
-                    reason: e.to_string(),
-                })?;
-                let note = format!("tablebases {text}: {} endings", tables.endings().len());
-                engine.core_mut().set_tablebases(Some(Arc::new(tables)));
-                return Ok(Some(note));
+                let endings = engine.load_tablebases(text)?;
+                return Ok(
+                    (!text.is_empty()).then(|| format!("tablebases {text}: {endings} endings"))
+                );
             }
-            Setting::BookDepth => o.book_depth = spin as u32,
-            Setting::BestBookMove => o.best_book_move = on,
-            Setting::Param(name) => {
-                let mut params = engine.core().params().clone();
-                params
-                    .set(name, spin.min(i32::MAX as u64) as i32)
-                    .map_err(|_| CommandError::UnknownOption(name.to_string()))?;
-                engine.set_params(params);
-                return Ok(None);
-            }
+            Setting::BookDepth => engine.set_book_depth(spin as u32),
+            Setting::BestBookMove => engine.set_best_book_move(on),
+            Setting::Param(name) => engine.set_param(name, spin.min(i32::MAX as u64) as i32)?,
         }
-        self.set_options(engine, o)?;
-        Ok(note)
+        Ok(None)
     }
 
-    /// The network the two evaluation options choose (`None`: the classical one).
-    fn network(&self) -> Option<Arc<Network>> {
-        if self.use_nnue {
-            self.net_file
-                .clone()
-                .or_else(xq_eval::nnue::default_network)
-        } else {
-            None
-        }
-    }
-
-    /// Gives `engine` the options; a table the system refuses is reported with the size
-    /// kept.
-    fn set_options<E: SearchEngine + ?Sized>(
-        &self,
-        engine: &mut E,
-        options: xq_search::engine::Options,
-    ) -> Result<(), CommandError> {
-        let asked = options.hash_mib;
-        engine
-            .set_options(options)
-            .map_err(|_| CommandError::Table {
-                asked,
-                kept: engine.options().hash_mib,
-            })
-    }
-
-    /// Sets the book from the file at `path` (empty: no book). A file that is not a book
-    /// leaves the engine without one, and is the error.
-    fn load_book<E: SearchEngine + ?Sized>(
+    /// UCCI's `bookfiles`: the first of the `;`-separated files that is a book is set
+    /// (each one that is not is reported), and played from unless `usebook` is off.
+    fn load_book_files<E: SearchEngine + ?Sized>(
         &mut self,
         engine: &mut E,
-        path: &str,
+        list: &str,
     ) -> Result<(), CommandError> {
-        if path.is_empty() {
-            engine.core_mut().set_book(None);
-            return Ok(());
-        }
-        let book = self
-            .files
-            .read(path)
-            .map_err(|message| BookError::Io {
-                path: path.into(),
-                message,
-            })
-            .and_then(|bytes| Book::from_bytes(&bytes));
-        match book {
-            Ok(book) => {
-                engine.core_mut().set_book(Some(Arc::new(book)));
-                Ok(())
-            }
-            Err(error) => {
-                engine.core_mut().set_book(None);
-                Err(CommandError::Book {
-                    path: path.to_string(),
-                    error,
-                })
+        let mut problems = Vec::new();
+        for path in list.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            match engine.load_book(path) {
+                Ok(()) => break,
+                Err(e) => problems.push(CommandError::Engine(e)),
             }
         }
+        let own = self.use_book && engine.core().book().is_some();
+        engine.set_own_book(own);
+        CommandError::from_problems(problems)
     }
 }

@@ -4,13 +4,11 @@
 //! protocol adds its handshake, its option table and its `go`.
 
 use crate::error::CommandError;
-use crate::files::Files;
 use crate::io::{report_error, Flow, Sink};
 use crate::options::{find, EngineOption, Kind, Settings};
 use crate::parse::parse_position;
-use xq_book::BookMove;
 use xq_movegen::Game;
-use xq_search::engine::{Listener, SearchEngine};
+use xq_search::engine::{BookMove, Listener, SearchEngine};
 use xq_search::{Info, Limits, Score, SearchResult};
 
 /// The engine's name and version, as protocols announce it.
@@ -157,13 +155,12 @@ impl<E: SearchEngine> Session<E> {
         engine: E,
         dialect: Dialect,
         options: Vec<EngineOption>,
-        files: Box<dyn Files>,
     ) -> Session<E> {
         Session {
             engine,
             sink,
             dialect,
-            settings: Settings::new(files),
+            settings: Settings::new(),
             options,
         }
     }
@@ -348,9 +345,11 @@ impl<E: SearchEngine> Session<E> {
                 );
             },
         )
-        .map_err(|e| CommandError::Table {
-            asked: e.mib,
-            kept: 0,
+        .map_err(|e| {
+            CommandError::Engine(xq_search::engine::EngineError::Table {
+                asked: e.mib,
+                kept: 0,
+            })
         })?;
         say!(
             self.sink,

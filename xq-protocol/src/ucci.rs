@@ -11,7 +11,6 @@
 //! depth) is another thing and, like other engines' options, ignored.
 
 use crate::error::CommandError;
-use crate::files::{Disk, Files};
 use crate::io::{Flow, Protocol, Sink};
 use crate::options::{ucci_options, Kind};
 use crate::parse::{parse_go, parse_legal_moves, parse_num, parse_position, Arity, GoArg};
@@ -44,17 +43,12 @@ pub struct Ucci<E> {
 }
 
 impl<E: SearchEngine> Ucci<E> {
-    /// A session writing to `sink`, with `engine`, reading files from the disk.
+    /// A session writing to `sink`, with `engine` (which reads the files its options
+    /// name: [`Core::set_files`](xq_search::engine::Core::set_files)).
     pub fn new(sink: Sink, engine: E) -> Ucci<E> {
-        Ucci::with_files(sink, engine, Box::new(Disk))
-    }
-
-    /// A session writing to `sink`, with `engine`, reading the options' files from
-    /// `files`.
-    pub fn with_files(sink: Sink, engine: E, files: Box<dyn Files>) -> Ucci<E> {
         let options = ucci_options(engine.core().caps(), engine.options().hash_mib);
         Ucci {
-            session: Session::new(sink, engine, Dialect::Ucci, options, files),
+            session: Session::new(sink, engine, Dialect::Ucci, options),
         }
     }
 

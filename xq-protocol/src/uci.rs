@@ -1,7 +1,6 @@
 //! The UCI protocol (as Pikafish speaks it for Xiangqi).
 
 use crate::error::CommandError;
-use crate::files::{Disk, Files};
 use crate::io::{Flow, Protocol, Sink};
 use crate::options::uci_options;
 use crate::parse::{parse_go, parse_legal_moves, parse_num, Arity, GoArg};
@@ -43,17 +42,12 @@ pub struct Uci<E> {
 }
 
 impl<E: SearchEngine> Uci<E> {
-    /// A session writing to `sink`, with `engine`, reading files from the disk.
+    /// A session writing to `sink`, with `engine` (which reads the files its options
+    /// name: [`Core::set_files`](xq_search::engine::Core::set_files)).
     pub fn new(sink: Sink, engine: E) -> Uci<E> {
-        Uci::with_files(sink, engine, Box::new(Disk))
-    }
-
-    /// A session writing to `sink`, with `engine`, reading the options' files (networks,
-    /// books) from `files`.
-    pub fn with_files(sink: Sink, engine: E, files: Box<dyn Files>) -> Uci<E> {
         let options = uci_options(engine.core().caps(), engine.options().hash_mib);
         Uci {
-            session: Session::new(sink, engine, Dialect::Uci, options, files),
+            session: Session::new(sink, engine, Dialect::Uci, options),
         }
     }
 
@@ -65,11 +59,6 @@ impl<E: SearchEngine> Uci<E> {
     /// The engine, to run a [`Stepper`](xq_search::engine::Stepper)'s search.
     pub fn engine_mut(&mut self) -> &mut E {
         &mut self.session.engine
-    }
-
-    /// Where the options' files are read from (a web page puts the files it fetched).
-    pub fn files_mut(&mut self) -> &mut dyn Files {
-        self.session.settings.files_mut()
     }
 
     fn handshake(&self) {

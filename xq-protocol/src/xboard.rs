@@ -58,7 +58,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use xq_core::{Color, Move, ParseMoveError};
 use xq_movegen::Game;
-use xq_search::engine::{Listener, Options, SearchEngine};
+use xq_search::engine::{Listener, SearchEngine};
 use xq_search::skill::{Skill, MAX_LEVEL};
 use xq_search::{Clock, Info, Limits, Score, SearchResult};
 
@@ -467,18 +467,6 @@ impl<E: SearchEngine> XBoard<E> {
         Ok(())
     }
 
-    /// Changes the engine's options; a table the system refuses is the error (the old
-    /// size is kept).
-    fn set_options(&mut self, change: impl FnOnce(&mut Options)) -> Result<(), CommandError> {
-        let mut o = self.engine.options().clone();
-        change(&mut o);
-        let asked = o.hash_mib;
-        self.engine.set_options(o).map_err(|_| CommandError::Table {
-            asked,
-            kept: self.engine.options().hash_mib,
-        })
-    }
-
     /// `option NAME=VALUE`.
     fn option(&mut self, text: &str) -> Result<(), CommandError> {
         let (name, value) = text.split_once('=').unwrap_or((text, ""));
@@ -490,7 +478,8 @@ impl<E: SearchEngine> XBoard<E> {
                     .ok()
                     .filter(|&l| l <= MAX_LEVEL)
                     .ok_or_else(|| bad("option value", value.trim()))?;
-                self.set_options(|o| o.skill = Skill::new(level))
+                self.engine.set_skill(Skill::new(level));
+                Ok(())
             }
             _ => Err(CommandError::UnknownOption(name.trim().to_string())),
         }
@@ -591,28 +580,17 @@ impl<E: SearchEngine> XBoard<E> {
             "egtpath" => match args {
                 ["xiangqi", ..] => {
                     let path = rest["xiangqi".len()..].trim();
-                    self.engine.core_mut().set_tablebases(None);
-                    if !path.is_empty() {
-                        let tables = xq_tablebase::Tablebases::open(path).map_err(|e| {
-                            CommandError::Tablebase {
-                                path: path.to_string(),
-                                reason: e.to_string(),
-                            }
-                        })?;
-                        self.engine
-                            .core_mut()
-                            .set_tablebases(Some(Arc::new(tables)));
-                    }
+                    self.engine.load_tablebases(path)?;
                 }
                 _ => return Err(bad("tablebase type", &args.join(" "))),
             },
             "memory" => {
                 let mb = number("memory")?.max(1) as usize;
-                self.set_options(|o| o.hash_mib = mb)?;
+                self.engine.set_hash(mb)?;
             }
             "cores" => {
                 let n = number("cores")?.max(1) as usize;
-                self.set_options(|o| o.threads = n)?;
+                self.engine.set_threads(n);
             }
             "option" => self.option(rest)?,
             _ if args.is_empty() && from_xboard(cmd).is_ok() => self.usermove(cmd)?,

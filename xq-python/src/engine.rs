@@ -20,7 +20,6 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use xq_protocol::files::Disk;
 use xq_protocol::options::{find, uci_options, EngineOption, Kind, Setting, Settings};
 use xq_protocol::CommandError;
 use xq_search::engine::{Listener, Options, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
@@ -517,7 +516,7 @@ impl Engine {
         Ok(Engine {
             shared: Arc::new(Mutex::new(Shared {
                 engine,
-                settings: Settings::new(Box::new(Disk)),
+                settings: Settings::new(),
                 search: 0,
             })),
         })

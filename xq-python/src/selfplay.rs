@@ -57,12 +57,13 @@ fn describe(value: &Bound<'_, PyAny>) -> String {
     }
 }
 
-/// The network `eval_file` names.
+/// The network `eval_file` names, read as the engine reads one (its error text): a
+/// missing file is Python's `FileNotFoundError`, a file that is not a network
+/// `InvalidArgument`.
 fn read_network(path: &std::path::Path) -> PyResult<Arc<Network>> {
-    let bytes = std::fs::read(path)?;
-    let net = Network::from_bytes(&bytes)
-        .map_err(|e| invalid(format!("eval_file {}: {e}", path.display())))?;
-    Ok(Arc::new(net))
+    std::fs::metadata(path)?;
+    xq_search::engine::read_network(&xq_search::engine::Disk, &path.to_string_lossy())
+        .map_err(|e| invalid(e.to_string()))
 }
 
 /// `xq.selfplay(games, *, nodes=5000, seed=1, threads=1, random_plies=8, max_plies=400,

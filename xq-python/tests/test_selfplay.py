@@ -41,7 +41,7 @@ def test_a_network_file_chooses_the_evaluation(tmp_path):
     bad.write_bytes(b"not a network")
     with pytest.raises(xq.InvalidArgument) as e:
         xq.selfplay(1, eval_file=bad)
-    assert str(e.value) == f"eval_file {bad}: not an xq network file (no XQNN magic)"
+    assert str(e.value) == f"cannot load the network {bad}: not an xq network file (no XQNN magic)"
     with pytest.raises(FileNotFoundError):
         xq.selfplay(1, eval_file=tmp_path / "missing.nnue")
 

@@ -140,6 +140,78 @@ impl Score {
     }
 }
 
+impl Score {
+    /// A root value of this score: centipawns as they are, a mate in `n` moves as a mate
+    /// in `2n - 1` plies, being mated in `n` moves as being mated in `2n` plies (`Mate(0)`:
+    /// mated at the root). [`Score::from_value`] gives the score back.
+    ///
+    /// ```
+    /// use xq_search::{score, Score};
+    /// assert_eq!(Score::Mate(3).to_value(), score::mate_in(5));
+    /// assert_eq!(Score::Mate(-2).to_value(), score::mated_in(4));
+    /// assert_eq!(Score::Mate(0).to_value(), score::mated_in(0));
+    /// for s in [Score::Cp(-35), Score::Mate(1), Score::Mate(-1), Score::Mate(0)] {
+    ///     assert_eq!(Score::from_value(s.to_value()), s);
+    /// }
+    /// ```
+    pub fn to_value(self) -> i32 {
+        let far = (MAX_PLY as i32 + 1) / 2;
+        match self {
+            Score::Cp(v) => v.clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+            Score::Mate(n) if n > 0 => mate_in((2 * n.min(far) - 1) as usize),
+            Score::Mate(n) => mated_in((-2 * n.max(-far)) as usize),
+        }
+    }
+}
+
+/// A score that is not one, in [`Score`]'s `FromStr`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseScoreError {
+    /// The text given.
+    pub text: String,
+}
+
+impl fmt::Display for ParseScoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a score (cp N or mate N)", self.text)
+    }
+}
+
+impl std::error::Error for ParseScoreError {}
+
+impl std::str::FromStr for Score {
+    type Err = ParseScoreError;
+
+    /// A score as UCI's `info` line writes it after `score`, and `Display` writes it:
+    /// `cp 35`, `mate -2`.
+    ///
+    /// ```
+    /// use xq_search::Score;
+    /// assert_eq!("cp 35".parse(), Ok(Score::Cp(35)));
+    /// assert_eq!(" mate -2 ".parse(), Ok(Score::Mate(-2)));
+    /// assert_eq!(Score::Mate(4).to_string().parse(), Ok(Score::Mate(4)));
+    /// assert_eq!(
+    ///     "cp x".parse::<Score>().unwrap_err().to_string(),
+    ///     "'cp x' is not a score (cp N or mate N)"
+    /// );
+    /// ```
+    fn from_str(text: &str) -> Result<Score, ParseScoreError> {
+        let bad = || ParseScoreError {
+            text: text.to_string(),
+        };
+        let mut words = text.split_whitespace();
+        let (Some(kind), Some(n), None) = (words.next(), words.next(), words.next()) else {
+            return Err(bad());
+        };
+        let n: i32 = n.parse().map_err(|_| bad())?;
+        match kind {
+            "cp" => Ok(Score::Cp(n)),
+            "mate" => Ok(Score::Mate(n)),
+            _ => Err(bad()),
+        }
+    }
+}
+
 impl fmt::Display for Score {
     /// UCI style: `cp 35` or `mate -2`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

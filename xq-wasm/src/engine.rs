@@ -4,9 +4,8 @@
 
 use std::sync::{Arc, Mutex};
 use wasm_bindgen::prelude::*;
-use xq_protocol::files::Memory;
 use xq_protocol::{Protocol, Sink, Uci};
-use xq_search::engine::{Caps, Options, SearchEngine, StepState, Stepper};
+use xq_search::engine::{Caps, Memory, Options, SearchEngine, StepState, Stepper};
 
 /// The largest `Hash` in MiB (a wasm32 memory holds at most 4 GiB).
 pub const MAX_HASH_MIB: usize = 1024;
@@ -85,9 +84,10 @@ impl UciEngine {
             ..Options::default()
         };
         let (sink, lines) = Sink::buffer();
-        let engine = Stepper::new(options, caps);
+        let mut engine = Stepper::new(options, caps);
+        engine.core_mut().set_files(Box::new(Memory::default()));
         UciEngine {
-            uci: Uci::with_files(sink, engine, Box::new(Memory::default())),
+            uci: Uci::new(sink, engine),
             lines,
         }
     }
@@ -151,7 +151,11 @@ impl UciEngine {
     /// network written by `xq train`) or `setoption name BookFile value NAME` (a book).
     #[wasm_bindgen(js_name = putFile)]
     pub fn put_file(&mut self, name: &str, bytes: Vec<u8>) {
-        self.uci.files_mut().put(name, bytes);
+        self.uci
+            .engine_mut()
+            .core_mut()
+            .files_mut()
+            .put(name, bytes);
     }
 
     /// Seeds the choices of a playing level and of the book (the same seed, the same

@@ -1,13 +1,14 @@
 //! The engine's core, without threads: the game, the options, the book, the seeds and
 //! the parameters, and the [`Job`] a `go` becomes.
 
-use super::{Caps, Options};
+use super::{Caps, Disk, Files, Options};
 use crate::skill::{LastIteration, Skill};
 use crate::time::{time_budget, Budget};
 use crate::{Info, Limits, SearchParams, SearchResult};
 use std::sync::Arc;
 use xq_book::{Book, BookMove};
 use xq_core::{Color, Move, Position, SplitMix64};
+use xq_eval::nnue::Network;
 use xq_movegen::Game;
 use xq_tablebase::Tablebases;
 
@@ -35,6 +36,12 @@ pub struct Core {
     book: Option<Arc<Book>>,
     tablebases: Option<Arc<Tablebases>>,
     params: SearchParams,
+    /// Where the files the options name are read from.
+    files: Box<dyn Files>,
+    /// Evaluate with a network (else the classical evaluation)?
+    pub(super) use_network: bool,
+    /// The network set or loaded (`None`: the built-in one).
+    pub(super) network_file: Option<Arc<Network>>,
 }
 
 impl Core {
@@ -42,6 +49,11 @@ impl Core {
     /// `caps`, its seeds from the clock.
     pub fn new(options: Options, caps: Caps) -> Core {
         let caps = caps.clamped();
+        let use_network = options.network.is_some();
+        let network_file = options
+            .network
+            .clone()
+            .filter(|n| !xq_eval::nnue::default_network().is_some_and(|d| Arc::ptr_eq(n, &d)));
         Core {
             game: Game::startpos(),
             banned: Vec::new(),
@@ -51,6 +63,47 @@ impl Core {
             book: None,
             tablebases: None,
             params: SearchParams::default(),
+            files: Box::new(Disk),
+            use_network,
+            network_file,
+        }
+    }
+
+    /// Where the files the options name (a network, a book) are read from: the disk
+    /// unless set otherwise.
+    pub fn files(&self) -> &dyn Files {
+        &*self.files
+    }
+
+    /// The files, to hand some over (a web page's [`Memory`](super::Memory)).
+    pub fn files_mut(&mut self) -> &mut dyn Files {
+        &mut *self.files
+    }
+
+    /// Reads the files the options name from `files` from now on (a web page has no
+    /// disk: it hands the engine the files it fetched, as a [`Memory`](super::Memory)).
+    ///
+    /// ```
+    /// use xq_search::engine::{Engine, Memory, Options, SearchEngine};
+    /// let mut engine = Engine::new(Options { hash_mib: 1, ..Options::default() });
+    /// engine.core_mut().set_files(Box::new(Memory::default()));
+    /// engine.core_mut().files_mut().put("book.xqb", vec![1, 2, 3]);
+    /// let e = engine.load_book("book.xqb").unwrap_err();
+    /// assert!(e.to_string().starts_with("book book.xqb: "), "{e}");
+    /// ```
+    pub fn set_files(&mut self, files: Box<dyn Files>) {
+        self.files = files;
+    }
+
+    /// The network the evaluation options choose: the one set or loaded, else the
+    /// built-in one, or `None` (the classical evaluation) when networks are off.
+    pub(super) fn chosen_network(&self) -> Option<Arc<Network>> {
+        if self.use_network {
+            self.network_file
+                .clone()
+                .or_else(xq_eval::nnue::default_network)
+        } else {
+            None
         }
     }
 

@@ -61,20 +61,26 @@
 //! ```
 
 mod core;
+mod error;
+mod files;
+mod runner;
 mod stepper;
 mod threads;
 
 pub use self::core::{Core, Job};
+pub use self::error::EngineError;
+pub use self::files::{Disk, Files, Memory};
+pub use self::runner::{open_tablebases, read_book, read_network, SearchEngine, BUILT_IN_NETWORK};
 pub use self::stepper::{Signals, StepState, Stepper};
 pub use self::threads::Engine;
+pub use crate::skill::{Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
 pub use crate::tt::TableError;
-
-use crate::skill::{Skill, ELO_OF_LEVEL, MAX_ELO, MIN_ELO};
-use crate::tt::{TranspositionTable, TtEntry};
-use crate::{Info, Limits, SearchParams, SearchResult};
+use crate::tt::TranspositionTable;
+use crate::{Info, SearchResult};
 use std::sync::Arc;
 use std::time::Duration;
-use xq_book::BookMove;
+pub use xq_book::BookMove;
+
 use xq_eval::nnue::Network;
 use xq_movegen::Game;
 
@@ -317,78 +323,5 @@ impl Listener for Box<dyn Listener> {
     }
     fn book(&self, moves: &[BookMove], chosen: &BookMove) {
         (**self).book(moves, chosen)
-    }
-}
-
-/// What the protocols drive: an engine that runs [`Job`]s of its [`Core`], on threads
-/// ([`Engine`]) or on the caller's thread ([`Stepper`]). The game, the options' values,
-/// the book and the seed are the core's; a runner adds the table, the searchers and the
-/// search in progress.
-pub trait SearchEngine: std::fmt::Debug + Send {
-    /// The game, options, book, seed and parameters.
-    fn core(&self) -> &Core;
-
-    /// The game, options, book, seed and parameters, to change (the options through
-    /// [`SearchEngine::set_options`], which the runner must see).
-    fn core_mut(&mut self) -> &mut Core;
-
-    /// Changes the options, brought within their ranges and the caps: now if the engine
-    /// is idle, else when the running search has ended.
-    ///
-    /// # Errors
-    /// The table of the new size cannot be allocated: the engine keeps a table of the
-    /// size it had ([`Core::options`] says that size); the other options are taken.
-    fn set_options(&mut self, options: Options) -> Result<(), TableError>;
-
-    /// Sets the search's margins, depth limits and reductions (a tuner's way in).
-    fn set_params(&mut self, params: SearchParams);
-
-    /// Forgets everything learnt (a new game): the table and the histories.
-    fn new_game(&mut self);
-
-    /// Starts a search of the core's game within `limits`, reporting to `listener`. A
-    /// search already running is stopped first (and answers).
-    fn go(&mut self, limits: Limits, listener: Box<dyn Listener>);
-
-    /// Stops the search (if any) and returns its answer, which its listener has been
-    /// given too; `None` when no search was running.
-    fn stop(&mut self) -> Option<SearchResult>;
-
-    /// The opponent played the expected move: the ponder search goes on as a normal one
-    /// with the clock's budget from now. `false` when not pondering.
-    fn ponderhit(&mut self) -> bool;
-
-    /// Stops the search (if any) without an answer.
-    fn abandon(&mut self);
-
-    /// Lets a running search end by its own limits and returns its answer (a held one,
-    /// infinite or pondering, is stopped instead).
-    fn wait(&mut self) -> Option<SearchResult>;
-
-    /// Has a search been started that has not answered yet?
-    fn is_searching(&mut self) -> bool;
-
-    /// What the transposition table holds for the position of `key` (UCCI's `probe`).
-    fn probe(&self, key: u64) -> Option<TtEntry>;
-
-    /// The name the protocols announce for this engine, when it is not xq's own search
-    /// (`None`: the protocol's name for xq).
-    fn name(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// The current game.
-    fn game(&self) -> &Game {
-        self.core().game()
-    }
-
-    /// Sets the game to search from; clears the banned moves.
-    fn set_game(&mut self, game: Game) {
-        self.core_mut().set_game(game);
-    }
-
-    /// The options.
-    fn options(&self) -> &Options {
-        self.core().options()
     }
 }

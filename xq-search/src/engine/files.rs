@@ -1,5 +1,6 @@
-//! Where the options' files (a network, a book) are read from: the disk for the binary,
-//! files handed over in memory for a web page, which has no disk.
+//! Where the engine reads the files its options name (a network, a book): the disk for a
+//! program, files handed over in memory for a web page, which has no disk
+//! ([`Core::set_files`](super::Core::set_files)).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -33,7 +34,7 @@ impl Files for Disk {
 /// Files kept in memory by name: what a web page hands its engine.
 ///
 /// ```
-/// use xq_protocol::files::{Files, Memory};
+/// use xq_search::engine::{Files, Memory};
 /// let mut files = Memory::default();
 /// assert!(files.put("book.xqb", vec![1, 2, 3]));
 /// assert_eq!(files.read("book.xqb"), Ok(vec![1, 2, 3]));
