@@ -578,16 +578,28 @@ fn table(out: &mut String, header: &[&str], text: usize, rows: &[Vec<String>]) {
     }
 }
 
+/// The rows sorted by `key`, greatest first; of equals, the first by name.
+fn top<'a>(rows: &[&'a Record], key: fn(&Record) -> u64) -> Vec<&'a Record> {
+    let mut v = rows.to_vec();
+    v.sort_by_key(|r| (std::cmp::Reverse(key(r)), r.ending.to_string()));
+    v
+}
+
+/// Plies the 60-move rule leaves without a capture: mates longer than this are listed
+/// apart by [`summary`].
+const RULE_PLIES: u16 = 120;
+
 /// A short summary of a log in Markdown, made from [`latest`]'s rows: the endings by
-/// group (positions, results, the longest mate, bytes); the generation times by group
-/// and note; the five largest endings; the five longest mates.
+/// group (positions, results, the longest mate, the largest ending, bytes); the
+/// generation times by group and note; the endings with mates longer than the 120 plies
+/// the 60-move rule allows.
 ///
 /// ```
 /// use xq_tablebase::{generate, log, Ending};
 /// let table = generate(&"KRK".parse::<Ending>().unwrap(), &[], 1, &|_| {}).unwrap();
 /// let row = log::Record { gen_seconds: Some(0.5), ..log::Record::generated(&table, 634) };
 /// let text = log::summary(&[row]);
-/// assert!(text.contains("| **phase 1** | 1 | 4,401 | 1,917 | 54 | 2,430 | 4 (KRK) | 634 | 0.144 (0.144–0.144) |"));
+/// assert!(text.contains("| **phase 1** | 1 | 4,401 | 1,917 | 54 | 2,430 | 4 (KRK) | KRK (4,401) | 634 | 0.144 (0.144–0.144) |"));
 /// ```
 pub fn summary(records: &[Record]) -> String {
     let rows = latest(records);
@@ -597,10 +609,10 @@ pub fn summary(records: &[Record]) -> String {
     let mut groups = Vec::new();
     for (name, holds) in GROUPS {
         let g: Vec<&Record> = rows.iter().copied().filter(|r| holds(&r.ending)).collect();
-        let Some(longest) = g
-            .iter()
-            .max_by_key(|r| (r.longest_mate, std::cmp::Reverse(r.ending.to_string())))
-        else {
+        let (Some(longest), Some(largest)) = (
+            top(&g, |r| r.longest_mate.into()).first().copied(),
+            top(&g, |r| r.positions).first().copied(),
+        ) else {
             continue;
         };
         let sum = |f: fn(&Record) -> u64| g.iter().map(|r| f(r)).sum::<u64>();
@@ -616,6 +628,7 @@ pub fn summary(records: &[Record]) -> String {
             thousands(sum(|r| r.draws)),
             thousands(sum(|r| r.losses)),
             format!("{} ({})", longest.longest_mate, longest.ending),
+            format!("{} ({})", largest.ending, thousands(largest.positions)),
             thousands(bytes),
             format!(
                 "{:.3} ({low:.3}–{high:.3})",
@@ -631,6 +644,7 @@ pub fn summary(records: &[Record]) -> String {
         "draws",
         "losses",
         "longest mate",
+        "largest",
         "bytes",
         "bytes a position",
     ];
@@ -691,38 +705,9 @@ pub fn summary(records: &[Record]) -> String {
     ];
     table(&mut out, &header, 2, &times);
 
-    let top = |key: fn(&Record) -> u64| {
-        let mut v = rows.clone();
-        v.sort_by_key(|r| (std::cmp::Reverse(key(r)), r.ending.to_string()));
-        v.truncate(5);
-        v
-    };
-    let largest: Vec<Vec<String>> = top(|r| r.positions)
+    let beyond: Vec<Vec<String>> = top(&rows, |r| r.longest_mate.into())
         .iter()
-        .map(|r| {
-            vec![
-                r.ending.to_string(),
-                thousands(r.positions),
-                r.longest_mate.to_string(),
-                r.gen_seconds.map_or("–".into(), seconds),
-                thousands(r.bytes),
-                format!("{:.3}", per_position(r)),
-            ]
-        })
-        .collect();
-    out.push('\n');
-    let header = [
-        "the largest endings",
-        "positions",
-        "longest mate",
-        "generation (s)",
-        "bytes",
-        "bytes a position",
-    ];
-    table(&mut out, &header, 1, &largest);
-
-    let longest: Vec<Vec<String>> = top(|r| r.longest_mate.into())
-        .iter()
+        .take_while(|r| r.longest_mate > RULE_PLIES)
         .map(|r| {
             vec![
                 r.ending.to_string(),
@@ -734,16 +719,18 @@ pub fn summary(records: &[Record]) -> String {
             ]
         })
         .collect();
-    out.push('\n');
-    let header = [
-        "the longest mates",
-        "plies",
-        "positions",
-        "wins",
-        "draws",
-        "losses",
-    ];
-    table(&mut out, &header, 1, &longest);
+    if !beyond.is_empty() {
+        out.push('\n');
+        let header = [
+            "mates beyond 120 plies",
+            "plies",
+            "positions",
+            "wins",
+            "draws",
+            "losses",
+        ];
+        table(&mut out, &header, 1, &beyond);
+    }
     out
 }
 
