@@ -163,6 +163,73 @@ fn gen_verify_probe() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The summary of the log in the repository (the phase-1 set and 25 endings where both
+/// sides attack): its totals, and that docs/tablebases.md shows it as it is.
+#[test]
+fn summary_of_the_log_in_the_repository() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let out = xq(&[
+        "tb",
+        "stats",
+        "--summary",
+        &format!("{root}/docs/data/tablebases.csv"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let row = |start: &str| -> Vec<String> {
+        let line = text.lines().find(|l| l.starts_with(start)).expect(start);
+        line.split(" | ").map(str::to_owned).collect()
+    };
+    let phase1 = row("| **phase 1** |");
+    assert_eq!(
+        [&phase1[1], &phase1[2], &phase1[8]],
+        ["414", "3,604,050,141", "544,035,569"]
+    );
+    assert_eq!(
+        [&phase1[6], &phase1[7]],
+        ["133 (KCPKAAB)", "KCAABBKAABB (132,833,898)"]
+    );
+    let both = row("| both sides attack | 25 |");
+    assert_eq!([&both[2], &both[6]], ["291,225,456", "131 (KRKNABB)"]);
+    let idle = row("| phase 1 | idle |");
+    assert_eq!(
+        [&idle[2], &idle[4], &idle[5]],
+        ["282", "3,569,121,477", "2,629.2"]
+    );
+    let beyond: Vec<&str> = text
+        .split("| mates beyond 120 plies |")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(2)
+        .map(|l| l.split(" | ").next().unwrap())
+        .collect();
+    assert_eq!(
+        beyond,
+        [
+            "| KCPKAAB",
+            "| KCPKAABB",
+            "| KRKNABB",
+            "| KNPKAABB",
+            "| KNPKAAB"
+        ]
+    );
+    // docs/tablebases.md holds this summary between its markers.
+    let docs = std::fs::read_to_string(format!("{root}/docs/tablebases.md")).unwrap();
+    let begin = "<!-- made by tools/tb-summary.sh from docs/data/tablebases.csv -->";
+    let block = docs.split(begin).nth(1).expect("the start marker");
+    let block = block.split("<!-- end of the summary -->").next().unwrap();
+    assert_eq!(
+        block.trim(),
+        text.trim(),
+        "docs/tablebases.md has another summary: run tools/tb-summary.sh"
+    );
+}
+
 /// A table where both sides attack: `xq tb probe` says which results the perpetual-check
 /// rule decides (the kept KRKN table).
 #[test]
