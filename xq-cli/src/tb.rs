@@ -75,8 +75,7 @@ enum TbCommand {
     Stats {
         /// The directory of tables (with --summary, or a log file).
         dir: PathBuf,
-        /// Summarize the generation log (DIR/endings.csv) instead: the endings by group,
-        /// the times, the largest endings, the longest mates.
+        /// Summarize the generation log instead (DIR/endings.csv): groups, times, long mates.
         #[arg(long)]
         summary: bool,
     },
@@ -183,12 +182,10 @@ fn gen(
         log.append(&s)?;
         bytes += size_bytes;
         made += 1;
-        let by_rule = match s.rule_decided {
-            Some(n) if ending.both_attack() => {
-                format!(" ({n} decided by the perpetual-check rule)")
-            }
-            _ => String::new(),
-        };
+        let by_rule = s.rule_decided.filter(|_| ending.both_attack());
+        let by_rule = by_rule.map_or(String::new(), |n| {
+            format!(" ({n} decided by the perpetual-check rule)")
+        });
         outln!(
             "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",
             s.positions,
