@@ -6,8 +6,8 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    generate, memory_needed, read_captures, table_size, verify, verify_file, write_table, Ending,
-    Progress, Table, Tablebases,
+    generate, log, memory_needed, read_captures, table_size, verify, verify_file, write_table,
+    Ending, Progress, Table, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -47,6 +47,9 @@ enum TbCommand {
         /// Do not verify each table after generating it.
         #[arg(long)]
         no_verify: bool,
+        /// A note for the rows of the log (DIR/endings.csv): the machine, the run.
+        #[arg(long, default_value = "")]
+        note: String,
     },
     /// Probe a position: its result, distance to mate and every legal move's value.
     Probe {
@@ -70,8 +73,11 @@ enum TbCommand {
     /// List the tables of a directory as a Markdown table: positions, wins, draws,
     /// losses, longest mate, size.
     Stats {
-        /// The directory of tables.
+        /// The directory of tables (with --summary, or a log file).
         dir: PathBuf,
+        /// Summarize the generation log instead (DIR/endings.csv): groups, times, long mates.
+        #[arg(long)]
+        summary: bool,
     },
 }
 
@@ -83,16 +89,17 @@ pub fn run(args: &TbArgs) -> Result<i32> {
             output,
             threads,
             all,
-            max_positions,
+            max_positions: max,
             no_verify,
-        } => gen(endings, *all, output, *threads, *max_positions, !no_verify),
+            note,
+        } => gen(endings, *all, output, *threads, *max, !no_verify, note),
         TbCommand::Probe {
             dir,
             position,
             json,
         } => probe(dir, position, *json),
         TbCommand::Verify { dir, threads } => verify_dir(dir, *threads),
-        TbCommand::Stats { dir } => stats(dir),
+        TbCommand::Stats { dir, summary } => stats(dir, *summary),
     }
 }
 
@@ -103,6 +110,7 @@ fn gen(
     threads: usize,
     max_positions: Option<u64>,
     check: bool,
+    note: &str,
 ) -> Result<i32> {
     let names: Vec<&str> = names.iter().map(String::as_str).filter(|_| !all).collect();
     let wanted = Ending::plan(&Ending::parse_list(&names)?, max_positions);
@@ -120,18 +128,21 @@ fn gen(
     let mut bytes = 0;
     let mut made = 0;
     let existing = Tablebases::open(dir)?;
+    let log = log::Log::open(dir, note)?;
     for ending in &wanted {
         let path = dir.join(ending.file_name());
         if path.exists() {
             match existing.stats(ending) {
-                Ok(Some((_, size))) => {
+                Ok(Some((s, size))) => {
                     outln!("{ending}: already in {} ({} bytes)", dir.display(), size)?;
+                    log.append(&log::Record::kept(&s, size))?;
                     bytes += size;
                     continue;
                 }
                 _ => outln!("{ending}: the file there is not good, generating it again")?,
             }
         }
+        let load = log::load_average();
         let t0 = Instant::now();
         let subs = read_captures(dir, ending).with_context(|| format!("{ending} needs them"))?;
         let sub_refs: Vec<&Table> = subs.iter().collect();
@@ -150,36 +161,43 @@ fn gen(
         })?;
         pb.finish_and_clear();
         let generated = t0.elapsed();
+        let t1 = Instant::now();
         if check {
             let pv = progress_bar(table_size(ending) / 2, "{msg} {bar:30} {pos}/{len}");
             pv.set_message(format!("{ending} verify"));
             verify(&table, &sub_refs, threads, &|d| pv.set_position(d))?;
             pv.finish_and_clear();
         }
+        let verified = check.then(|| t1.elapsed().as_secs_f64());
+        let t2 = Instant::now();
         let size_bytes = write_table(&table, &path)?;
+        let s = log::Record {
+            gen_seconds: Some(generated.as_secs_f64()),
+            verify_seconds: verified,
+            write_seconds: Some(t2.elapsed().as_secs_f64()),
+            threads: Some(threads),
+            load,
+            ..log::Record::generated(&table, size_bytes)
+        };
+        log.append(&s)?;
         bytes += size_bytes;
         made += 1;
-        let s = table.stats();
-        let by_rule = if ending.both_attack() {
-            format!(
-                " ({} decided by the perpetual-check rule)",
-                table.rule_decided()
-            )
-        } else {
-            String::new()
-        };
+        let by_rule = s.rule_decided.filter(|_| ending.both_attack());
+        let by_rule = by_rule.map_or(String::new(), |n| {
+            format!(" ({n} decided by the perpetual-check rule)")
+        });
         outln!(
             "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",
-            s.positions(),
-            s.wins(),
-            s.draws(),
-            s.losses(),
-            s.longest,
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest_mate,
             generated.as_secs_f64(),
-            s.positions() as f64 / generated.as_secs_f64().max(1e-9) / 1e6,
+            s.positions as f64 / generated.as_secs_f64().max(1e-9) / 1e6,
             if check { ", verified" } else { "" },
             size_bytes,
-            size_bytes as f64 / s.positions().max(1) as f64
+            size_bytes as f64 / s.positions.max(1) as f64
         )?;
     }
     outln!(
@@ -260,7 +278,11 @@ fn verify_dir(dir: &Path, threads: usize) -> Result<i32> {
     Ok(if failed == 0 { 0 } else { 1 })
 }
 
-fn stats(dir: &Path) -> Result<i32> {
+fn stats(dir: &Path, summary: bool) -> Result<i32> {
+    if summary {
+        outln!("{}", log::summary(&log::read(dir)?).trim_end())?;
+        return Ok(0);
+    }
     let tb = Tablebases::open(dir)?;
     outln!("| ending | positions | wins | draws | losses | won with the attacker to move | longest mate (plies) | bytes | bytes/position |")?;
     outln!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")?;

@@ -1,5 +1,6 @@
 //! `xq tb`: generating, verifying and probing tables from the command line.
 
+use std::collections::HashMap;
 use std::process::{Command, Output};
 
 fn xq(args: &[&str]) -> Output {
@@ -11,6 +12,24 @@ fn xq(args: &[&str]) -> Output {
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The rows of a generation log (`endings.csv`), each a map from column to field (no
+/// field of these logs is quoted).
+fn log_rows(dir: &std::path::Path) -> Vec<HashMap<String, String>> {
+    let text = std::fs::read_to_string(dir.join("endings.csv")).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("# xq tablebase log, format 1"));
+    let columns: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(columns.len(), 24);
+    lines
+        .map(|l| {
+            let fields: Vec<&str> = l.split(',').collect();
+            assert_eq!(fields.len(), columns.len(), "{l}");
+            let row = columns.iter().zip(fields);
+            row.map(|(c, f)| (c.to_string(), f.to_string())).collect()
+        })
+        .collect()
 }
 
 #[test]
@@ -37,9 +56,65 @@ fn gen_verify_probe() {
         .last()
         .unwrap()
         .starts_with("3 tables generated, 3 in"));
-    // Again: the tables are kept.
-    let again = stdout(&xq(&["tb", "gen", "KRKA", "-o", d]));
+    // The log: a row for each table made, in order, with the table's counts and the
+    // times.
+    let rows = log_rows(&dir);
+    let names: Vec<&str> = rows.iter().map(|r| r["ending"].as_str()).collect();
+    assert_eq!(names, ["KNK", "KRK", "KRKA"]);
+    let krka = &rows[2];
+    let size = std::fs::metadata(dir.join("KRKA.xqtb")).unwrap().len();
+    for (column, value) in [
+        ("status", "generated"),
+        ("positions", "20685"),
+        ("wins", "9264"),
+        ("draws", "366"),
+        ("losses", "11055"),
+        ("attacker_wins", "9264"),
+        ("attacker_draws", "0"),
+        ("attacker_losses", "0"),
+        ("defender_wins", "0"),
+        ("defender_draws", "366"),
+        ("defender_losses", "11055"),
+        ("rule_decided", "0"),
+        ("longest_mate", "10"),
+        ("threads", "2"),
+        ("bytes", &size.to_string()),
+        ("note", ""),
+    ] {
+        assert_eq!(krka[column], value, "{column}");
+    }
+    for column in ["gen_seconds", "verify_seconds", "write_seconds"] {
+        let secs: f64 = krka[column].parse().unwrap();
+        assert!((0.0..60.0).contains(&secs), "{column}: {secs}");
+    }
+    assert!(krka["finished"].ends_with('Z'), "{}", krka["finished"]);
+    assert_eq!(krka["version"], env!("CARGO_PKG_VERSION"));
+    // Again: the tables are kept, and the log says so.
+    let again = stdout(&xq(&["tb", "gen", "KRKA", "-o", d, "--note", "again"]));
     assert!(again.contains("KRKA: already in"), "{again}");
+    let rows = log_rows(&dir);
+    assert_eq!(rows.len(), 5);
+    let kept = &rows[4];
+    assert_eq!(
+        [&kept["ending"], &kept["status"], &kept["note"]],
+        ["KRKA", "kept", "again"]
+    );
+    assert_eq!(
+        [&kept["positions"], &kept["wins"], &kept["longest_mate"]],
+        ["20685", "9264", "10"]
+    );
+    assert_eq!([&kept["gen_seconds"], &kept["threads"]], ["", ""]);
+    // The summary counts each ending once, by the row that made it.
+    let summary = stdout(&xq(&["tb", "stats", "--summary", d]));
+    assert!(
+        summary
+            .contains("\n| **phase 1** | 3 | 29,892 | 13,503 | 474 | 15,915 | 14 (KNK) | KRKA (20,685) | 5,242 |"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\n| phase 1 | – | 3 | 2 | 29,892 |"),
+        "{summary}"
+    );
 
     let verify = xq(&["tb", "verify", d]);
     assert!(verify.status.success());
@@ -63,6 +138,13 @@ fn gen_verify_probe() {
     assert_eq!(json["moves"].as_array().unwrap().len(), 16);
 
     // Errors: a bad name, a position without a table, a damaged file.
+    let bad_log = dir.join("bad-log");
+    std::fs::create_dir_all(&bad_log).unwrap();
+    std::fs::write(bad_log.join("endings.csv"), "ending,status\n").unwrap();
+    let bad = xq(&["tb", "gen", "KRK", "-o", bad_log.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a tablebase log"));
+    assert!(!bad_log.join("KRK.xqtb").exists());
     let bad = xq(&["tb", "gen", "KRKX", "-o", d]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("`X` at 3 is not a piece letter"));
@@ -79,6 +161,73 @@ fn gen_verify_probe() {
         stdout(&verify)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The summary of the log in the repository (the phase-1 set and 25 endings where both
+/// sides attack): its totals, and that docs/tablebases.md shows it as it is.
+#[test]
+fn summary_of_the_log_in_the_repository() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let out = xq(&[
+        "tb",
+        "stats",
+        "--summary",
+        &format!("{root}/docs/data/tablebases.csv"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let row = |start: &str| -> Vec<String> {
+        let line = text.lines().find(|l| l.starts_with(start)).expect(start);
+        line.split(" | ").map(str::to_owned).collect()
+    };
+    let phase1 = row("| **phase 1** |");
+    assert_eq!(
+        [&phase1[1], &phase1[2], &phase1[8]],
+        ["414", "3,604,050,141", "544,035,569"]
+    );
+    assert_eq!(
+        [&phase1[6], &phase1[7]],
+        ["133 (KCPKAAB)", "KCAABBKAABB (132,833,898)"]
+    );
+    let both = row("| both sides attack | 25 |");
+    assert_eq!([&both[2], &both[6]], ["291,225,456", "131 (KRKNABB)"]);
+    let idle = row("| phase 1 | idle |");
+    assert_eq!(
+        [&idle[2], &idle[4], &idle[5]],
+        ["282", "3,569,121,477", "2,629.2"]
+    );
+    let beyond: Vec<&str> = text
+        .split("| mates beyond 120 plies |")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(2)
+        .map(|l| l.split(" | ").next().unwrap())
+        .collect();
+    assert_eq!(
+        beyond,
+        [
+            "| KCPKAAB",
+            "| KCPKAABB",
+            "| KRKNABB",
+            "| KNPKAABB",
+            "| KNPKAAB"
+        ]
+    );
+    // docs/tablebases.md holds this summary between its markers.
+    let docs = std::fs::read_to_string(format!("{root}/docs/tablebases.md")).unwrap();
+    let begin = "<!-- made by tools/tb-summary.sh from docs/data/tablebases.csv -->";
+    let block = docs.split(begin).nth(1).expect("the start marker");
+    let block = block.split("<!-- end of the summary -->").next().unwrap();
+    assert_eq!(
+        block.trim(),
+        text.trim(),
+        "docs/tablebases.md has another summary: run tools/tb-summary.sh"
+    );
 }
 
 /// A table where both sides attack: `xq tb probe` says which results the perpetual-check

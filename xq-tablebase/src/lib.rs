@@ -6,6 +6,7 @@ mod ending;
 pub mod format;
 mod gen;
 mod index;
+pub mod log;
 mod probe;
 mod rule;
 mod value;
@@ -99,6 +100,15 @@ pub enum TablebaseError {
         /// What the moves say (`None`: no legal position).
         expected: Option<TableValue>,
     },
+    /// A generation log ([`log`]) that is not of the format this crate reads.
+    BadLog {
+        /// The file.
+        path: PathBuf,
+        /// The line (from 1).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for TablebaseError {
@@ -141,6 +151,11 @@ impl fmt::Display for TablebaseError {
                 show(stored),
                 show(expected)
             ),
+            TablebaseError::BadLog {
+                path,
+                line,
+                message,
+            } => write!(f, "{}:{line}: {message}", path.display()),
         }
     }
 }
