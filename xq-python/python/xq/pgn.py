@@ -18,11 +18,14 @@ Names: the project says *Game* for a played game and *Record* for a game file
 python-chess's names, ``Game`` and ``GameNode``, because the point of this module is that
 python-chess code reads the same: a ``xq.pgn.Game`` is the root node of a game's tree.
 
-Reading is the same as ``xq.read_pgn``'s (the Rust reader of ``xq-records``): tags,
-movetext in ICCS, WXF or Chinese notation (read from the file's ``Format`` tag or the
-moves), comments, variations, NAGs, the result, and the text some sites put after a game
-(``Game.trailer``). A bad game raises ``xq.InvalidGameFile`` with its line; every move is
-checked. ``read_xqf`` reads an XQF file into the same tree.
+Reading streams through the Rust reader of ``xq-records`` (``PgnReader``, the reader of
+``xq.read_pgn`` too): the handle is read line by line, and Rust cuts the file into
+games, judges its encoding (once for the file: UTF-8 when the bytes are, else GBK),
+reads each game (tags, movetext in ICCS, WXF or Chinese notation, comments, variations,
+NAGs, the result, and the text some sites put after a game: ``Game.trailer``) and names
+the notation its moves are written in (``Game.notation``). Nothing of that is done in
+Python. A bad game raises ``xq.InvalidGameFile`` with its line; every move is checked.
+``read_xqf`` reads an XQF file into the same tree.
 
 Writing (``str(game)``, ``game.pgn(notation)``, ``game.accept(StringExporter(...))``) is
 ``xq.write_pgn``'s canonical form: UTF-8, a ``Format`` tag naming the notation, a ``FEN``
@@ -34,10 +37,7 @@ NAGs, result and trailer (the tests check both on every shared game file).
 
 from __future__ import annotations
 
-import collections.abc
-import io
 import os
-import re
 import weakref
 from typing import (
     Any,
@@ -450,13 +450,15 @@ class Game(GameNode):
 
     # -- writing
 
+    def _result(self) -> str:
+        """The result written: the ``Result`` header, else the movetext's token."""
+        result = self.headers.get("Result", self.result_token)
+        return result if result in ("1-0", "0-1", "1/2-1/2", "*") else "*"
+
     def _tree(self, *, headers: bool = True, comments: bool = True, variations: bool = True) -> Tuple[Any, ...]:
         tags = [(k, v) for k, v in self.headers.items() if k not in ("FEN", "Format")] if headers else []
-        result = self.headers.get("Result", self.result_token)
-        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
-            result = "*"
         main = self._line_from(comments, variations, self.comment)
-        return (tags, self._start_board().fen(), main, result, self.trailer if headers else None)
+        return (tags, self._start_board().fen(), main, self._result(), self.trailer if headers else None)
 
     def pgn(self, notation: Optional[str] = None, *, headers: bool = True, comments: bool = True,
             variations: bool = True) -> str:
@@ -523,9 +525,7 @@ class FileExporter(StringExporter):
 
 def _game_of_tree(tree: Tuple[Any, ...], notation: str, encoding: str) -> Game:
     tags, fen, main, result, trailer = tree
-    game = Game(Headers(tags))
-    if fen != STARTING_FEN:
-        game.headers["FEN"] = fen
+    game = Game(_headers_of(tags, fen))
     comment, nodes = main
     game.comment = comment or ""
     _grow(game, nodes)
@@ -555,199 +555,62 @@ def _grow(parent: GameNode, nodes: Sequence[Tuple[Any, ...]]) -> None:
 
 # ---------------------------------------------------------------------------- reading
 
-_RESULTS = {"1-0", "0-1", "1/2-1/2", "*", "½-½"}
-_FORMAT_TAG = re.compile(r'^\s*\[\s*Format\s+"([^"]*)"\s*\]', re.MULTILINE)
-_TRADITIONAL = set("車馬進後帥俥傌砲將")
+#: The stream of each file being read, made at its first game and dropped at its end
+#: (by the file itself when it can be weakly referenced, else by its id). A stream holds
+#: no reference to its file: ``read_game`` lends it the file at each call.
+_streams: "weakref.WeakKeyDictionary[Any, _xq._PgnStream]" = weakref.WeakKeyDictionary()
+_streams_by_id: Dict[int, "_xq._PgnStream"] = {}
 
 
-class _HandleState:
-    """What ``read_game`` remembers of a handle between games: the first line of the next
-    game when the handle cannot seek back to it, the line number and the games read."""
-
-    def __init__(self) -> None:
-        self.pending: Optional[Union[str, bytes]] = None
-        self.line = 1
-        self.games = 0
-        self.gbk = False
-
-
-_states: "weakref.WeakKeyDictionary[Any, _HandleState]" = weakref.WeakKeyDictionary()
-_states_by_id: Dict[int, _HandleState] = {}
-
-
-def _state(handle: Any) -> _HandleState:
+def _next_game(handle: Any, encoding: str) -> "Optional[_xq._PgnGame]":
+    """The next game's text of ``handle``, cut out by the Rust reader of its stream."""
     try:
-        state = _states.get(handle)
-        if state is None:
-            state = _states[handle] = _HandleState()
-        return state
+        streams: "MutableMapping[Any, _xq._PgnStream]" = _streams
+        key: Any = handle
+        stream = streams.get(key)
     except TypeError:
-        return _states_by_id.setdefault(id(handle), _HandleState())
+        streams, key = _streams_by_id, id(handle)
+        stream = streams.get(key)
+    if stream is None:
+        stream = streams[key] = _xq._PgnStream(handle)
+    text = stream.next_game(handle, encoding)
+    if text is None:
+        del streams[key]
+    return text
 
 
-def _line_text(line: Union[str, bytes], state: _HandleState) -> str:
-    """A line as text, to see the file's structure ([, {, }, ;, results)."""
-    if isinstance(line, str):
-        return line
-    if not state.gbk:
-        try:
-            return line.decode("utf-8")
-        except UnicodeDecodeError:
-            state.gbk = True
-    return line.decode("gb18030", errors="replace")
+def _headers_of(tags: Iterable[Tuple[str, str]], fen: str) -> Headers:
+    """The headers of a game read: its tags in file order, and ``FEN`` (last) when the
+    game does not start from the usual position."""
+    headers = Headers(tags)
+    if fen != STARTING_FEN:
+        headers["FEN"] = fen
+    return headers
 
 
-class _Scanner:
-    """Follows the movetext line by line to find where a game ends: at a line that starts
-    with ``[`` outside a comment, or after the result, at the next such line (what
-    follows a result is the game's trailer)."""
-
-    def __init__(self) -> None:
-        self.in_comment = False
-        self.after_result = False
-        self.depth = 0
-        self.moves_seen = False
-
-    def ends_before(self, text: str) -> bool:
-        """Does this line start the next game?"""
-        stripped = text.lstrip(" \t\ufeff")
-        return stripped.startswith("[") and not self.in_comment and (self.moves_seen or self.after_result)
-
-    def feed(self, text: str) -> None:
-        stripped = text.strip().lstrip("\ufeff")
-        if not stripped:
-            return
-        if not self.in_comment and stripped.startswith("[") and not self.moves_seen:
-            return  # a tag
-        if self.after_result:
-            return
-        self.moves_seen = True
-        i, n = 0, len(text)
-        word: List[str] = []
-        while i < n:
-            c = text[i]
-            if self.in_comment:
-                if c == "}":
-                    self.in_comment = False
-                i += 1
-                continue
-            if c == "{" or c == ";" or c == "(" or c == ")" or c.isspace():
-                self._word("".join(word))
-                word = []
-                if c == "{":
-                    self.in_comment = True
-                elif c == ";":
-                    return
-                elif c == "(":
-                    self.depth += 1
-                elif c == ")":
-                    self.depth = max(0, self.depth - 1)
-                if self.after_result:
-                    return
-                i += 1
-                continue
-            word.append(c)
-            i += 1
-        self._word("".join(word))
-
-    def _word(self, word: str) -> None:
-        if word in _RESULTS and self.depth == 0:
-            self.after_result = True
-
-
-def _detect_notation(text: str) -> str:
-    """The notation of a game's movetext: its Format tag, else its first move's form."""
-    m = _FORMAT_TAG.search(text)
-    if m:
-        value = m.group(1).strip().lower()
-        if value == "iccs":
-            return "iccs"
-        if value == "wxf":
-            return "wxf"
-    body = re.sub(r"\{[^}]*\}", " ", "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("[")))
-    body = re.sub(r";[^\n]*", " ", body)
-    for word in re.split(r"[\s()]+", body):
-        word = re.sub(r"^\d+[.．…。]+", "", word)
-        if not word or word in _RESULTS or word.startswith("$"):
-            continue
-        if re.fullmatch(r"[a-iA-I][0-9]-?[a-iA-I][0-9][!?]*", word):
-            return "iccs"
-        if re.fullmatch(r"[A-Za-z+\-][0-9a-e+\-.]?[.=+\-][0-9][!?]*", word) or re.fullmatch(r"[A-Za-z][0-9][.=+\-][0-9][!?]*", word):
-            return "wxf"
-        if any(c in _TRADITIONAL for c in body):
-            return "chinese-traditional"
-        return "chinese"
-    return "chinese"
+def _game_of_text(text: "_xq._PgnGame", handle: Any) -> Game:
+    tree, notation = text.tree()
+    # A file in text mode decoded the text itself: its encoding is the file's.
+    encoding = text.encoding or str(getattr(handle, "encoding", None) or "utf-8").lower()
+    return _game_of_tree(tree, notation, encoding)
 
 
 def read_game(handle: Any, *, encoding: str = "auto") -> Optional[Game]:
     """Reads the next game of a PGN file and returns it, or None at the end of the file.
 
     ``handle`` is a file opened in binary mode (the bytes are decoded as UTF-8 when they
-    are, else as GBK, as the Chinese sites publish them; or as ``encoding`` says:
-    ``"utf-8"``, ``"gbk"``) or in text mode (then its own encoding rules). The handle
-    is left at the start of the next game (when it can seek; otherwise ``read_game``
-    remembers the line it read too far, for the next call with the same handle).
+    are, else as GBK, as the Chinese sites publish them, judged once for the file; or as
+    ``encoding`` says: ``"utf-8"``, ``"gbk"``) or in text mode (then its own encoding
+    rules). The file is read line by line by the Rust reader (``xq_records``'
+    ``PgnReader``), which cuts it into games, reads them and names the notation of their
+    moves. The handle is left at the start of the next game when it can seek; otherwise
+    the line read too far is kept for the next call with the same handle.
 
-    Raises InvalidGameFile with the game's number, the line (counted from where reading
-    started) and the ply."""
-    if encoding not in ("auto", "utf-8", "utf8", "gbk", "gb2312", "gb18030", "cp936"):
-        raise ValueError(f"unknown encoding {encoding!r} (auto, utf-8 or gbk)")
-    state = _state(handle)
-    scanner = _Scanner()
-    lines: List[Union[str, bytes]] = []
-    first_line = state.line
-    seekable = False
-    try:
-        seekable = handle.seekable()
-    except (AttributeError, OSError, ValueError):
-        pass
-    while True:
-        position = None
-        if state.pending is not None:
-            line, state.pending = state.pending, None
-        else:
-            if seekable:
-                try:
-                    position = handle.tell()
-                except (OSError, ValueError):
-                    seekable = False
-            line = handle.readline()
-        if not line:
-            break
-        text = _line_text(line, state)
-        if scanner.ends_before(text):
-            if position is not None:
-                handle.seek(position)
-            else:
-                state.pending = line
-            break
-        scanner.feed(text)
-        lines.append(line)
-        state.line += 1
-    if not lines:
-        return None
-    if isinstance(lines[0], bytes):
-        chunk: Union[str, bytes] = b"".join(typing_bytes(l) for l in lines)
-        forced = encoding
-    else:
-        chunk = "".join(typing_str(l) for l in lines)
-        forced = "auto"
-    trees, used = _xq._read_pgn_tree(chunk, forced, first_line, state.games + 1)
-    if not trees:
-        return None
-    state.games += 1
-    text = chunk if isinstance(chunk, str) else chunk.decode("utf-8" if used == "utf-8" else "gb18030", errors="replace")
-    encoding_used = used if isinstance(chunk, bytes) else (getattr(handle, "encoding", None) or "utf-8")
-    return _game_of_tree(trees[0], _detect_notation(text), str(encoding_used).lower())
-
-
-def typing_bytes(b: Union[str, bytes]) -> bytes:
-    return b if isinstance(b, bytes) else b.encode()
-
-
-def typing_str(s: Union[str, bytes]) -> str:
-    return s if isinstance(s, str) else s.decode()
+    Raises InvalidGameFile with the file's name (when the handle has one), the game's
+    number, the line (counted from where reading started) and the ply; the next call
+    reads the next game. A byte that is not valid in the encoding ends the reading."""
+    text = _next_game(handle, encoding)
+    return None if text is None else _game_of_text(text, handle)
 
 
 def read_xqf(source: Any) -> Game:
