@@ -2,8 +2,9 @@
 and text mode, GBK and UTF-8) to the flat reader's moves and comments, written back in
 xq's canonical form (the same tokens as the file, byte for byte what the flat writer
 makes, a fixed point of read and write in every notation and encoding), a file of many
-games streamed one at a time and written back byte for byte, the editing calls, XQF
-into the same tree, and errors with their line."""
+games streamed one at a time and written back byte for byte, read_headers and skip_game
+over a collection (seekable or not), visitors, the editing calls, XQF into the same
+tree, and errors with their line."""
 
 import io
 import pathlib
@@ -334,6 +335,13 @@ def test_every_shared_pgn_writes_back_byte_for_byte_through_the_stream(path):
         assert str(xq.pgn.read_game(io.StringIO(written))) == written
 
 
+def shared_games_file():
+    """The ten shared GBK files one after the other, as the sites publish collections,
+    and each game alone."""
+    files = [p for p in PGN_FILES if p.parent == GAMES]
+    return b"".join(p.read_bytes() for p in files), [xq.pgn.read_game(open(p, "rb")) for p in files]
+
+
 class Pipe:
     """A stream that cannot seek (a pipe, stdin), of bytes or of text."""
 
@@ -346,6 +354,156 @@ class Pipe:
 
     def seekable(self):
         return False
+
+
+def test_read_headers_and_skip_game_on_a_file_of_many_games(tmp_path):
+    data, alone = shared_games_file()
+    path = tmp_path / "collection.pgn"
+    path.write_bytes(data)
+    for opened in (lambda: open(path, "rb"), lambda: open(path, encoding="gbk", newline=""),
+                   lambda: Pipe(data)):
+        f = opened()
+        # The headers of every game, as read_game gives them, the moves not read.
+        headers = []
+        while (h := xq.pgn.read_headers(f)) is not None:
+            assert isinstance(h, xq.pgn.Headers)
+            headers.append(h)
+        assert [dict(h) for h in headers] == [dict(g.headers) for g in alone]
+        assert [list(h) for h in headers] == [list(g.headers) for g in alone]
+        assert xq.pgn.read_headers(f) is None and xq.pgn.skip_game(f) is False
+        # Skip three games: the next one read is the fourth.
+        f = opened()
+        assert [xq.pgn.skip_game(f) for _ in range(3)] == [True, True, True]
+        fourth = xq.pgn.read_game(f)
+        assert fourth.headers["Round"] == alone[3].headers["Round"] == "9"
+        assert str(fourth) == str(alone[3])
+        # Then the headers of the fifth, and the sixth game whole.
+        assert dict(xq.pgn.read_headers(f)) == dict(alone[4].headers)
+        assert str(xq.pgn.read_game(f)) == str(alone[5])
+        assert sum(1 for _ in iter(lambda: xq.pgn.skip_game(f), False)) == 4
+        assert xq.pgn.read_game(f) is None
+    # A file that can seek is left at the next game's first line each time: where the
+    # next shared file starts (what the handle is read with in between does not matter).
+    sizes = [p.stat().st_size for p in PGN_FILES if p.parent == GAMES]
+    ends = [sum(sizes[: i + 1]) for i in range(10)]
+    with open(path, "rb") as f:
+        at = []
+        while xq.pgn.skip_game(f):
+            at.append(f.tell())
+            assert f.read(1) in (b"[", b"")
+            f.seek(at[-1])
+    assert at == ends
+    # Each game reads alone when the file is moved to its start.
+    with open(path, "rb") as f:
+        for i in (7, 2):
+            f.seek(ends[i - 1])
+            assert str(xq.pgn.read_game(f)) == str(alone[i])
+
+
+class Events(xq.pgn.BaseVisitor[list]):
+    """Every call, in order."""
+
+    def __init__(self):
+        self.calls = []
+
+    def begin_game(self):
+        self.calls.append("begin_game")
+
+    def visit_header(self, tagname, tagvalue):
+        self.calls.append(f"{tagname}={tagvalue}")
+
+    def end_headers(self):
+        self.calls.append("end_headers")
+
+    def visit_move(self, board, move):
+        self.calls.append(board.notation(move, "iccs"))
+
+    def visit_board(self, board):
+        self.calls.append(f"board {board.ply()}")
+
+    def visit_comment(self, comment):
+        self.calls.append("{" + comment + "}")
+
+    def visit_nag(self, nag):
+        self.calls.append(f"${nag}")
+
+    def begin_variation(self):
+        self.calls.append("(")
+
+    def end_variation(self):
+        self.calls.append(")")
+
+    def visit_result(self, result):
+        self.calls.append(result)
+
+    def end_game(self):
+        self.calls.append("end_game")
+
+    def result(self):
+        return self.calls
+
+
+class MainLineOnly(xq.pgn.BaseVisitor[int]):
+    """The moves of the main line: variations skipped."""
+
+    def begin_game(self):
+        self.moves = 0
+
+    def visit_move(self, board, move):
+        self.moves += 1
+
+    def begin_variation(self):
+        return xq.pgn.SKIP
+
+    def result(self):
+        return self.moves
+
+
+class Builder(xq.pgn.GameBuilder):
+    """python-chess's default visitor, driven call by call (not the fast path)."""
+
+
+def test_visitors():
+    events = xq.pgn.read_game(io.StringIO(RICH), Visitor=Events)
+    assert events == [
+        "begin_game", "Game=Chinese Chess", "Red=红方", "Black=黑方", "end_headers",
+        "board 0", "{the game}",
+        "h2e2", "board 1", "{central cannon}",
+        "h9g7", "board 2", "$1", "$14",
+        "(", "h7e7", "board 2", "{same direction}",
+        "h0g2", "board 3", "(", "c3c4", "board 3", ")", ")",
+        "h0g2", "board 3", "(", "{before}", "b0c2", "board 3", "$2", ")",
+        "i9h9", "board 4", "*", "end_game",
+    ]
+    game = xq.pgn.read_game(io.StringIO(RICH))
+    # The same calls when a game is walked.
+    assert game.accept(Events()) == events
+    # A visitor's SKIP: the main line alone.
+    assert xq.pgn.read_game(io.StringIO(RICH), Visitor=MainLineOnly) == 4
+    assert game.accept(MainLineOnly()) == 4
+    # GameBuilder driven call by call builds the same game as read_game's fast path.
+    built = xq.pgn.read_game(io.StringIO(RICH), Visitor=Builder)
+    assert type(built) is xq.pgn.Game and built is not game
+    same_game(built, game)
+    assert str(built) == str(game) and built.notation == game.notation
+    rebuilt = game.accept(Builder())
+    assert str(rebuilt) == str(game)
+    # HeadersBuilder skips the moves: a game whose moves are bad has headers all the same.
+    bad = '[Round "1"]\n\n1. h2e2 h2e2 *\n'
+    headers = xq.pgn.read_game(io.StringIO(bad), Visitor=xq.pgn.HeadersBuilder)
+    assert dict(headers) == {"Round": "1"}
+    assert xq.pgn.read_headers(io.StringIO(bad))["Round"] == "1"
+    assert xq.pgn.skip_game(io.StringIO(bad)) is True
+    with pytest.raises(xq.InvalidGameFile):
+        xq.pgn.read_game(io.StringIO(bad))
+    # A set-up start: the FEN header, as read_game gives it.
+    board = xq.Board("3k5/R8/9/9/9/9/9/9/4R4/4K4 w")
+    board.push_uci("e1e9")
+    text = xq.pgn.Game.from_board(board).pgn("iccs")
+    assert xq.pgn.read_headers(io.StringIO(text))["FEN"] == "3k5/R8/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
+    events = xq.pgn.read_game(io.StringIO(text), Visitor=Events)
+    assert "FEN=3k5/R8/9/9/9/9/9/9/4R4/4K4 w - - 0 1" in events
+    assert events[-4:] == ["e1e9", "board 1", "1-0", "end_game"]
 
 
 def test_gbk_and_utf8_input():
@@ -387,12 +545,12 @@ def test_a_bad_game_says_where_and_the_next_one_reads(tmp_path):
         assert message.startswith(str(path)) and "game 2, line 8, ply 3" in message
         assert xq.pgn.read_game(f).headers["Round"] == "3"
         with pytest.raises(xq.InvalidGameFile, match=r"game 4, line 14: malformed tag '\[Round \"4\"'"):
-            xq.pgn.read_game(f)
+            xq.pgn.read_headers(f)
         assert xq.pgn.read_game(f) is None
         # Moved back to its start, the file is read afresh: the same games, the same
         # numbers in the errors.
         f.seek(0)
-        assert xq.pgn.read_game(f).headers["Round"] == "1"
+        assert xq.pgn.read_headers(f)["Round"] == "1"
         with pytest.raises(xq.InvalidGameFile, match="game 2, line 8, ply 3"):
             xq.pgn.read_game(f)
     # Unknown encodings and handles that are no PGN files.
@@ -435,7 +593,7 @@ def test_a_stream_that_cannot_be_weakly_referenced():
     with pytest.raises(TypeError):
         weakref.ref(stream)
     assert xq.pgn.read_game(stream).headers["Round"] == "1"
-    assert xq.pgn.read_game(stream).headers["Round"] == "2"
+    assert xq.pgn.skip_game(stream) is True
     game = xq.pgn.read_game(stream)
     assert game.headers["Round"] == "3" and game.next().uci() == "c3c4"
     assert xq.pgn.read_game(stream) is None

@@ -1,6 +1,6 @@
 """Game files as python-chess reads them: ``read_game(handle)`` one game at a time, a
 ``Game`` with ``headers`` and a tree of ``GameNode``\\ s that can be edited and written
-back.
+back; ``read_headers`` and ``skip_game`` to go through a big file quickly, and visitors.
 
 ::
 
@@ -12,6 +12,10 @@ back.
             for node in game.mainline():
                 print(node.ply(), node.move, node.comment)
     print(game)                                  # the PGN, in the notation it was read in
+
+    with open("games.pgn", "rb") as f:           # the headers alone, moves not read
+        while (headers := xq.pgn.read_headers(f)) is not None:
+            print(headers.get("Event"))
 
 Names: the project says *Game* for a played game and *Record* for a game file
 (``xq.Record``, a file's record as one flat object). Inside ``xq.pgn`` the classes keep
@@ -27,6 +31,13 @@ the notation its moves are written in (``Game.notation``). Nothing of that is do
 Python. A bad game raises ``xq.InvalidGameFile`` with its line; every move is checked.
 ``read_xqf`` reads an XQF file into the same tree.
 
+Visitors are python-chess's: ``read_game(handle, Visitor=...)`` and ``game.accept(
+visitor)`` drive a ``BaseVisitor`` (``begin_game``, ``visit_header``, ``end_headers``,
+``visit_move``, ``visit_board``, ``visit_comment``, ``visit_nag``, ``begin_variation``,
+``end_variation``, ``visit_result``, ``end_game``, ``result``; ``SKIP`` skips);
+``GameBuilder`` makes a ``Game`` (the default), ``HeadersBuilder`` the headers
+(``read_headers``), ``SkipVisitor`` nothing (``skip_game``).
+
 Writing (``str(game)``, ``game.pgn(notation)``, ``game.accept(StringExporter(...))``) is
 ``xq.write_pgn``'s canonical form: UTF-8, a ``Format`` tag naming the notation, a ``FEN``
 tag when the start is not the usual one, a Red move and Black's answer on each line,
@@ -37,6 +48,8 @@ NAGs, result and trailer (the tests check both on every shared game file).
 
 from __future__ import annotations
 
+import abc
+import enum
 import os
 import weakref
 from typing import (
@@ -54,9 +67,13 @@ from typing import (
     Tuple,
     TypeVar,
     Union,
+    overload,
 )
 
 T = TypeVar("T")
+ResultT = TypeVar("ResultT")
+#: What a visitor makes (covariant: a ``BaseVisitor[bool]`` is a ``BaseVisitor[object]``).
+VisitorResult = TypeVar("VisitorResult", covariant=True)
 
 from . import _xq
 from ._xq import Board, Move, STARTING_FEN
@@ -476,10 +493,22 @@ class Game(GameNode):
             text = text.split("\n\n", 1)[1] if "\n\n" in text else text
         return text
 
-    def accept(self, visitor: "StringExporter") -> str:
-        """Writes the game with an exporter (python-chess's visitor call) and returns
-        what it made."""
-        return visitor._export(self)
+    @overload
+    def accept(self, visitor: "FileExporter") -> int: ...  # type: ignore[overload-overlap]
+
+    @overload
+    def accept(self, visitor: "StringExporter") -> str: ...
+
+    @overload
+    def accept(self, visitor: "BaseVisitor[ResultT]") -> ResultT: ...
+
+    def accept(self, visitor: Any) -> Any:
+        """Walks the game with a visitor (python-chess's call) and returns what it made:
+        an exporter's text (or, for a ``FileExporter``, the characters written), or a
+        ``BaseVisitor``'s ``result()``."""
+        if isinstance(visitor, StringExporter):
+            return visitor._export(self)
+        return _visit(visitor, lambda: self.headers, lambda: self)
 
     def __str__(self) -> str:
         return self.pgn()
@@ -553,6 +582,235 @@ def _grow(parent: GameNode, nodes: Sequence[Tuple[Any, ...]]) -> None:
         parent = child
 
 
+# ---------------------------------------------------------------------------- visitors
+
+
+class SkipType(enum.Enum):
+    """What ``begin_game``, ``end_headers`` and ``begin_variation`` of a visitor return
+    to skip the game, its moves or a variation (``SKIP``)."""
+
+    SKIP = "skip"
+
+
+SKIP = SkipType.SKIP
+
+
+class BaseVisitor(abc.ABC, Generic[VisitorResult]):
+    """python-chess's visitor: ``read_game(handle, Visitor=...)`` and ``game.accept(
+    visitor)`` call its methods in PGN order, and return its ``result()``.
+
+    The calls for a game: ``begin_game()`` (SKIP skips the game), ``begin_headers()``,
+    ``visit_header(name, value)`` for each header, ``end_headers()`` (SKIP skips the
+    moves, which are then not read at all: a bad move is no error), ``visit_board(board)``
+    at the start, ``visit_comment(comment)`` for the comment on the whole game; for each
+    move ``visit_move(board, move)`` (``board`` before the move) and ``visit_board(board)``
+    (after it), its NAGs (``visit_nag``) and comment; after a move, each line that could
+    be played instead of it between ``begin_variation()`` (SKIP skips it) and
+    ``end_variation()``, its starting comment first; then ``visit_result(result)`` and
+    ``end_game()``. The boards are lent: a visitor that changes one must put it back.
+
+    A bad game raises ``xq.InvalidGameFile`` before its moves are visited (there is no
+    ``handle_error``), and the moves come checked and resolved (no ``parse_san``)."""
+
+    def begin_game(self) -> Optional[SkipType]:
+        """A game starts."""
+        return None
+
+    def begin_headers(self) -> Optional[Headers]:
+        """Its headers come."""
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """A header."""
+
+    def end_headers(self) -> Optional[SkipType]:
+        """The headers are over (SKIP skips the moves)."""
+        return None
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """A move, played in ``board``."""
+
+    def visit_board(self, board: Board) -> None:
+        """The start position, and the position after each move."""
+
+    def visit_comment(self, comment: str) -> None:
+        """A comment: on the whole game, after a move, or before a variation's first
+        move."""
+
+    def visit_nag(self, nag: int) -> None:
+        """A numeric annotation glyph of the last move."""
+
+    def begin_variation(self) -> Optional[SkipType]:
+        """A line that could be played instead of the last move starts (SKIP skips it;
+        ``end_variation`` is called still)."""
+        return None
+
+    def end_variation(self) -> None:
+        """The line is over."""
+
+    def visit_result(self, result: str) -> None:
+        """The result: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
+
+    def end_game(self) -> None:
+        """The game is over."""
+
+    @abc.abstractmethod
+    def result(self) -> VisitorResult:
+        """What the visitor made."""
+
+
+class GameBuilder(BaseVisitor[Game]):
+    """Builds a ``Game`` from the calls: the default visitor of ``read_game`` (which
+    builds its game straight from the reader when it is this very class). A subclass
+    gets the game's ``trailer``, ``notation`` and ``encoding`` too."""
+
+    def begin_game(self) -> None:
+        self.game = Game.without_tag_roster()
+        self._nodes: List[GameNode] = [self.game]
+        self._starting = ""
+        self._after_move = False
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.game.headers[tagname] = tagvalue
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        parent = self._nodes[-1]
+        node = ChildNode(parent, move, starting_comment=self._starting)
+        parent.variations.append(node)
+        self._nodes[-1] = node
+        self._starting = ""
+        self._after_move = True
+
+    def visit_comment(self, comment: str) -> None:
+        node = self._nodes[-1]
+        if self._after_move or (node is self.game and not node.variations):
+            node.comment = _joined(node.comment, comment)
+        else:
+            self._starting = _joined(self._starting, comment)
+
+    def visit_nag(self, nag: int) -> None:
+        self._nodes[-1].nags.add(nag)
+
+    def begin_variation(self) -> None:
+        parent = self._nodes[-1].parent
+        if parent is None:
+            raise ValueError("a variation before any move")
+        self._nodes.append(parent)
+        self._after_move = False
+
+    def end_variation(self) -> None:
+        self._nodes.pop()
+        self._after_move = True
+
+    def visit_result(self, result: str) -> None:
+        self.game.result_token = result
+
+    def result(self) -> Game:
+        return self.game
+
+
+def _joined(first: str, second: str) -> str:
+    """Two comments in one slot, a line apart (as the reader joins them)."""
+    return f"{first}\n{second}" if first else second
+
+
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects the headers and skips the moves: what ``read_headers`` uses."""
+
+    def begin_headers(self) -> Headers:
+        self.headers = Headers()
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> Headers:
+        return self.headers
+
+
+class SkipVisitor(BaseVisitor[bool]):
+    """Skips a game: what ``skip_game`` uses."""
+
+    def begin_game(self) -> SkipType:
+        return SKIP
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> bool:
+        return True
+
+
+def _visit(visitor: BaseVisitor[T], headers: Callable[[], Headers], game: Callable[[], Game]) -> T:
+    """Walks a game with ``visitor``; the headers and the game are asked for only when
+    the visitor does not skip them."""
+    if visitor.begin_game() is not SKIP:
+        visitor.begin_headers()
+        for name, value in headers().items():
+            visitor.visit_header(name, value)
+        if visitor.end_headers() is not SKIP:
+            _visit_moves(game(), visitor)
+    visitor.end_game()
+    return visitor.result()
+
+
+def _visit_moves(game: Game, visitor: BaseVisitor[Any]) -> None:
+    board = game.board()
+    visitor.visit_board(board)
+    if game.comment:
+        visitor.visit_comment(game.comment)
+    _visit_line(game, board, visitor)
+    if isinstance(visitor, GameBuilder):
+        # What no visitor call carries: the text after the game and how it was read.
+        built = visitor.game
+        built.trailer, built.notation, built.encoding = game.trailer, game.notation, game.encoding
+    visitor.visit_result(game._result())
+
+
+def _visit_line(node: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    """Visits what follows ``node`` (whose position ``board`` is): each move of the main
+    line, then the lines that could be played instead of it. ``board`` is left as it
+    was. Iterative along a line (a main line may be long)."""
+    played = 0
+    while node.variations:
+        main, others = node.variations[0], node.variations[1:]
+        _visit_node(main, board, visitor)
+        if others:
+            board.pop()
+            for other in others:
+                if visitor.begin_variation() is not SKIP:
+                    if other.starting_comment:
+                        visitor.visit_comment(other.starting_comment)
+                    _visit_node(other, board, visitor)
+                    _visit_line(other, board, visitor)
+                    board.pop()
+                visitor.end_variation()
+            board.push(typing_move(main.move))
+        played += 1
+        node = main
+    for _ in range(played):
+        board.pop()
+
+
+def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    """Visits a node's move (played on ``board``, which stays after it), NAGs and
+    comment."""
+    move = typing_move(node.move)
+    visitor.visit_move(board, move)
+    board.push(move)
+    visitor.visit_board(board)
+    for nag in sorted(node.nags):
+        visitor.visit_nag(nag)
+    if node.comment:
+        visitor.visit_comment(node.comment)
+
+
 # ---------------------------------------------------------------------------- reading
 
 #: The stream of each file being read, made at its first game and dropped at its end
@@ -595,7 +853,17 @@ def _game_of_text(text: "_xq._PgnGame", handle: Any) -> Game:
     return _game_of_tree(tree, notation, encoding)
 
 
-def read_game(handle: Any, *, encoding: str = "auto") -> Optional[Game]:
+@overload
+def read_game(handle: Any, *, encoding: str = "auto") -> Optional[Game]: ...
+
+
+@overload
+def read_game(handle: Any, *, Visitor: Callable[[], BaseVisitor[ResultT]],
+              encoding: str = "auto") -> Optional[ResultT]: ...
+
+
+def read_game(handle: Any, *, Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
+              encoding: str = "auto") -> Any:
     """Reads the next game of a PGN file and returns it, or None at the end of the file.
 
     ``handle`` is a file opened in binary mode (the bytes are decoded as UTF-8 when they
@@ -606,11 +874,37 @@ def read_game(handle: Any, *, encoding: str = "auto") -> Optional[Game]:
     moves. The handle is left at the start of the next game when it can seek; otherwise
     the line read too far is kept for the next call with the same handle.
 
+    With ``Visitor`` (a ``BaseVisitor`` class, or any callable making one), the game is
+    walked with a new visitor and its ``result()`` returned instead of a ``Game``:
+    ``HeadersBuilder`` for the headers alone (the moves not read), ``SkipVisitor`` to
+    skip the game.
+
     Raises InvalidGameFile with the file's name (when the handle has one), the game's
     number, the line (counted from where reading started) and the ply; the next call
     reads the next game. A byte that is not valid in the encoding ends the reading."""
     text = _next_game(handle, encoding)
-    return None if text is None else _game_of_text(text, handle)
+    if text is None:
+        return None
+    if Visitor is GameBuilder:
+        return _game_of_text(text, handle)
+
+    def headers() -> Headers:
+        tags, fen, _ = text.tags()
+        return _headers_of(tags, fen)
+
+    return _visit(Visitor(), headers, lambda: _game_of_text(text, handle))
+
+
+def read_headers(handle: Any, *, encoding: str = "auto") -> Optional[Headers]:
+    """The headers of the next game (with ``FEN`` as ``read_game`` gives it), or None at
+    the end of the file; the game's moves are skipped without being read. Raises
+    InvalidGameFile for a malformed tag."""
+    return read_game(handle, Visitor=HeadersBuilder, encoding=encoding)
+
+
+def skip_game(handle: Any, *, encoding: str = "auto") -> bool:
+    """Skips the next game without reading it: True, or False at the end of the file."""
+    return bool(read_game(handle, Visitor=SkipVisitor, encoding=encoding))
 
 
 def read_xqf(source: Any) -> Game:
@@ -631,6 +925,7 @@ def read_xqf(source: Any) -> Game:
 
 
 __all__ = [
-    "read_game", "read_xqf", "Game", "GameNode", "ChildNode", "Headers", "Mainline",
-    "StringExporter", "FileExporter", "NOTATIONS",
+    "read_game", "read_headers", "skip_game", "read_xqf", "Game", "GameNode", "ChildNode",
+    "Headers", "Mainline", "StringExporter", "FileExporter", "BaseVisitor", "GameBuilder",
+    "HeadersBuilder", "SkipVisitor", "SkipType", "SKIP", "NOTATIONS",
 ]
