@@ -38,6 +38,8 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<board::Outcome>()?;
     m.add_class::<records::GameRecord>()?;
     m.add_class::<records::Node>()?;
+    m.add_class::<records::PgnStream>()?;
+    m.add_class::<records::PgnGame>()?;
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<tablebase::Tablebase>()?;
@@ -60,7 +62,6 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(records::read_pgn_str, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_xqf, m)?)?;
     m.add_function(wrap_pyfunction!(records::write_pgn, m)?)?;
-    m.add_function(wrap_pyfunction!(records::_read_pgn_tree, m)?)?;
     m.add_function(wrap_pyfunction!(records::_xqf_tree, m)?)?;
     m.add_function(wrap_pyfunction!(records::_write_pgn_tree, m)?)?;
     Ok(())

@@ -1,17 +1,23 @@
 //! Game files: `xq.Record` (a game file's record: tags, start, main line with comments
 //! and variations, result), PGN read from UTF-8 or GBK and written in a chosen notation,
-//! XQF read; and the private conversions of a record to and from the tree of tuples
-//! that `xq.pgn` (python-chess's `Game` and `GameNode`) is built from.
+//! XQF read; and for `xq.pgn` (python-chess's `Game` and `GameNode`), the private stream
+//! that reads a PGN file object one game at a time (`_PgnStream`, `_PgnGame`) and the
+//! conversions of a record to and from the tree of tuples its games are built from.
 
 use crate::board::{self, Board};
 use crate::errors::{value_error, Error, Kind};
 use crate::types::Move;
 use crate::types::Reduced;
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
 use std::path::PathBuf;
 use xq_movegen::GameResult;
-use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions, MAX_VARIATION_DEPTH};
+use xq_records::pgn::{
+    self, Encoding, GameText, PgnReader, ReadOptions, WriteOptions, MAX_VARIATION_DEPTH,
+};
 use xq_records::{xqf, Line, Record};
 
 /// A game file's record, as read from a PGN or XQF file: `tags` (a dict in file order),
@@ -390,35 +396,333 @@ fn tree_line(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Line> {
     Ok(line)
 }
 
-/// `_read_pgn_tree(source, encoding, first_line, game)`: the games of one chunk of a
-/// PGN file (str, or bytes decoded as `encoding` says) as trees, and the encoding the
-/// bytes were in. An error's line and game are counted from `first_line` and `game`
-/// (where the chunk starts in its file).
-#[pyfunction]
-pub fn _read_pgn_tree<'py>(
-    py: Python<'py>,
-    source: &Bound<'py, PyAny>,
-    encoding: &str,
-    first_line: usize,
-    game: usize,
-) -> PyResult<(Vec<Bound<'py, PyTuple>>, &'static str)> {
-    let place = |mut e: pgn::PgnError| {
-        e.line += first_line.saturating_sub(1);
-        e.game = e.game.map(|g| g + game.saturating_sub(1));
-        pgn_error(e)
-    };
-    let (text, used) = if let Ok(b) = source.cast::<PyBytes>() {
-        let (text, used) = pgn::decode(b.as_bytes(), self::encoding(encoding)?).map_err(place)?;
-        (text, used.name())
-    } else {
-        (source.extract::<String>()?, "utf-8")
-    };
-    let records = py.detach(|| pgn::read_str(&text)).map_err(place)?;
-    let trees = records
-        .iter()
-        .map(|r| record_tree(py, r))
-        .collect::<PyResult<_>>()?;
-    Ok((trees, used))
+// ---------------------------------------------------------------------- streams for xq.pgn
+
+/// A Python file object read line by line (`readline()`) as the `BufRead` of a
+/// [`PgnReader`]: bytes lines as they are, str lines (a file in text mode) as UTF-8. The
+/// file is lent for one call of [`PgnStream::next_game`] and not kept (so that a stream
+/// kept for a file in a weak dictionary does not keep the file alive). When the file can
+/// seek, the `tell()` of each line's start is noted, so that it can be moved back to
+/// where the next game starts.
+#[derive(Debug)]
+struct Handle {
+    /// The file, during a call.
+    file: Option<Py<PyAny>>,
+    /// Can the file seek (`seekable()` and `tell()` work)?
+    seekable: bool,
+    /// Does the file give str lines? `None` until its first line.
+    text: Option<bool>,
+    /// The line being read and how much of it has been read.
+    line: Vec<u8>,
+    at: usize,
+    /// The bytes given to the reader.
+    offset: u64,
+    /// The offset and `tell()` of the lines that start at or after the reader's
+    /// position.
+    marks: VecDeque<(u64, Py<PyAny>)>,
+    /// The Python exception behind the last I/O error.
+    error: Option<PyErr>,
+}
+
+impl Handle {
+    /// Reads the file's next line into `line`.
+    fn next_line(&mut self, py: Python<'_>) -> PyResult<()> {
+        let file = self
+            .file
+            .as_ref()
+            .ok_or_else(|| PyRuntimeError::new_err("the stream has no file to read"))?
+            .bind(py)
+            .clone();
+        if self.seekable {
+            match file.call_method0("tell") {
+                Ok(cookie) => self.marks.push_back((self.offset, cookie.unbind())),
+                Err(_) => {
+                    // A file that cannot tell here cannot go back either.
+                    self.seekable = false;
+                    self.marks.clear();
+                }
+            }
+        }
+        let line = file.call_method0("readline")?;
+        let text = if let Ok(s) = line.cast::<PyString>() {
+            self.line = s.to_cow()?.as_bytes().to_vec();
+            true
+        } else if let Ok(b) = line.cast::<PyBytes>() {
+            self.line = b.as_bytes().to_vec();
+            false
+        } else if let Ok(b) = line.cast::<PyByteArray>() {
+            self.line = b.to_vec();
+            false
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "readline() returned a {}: a PGN file gives str or bytes lines",
+                line.get_type().name()?
+            )));
+        };
+        match self.text {
+            Some(known) if known != text => {
+                return Err(PyTypeError::new_err(
+                    "readline() returned both str and bytes lines",
+                ))
+            }
+            _ => self.text = Some(text),
+        }
+        self.at = 0;
+        Ok(())
+    }
+
+    /// The file has been moved to `offset` (a line's start): nothing read is kept.
+    fn moved_to(&mut self, offset: u64) {
+        self.line.clear();
+        self.at = 0;
+        self.offset = offset;
+        self.marks.clear();
+    }
+}
+
+impl Read for Handle {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Handle {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at >= self.line.len() {
+            if let Err(e) = Python::attach(|py| self.next_line(py)) {
+                let message = e.to_string();
+                self.error = Some(e);
+                return Err(std::io::Error::other(message));
+            }
+        }
+        Ok(&self.line[self.at..])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at += amount;
+        self.offset += amount as u64;
+    }
+}
+
+/// `_PgnStream(file)`: the games of a PGN file object, one at a time, for
+/// `xq.pgn.read_game` (which keeps one stream a file). The file is read line by line
+/// through `xq_records`' [`PgnReader`], which cuts it into games and judges its
+/// encoding (once, for `"auto"`); a file in text mode is read as its own encoding
+/// decodes it. After each game a file that can seek is moved back to the next game's
+/// first line; one that cannot keeps in the stream the line read too far.
+#[pyclass(module = "xq", name = "_PgnStream")]
+#[derive(Debug)]
+pub struct PgnStream {
+    reader: PgnReader<Handle>,
+    /// The encoding asked for.
+    asked: Encoding,
+    /// The file's name, for errors.
+    name: Option<String>,
+    /// The games read.
+    games: usize,
+}
+
+impl PgnStream {
+    fn fresh(asked: Encoding, seekable: bool) -> PgnReader<Handle> {
+        let handle = Handle {
+            file: None,
+            seekable,
+            text: None,
+            line: Vec::new(),
+            at: 0,
+            offset: 0,
+            marks: VecDeque::new(),
+            error: None,
+        };
+        PgnReader::new(handle, &ReadOptions { encoding: asked })
+    }
+
+    /// The next game's text, with the file lent to the reader.
+    fn read(&mut self, file: &Bound<'_, PyAny>) -> PyResult<Option<GameText>> {
+        let py = file.py();
+        let at_start = || file.call_method0("tell").and_then(|t| t.eq(0));
+        if self.reader.get_ref().seekable && self.games > 0 && at_start().unwrap_or(false) {
+            // Back at the start of the file: read it afresh.
+            self.reader = PgnStream::fresh(self.asked, true);
+            self.games = 0;
+        }
+        self.reader.get_mut().file = Some(file.clone().unbind());
+        if self.reader.get_ref().text.is_none() {
+            // The first line says whether the file is in text mode, whose lines are
+            // UTF-8 here whatever encoding is asked.
+            if self.reader.get_mut().fill_buf().is_err() {
+                return Err(self.io_error());
+            }
+            if self.reader.get_ref().text == Some(true) {
+                self.reader.set_encoding(Encoding::Utf8);
+            }
+        }
+        let text = self.reader.read_text();
+        let text = match text {
+            Ok(text) => text,
+            Err(e) if matches!(e.kind, pgn::PgnErrorKind::Io { .. }) => return Err(self.io_error()),
+            Err(e) => return Err(self.error(e)),
+        };
+        self.give_back(py)?;
+        self.games += usize::from(text.is_some());
+        Ok(text)
+    }
+
+    /// Moves a file that can seek back to where the next game starts.
+    fn give_back(&mut self, py: Python<'_>) -> PyResult<()> {
+        let Some(position) = self.reader.position() else {
+            return Ok(());
+        };
+        let handle = self.reader.get_mut();
+        while handle.marks.front().is_some_and(|(at, _)| *at < position) {
+            handle.marks.pop_front();
+        }
+        if !handle.seekable {
+            return Ok(());
+        }
+        let Some(cookie) = handle
+            .marks
+            .front()
+            .filter(|(at, _)| *at == position)
+            .map(|(_, cookie)| cookie.clone_ref(py))
+        else {
+            return Ok(());
+        };
+        if let Some(file) = handle.file.as_ref() {
+            file.bind(py).call_method1("seek", (cookie,))?;
+        }
+        self.reader.forget_read_ahead();
+        self.reader.get_mut().moved_to(position);
+        Ok(())
+    }
+
+    /// The Python exception behind a read error of the file.
+    fn io_error(&mut self) -> PyErr {
+        self.reader
+            .get_mut()
+            .error
+            .take()
+            .unwrap_or_else(|| PyOSError::new_err("the file could not be read"))
+    }
+
+    /// An error of the file as `InvalidGameFile`, with the file's name.
+    fn error(&self, e: pgn::PgnError) -> PyErr {
+        pgn_error(match &self.name {
+            Some(name) => e.with_file(name.clone()),
+            None => e,
+        })
+    }
+}
+
+#[pymethods]
+impl PgnStream {
+    #[new]
+    fn new(file: &Bound<'_, PyAny>) -> PyResult<PgnStream> {
+        let asked = Encoding::Auto;
+        let seekable = file
+            .call_method0("seekable")
+            .and_then(|s| s.is_truthy())
+            .unwrap_or(false);
+        let name = file
+            .getattr("name")
+            .ok()
+            .and_then(|n| n.extract::<String>().ok());
+        Ok(PgnStream {
+            reader: PgnStream::fresh(asked, seekable),
+            asked,
+            name,
+            games: 0,
+        })
+    }
+
+    /// The next game of `file` (the file this stream was made for) with the lines not
+    /// read yet decoded as `encoding` says (`auto`, `utf-8`, `gbk`; a file in text mode
+    /// is decoded by the file), or None at the end of the file.
+    ///
+    /// Raises ValueError for an unknown encoding, InvalidGameFile for bytes that are not
+    /// valid in the encoding (which ends the reading), and what the file raises when it
+    /// cannot be read.
+    fn next_game(&mut self, file: &Bound<'_, PyAny>, encoding: &str) -> PyResult<Option<PgnGame>> {
+        let asked = self::encoding(encoding)?;
+        if asked != self.asked {
+            self.asked = asked;
+            if self.reader.get_ref().text != Some(true) {
+                self.reader.set_encoding(asked);
+            }
+        }
+        let text = self.read(file);
+        self.reader.get_mut().file = None;
+        let text_mode = self.reader.get_ref().text == Some(true);
+        Ok(text?.map(|text| PgnGame {
+            text,
+            text_mode,
+            name: self.name.clone(),
+        }))
+    }
+}
+
+/// A game's tag section as `_PgnGame.tags` gives it: tags, start FEN, result token.
+type TagSection = (Vec<(String, String)>, String, &'static str);
+
+/// `_PgnGame`: one game's text as a `_PgnStream` cut it out of its file, to read whole
+/// (`tree()`) or only its tags (`tags()`).
+#[pyclass(module = "xq", name = "_PgnGame", frozen)]
+#[derive(Debug)]
+pub struct PgnGame {
+    text: GameText,
+    /// Read from a file in text mode (which decoded it).
+    text_mode: bool,
+    name: Option<String>,
+}
+
+impl PgnGame {
+    fn error(&self, e: pgn::PgnError) -> PyErr {
+        pgn_error(match &self.name {
+            Some(name) => e.with_file(name.clone()),
+            None => e,
+        })
+    }
+}
+
+#[pymethods]
+impl PgnGame {
+    /// The tag section alone: `(tags as [(name, value), ...], start FEN, result token)`.
+    ///
+    /// Raises InvalidGameFile for a malformed tag or FEN, with the line.
+    fn tags(&self) -> PyResult<TagSection> {
+        let record = self.text.tags().map_err(|e| self.error(e))?;
+        Ok((
+            record.tags,
+            record.start.to_fen(),
+            board::result_token(record.result),
+        ))
+    }
+
+    /// The whole game, every move checked: `(tree, notation)`, the tree as `_xqf_tree`
+    /// makes it and the name of the notation its moves are written in.
+    ///
+    /// Raises InvalidGameFile with the game, line and ply of the first problem.
+    fn tree<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyTuple>, &'static str)> {
+        let parsed = py.detach(|| self.text.parse()).map_err(|e| self.error(e))?;
+        Ok((record_tree(py, &parsed.record)?, parsed.notation.name()))
+    }
+
+    /// The encoding the game was decoded from: `utf-8` or `gbk` (`utf-8` for ASCII read
+    /// before the encoding was judged); None for a file in text mode, which decoded it.
+    #[getter]
+    fn encoding(&self) -> Option<&'static str> {
+        if self.text_mode {
+            return None;
+        }
+        Some(match self.text.encoding() {
+            Encoding::Gbk => "gbk",
+            Encoding::Utf8 | Encoding::Auto => "utf-8",
+        })
+    }
 }
 
 /// `_xqf_tree(data)`: the game of XQF bytes as a tree.
@@ -438,8 +742,8 @@ type RecordTree<'py> = (
     Option<String>,
 );
 
-/// `_write_pgn_tree(tree, notation)`: the PGN text of a tree (as `_read_pgn_tree`
-/// makes them) in `notation`.
+/// `_write_pgn_tree(tree, notation)`: the PGN text of a tree (as `_PgnGame.tree` makes
+/// them) in `notation`.
 #[pyfunction]
 pub fn _write_pgn_tree(tree: &Bound<'_, PyAny>, notation: &str) -> PyResult<String> {
     let (tags, fen, main, result, trailer): RecordTree<'_> = tree.extract()?;

@@ -1,12 +1,15 @@
 """xq.pgn, python-chess's game tree: every shared game file read game by game (binary
 and text mode, GBK and UTF-8) to the flat reader's moves and comments, written back in
-xq's canonical form (the same tokens as the file, a fixed point of read and write), a
-file of many games streamed one at a time and written back byte for byte, the editing
-calls, XQF into the same tree, and errors with their line."""
+xq's canonical form (the same tokens as the file, byte for byte what the flat writer
+makes, a fixed point of read and write in every notation and encoding), a file of many
+games streamed one at a time and written back byte for byte, read_headers and skip_game
+over a collection (seekable or not), visitors, the editing calls, XQF into the same
+tree, and errors with their line."""
 
 import io
 import pathlib
 import unicodedata
+import weakref
 
 import pytest
 
@@ -308,3 +311,289 @@ def test_the_deprecated_name_of_the_record():
         cls = xq.Game
     assert cls is xq.Record
     assert xq.Record.__name__ == "Record"
+
+
+# ---------------------------------------------------------------------------- streaming
+
+
+@pytest.mark.parametrize("path", PGN_FILES, ids=lambda p: f"{p.parent.parent.parent.name}/{p.name}")
+def test_every_shared_pgn_writes_back_byte_for_byte_through_the_stream(path):
+    """Each shared file read through the Rust stream and written back is, byte for byte,
+    what the flat reader and writer make of it; that text, as UTF-8 or GBK bytes or as
+    text, reads back to itself byte for byte, in every notation."""
+    with open(path, "rb") as f:
+        game = xq.pgn.read_game(f)
+    (record,) = xq.read_pgn(path)
+    text = str(game)
+    assert text == record.pgn("chinese")
+    for notation in xq.pgn.NOTATIONS:
+        written = game.pgn(notation)
+        for encoding in ("utf-8", "gbk"):
+            again = xq.pgn.read_game(io.BytesIO(written.encode(encoding)))
+            assert again.encoding == encoding and again.notation == notation
+            assert again.pgn() == written
+        assert str(xq.pgn.read_game(io.StringIO(written))) == written
+
+
+def shared_games_file():
+    """The ten shared GBK files one after the other, as the sites publish collections,
+    and each game alone."""
+    files = [p for p in PGN_FILES if p.parent == GAMES]
+    return b"".join(p.read_bytes() for p in files), [xq.pgn.read_game(open(p, "rb")) for p in files]
+
+
+class Pipe:
+    """A stream that cannot seek (a pipe, stdin), of bytes or of text."""
+
+    def __init__(self, data):
+        self.lines = (io.BytesIO if isinstance(data, bytes) else io.StringIO)(data).readlines()
+        self.end = data[:0]
+
+    def readline(self):
+        return self.lines.pop(0) if self.lines else self.end
+
+    def seekable(self):
+        return False
+
+
+def test_read_headers_and_skip_game_on_a_file_of_many_games(tmp_path):
+    data, alone = shared_games_file()
+    path = tmp_path / "collection.pgn"
+    path.write_bytes(data)
+    for opened in (lambda: open(path, "rb"), lambda: open(path, encoding="gbk", newline=""),
+                   lambda: Pipe(data)):
+        f = opened()
+        # The headers of every game, as read_game gives them, the moves not read.
+        headers = []
+        while (h := xq.pgn.read_headers(f)) is not None:
+            assert isinstance(h, xq.pgn.Headers)
+            headers.append(h)
+        assert [dict(h) for h in headers] == [dict(g.headers) for g in alone]
+        assert [list(h) for h in headers] == [list(g.headers) for g in alone]
+        assert xq.pgn.read_headers(f) is None and xq.pgn.skip_game(f) is False
+        # Skip three games: the next one read is the fourth.
+        f = opened()
+        assert [xq.pgn.skip_game(f) for _ in range(3)] == [True, True, True]
+        fourth = xq.pgn.read_game(f)
+        assert fourth.headers["Round"] == alone[3].headers["Round"] == "9"
+        assert str(fourth) == str(alone[3])
+        # Then the headers of the fifth, and the sixth game whole.
+        assert dict(xq.pgn.read_headers(f)) == dict(alone[4].headers)
+        assert str(xq.pgn.read_game(f)) == str(alone[5])
+        assert sum(1 for _ in iter(lambda: xq.pgn.skip_game(f), False)) == 4
+        assert xq.pgn.read_game(f) is None
+    # A file that can seek is left at the next game's first line each time: where the
+    # next shared file starts (what the handle is read with in between does not matter).
+    sizes = [p.stat().st_size for p in PGN_FILES if p.parent == GAMES]
+    ends = [sum(sizes[: i + 1]) for i in range(10)]
+    with open(path, "rb") as f:
+        at = []
+        while xq.pgn.skip_game(f):
+            at.append(f.tell())
+            assert f.read(1) in (b"[", b"")
+            f.seek(at[-1])
+    assert at == ends
+    # Each game reads alone when the file is moved to its start.
+    with open(path, "rb") as f:
+        for i in (7, 2):
+            f.seek(ends[i - 1])
+            assert str(xq.pgn.read_game(f)) == str(alone[i])
+
+
+class Events(xq.pgn.BaseVisitor[list]):
+    """Every call, in order."""
+
+    def __init__(self):
+        self.calls = []
+
+    def begin_game(self):
+        self.calls.append("begin_game")
+
+    def visit_header(self, tagname, tagvalue):
+        self.calls.append(f"{tagname}={tagvalue}")
+
+    def end_headers(self):
+        self.calls.append("end_headers")
+
+    def visit_move(self, board, move):
+        self.calls.append(board.notation(move, "iccs"))
+
+    def visit_board(self, board):
+        self.calls.append(f"board {board.ply()}")
+
+    def visit_comment(self, comment):
+        self.calls.append("{" + comment + "}")
+
+    def visit_nag(self, nag):
+        self.calls.append(f"${nag}")
+
+    def begin_variation(self):
+        self.calls.append("(")
+
+    def end_variation(self):
+        self.calls.append(")")
+
+    def visit_result(self, result):
+        self.calls.append(result)
+
+    def end_game(self):
+        self.calls.append("end_game")
+
+    def result(self):
+        return self.calls
+
+
+class MainLineOnly(xq.pgn.BaseVisitor[int]):
+    """The moves of the main line: variations skipped."""
+
+    def begin_game(self):
+        self.moves = 0
+
+    def visit_move(self, board, move):
+        self.moves += 1
+
+    def begin_variation(self):
+        return xq.pgn.SKIP
+
+    def result(self):
+        return self.moves
+
+
+class Builder(xq.pgn.GameBuilder):
+    """python-chess's default visitor, driven call by call (not the fast path)."""
+
+
+def test_visitors():
+    events = xq.pgn.read_game(io.StringIO(RICH), Visitor=Events)
+    assert events == [
+        "begin_game", "Game=Chinese Chess", "Red=红方", "Black=黑方", "end_headers",
+        "board 0", "{the game}",
+        "h2e2", "board 1", "{central cannon}",
+        "h9g7", "board 2", "$1", "$14",
+        "(", "h7e7", "board 2", "{same direction}",
+        "h0g2", "board 3", "(", "c3c4", "board 3", ")", ")",
+        "h0g2", "board 3", "(", "{before}", "b0c2", "board 3", "$2", ")",
+        "i9h9", "board 4", "*", "end_game",
+    ]
+    game = xq.pgn.read_game(io.StringIO(RICH))
+    # The same calls when a game is walked.
+    assert game.accept(Events()) == events
+    # A visitor's SKIP: the main line alone.
+    assert xq.pgn.read_game(io.StringIO(RICH), Visitor=MainLineOnly) == 4
+    assert game.accept(MainLineOnly()) == 4
+    # GameBuilder driven call by call builds the same game as read_game's fast path.
+    built = xq.pgn.read_game(io.StringIO(RICH), Visitor=Builder)
+    assert type(built) is xq.pgn.Game and built is not game
+    same_game(built, game)
+    assert str(built) == str(game) and built.notation == game.notation
+    rebuilt = game.accept(Builder())
+    assert str(rebuilt) == str(game)
+    # HeadersBuilder skips the moves: a game whose moves are bad has headers all the same.
+    bad = '[Round "1"]\n\n1. h2e2 h2e2 *\n'
+    headers = xq.pgn.read_game(io.StringIO(bad), Visitor=xq.pgn.HeadersBuilder)
+    assert dict(headers) == {"Round": "1"}
+    assert xq.pgn.read_headers(io.StringIO(bad))["Round"] == "1"
+    assert xq.pgn.skip_game(io.StringIO(bad)) is True
+    with pytest.raises(xq.InvalidGameFile):
+        xq.pgn.read_game(io.StringIO(bad))
+    # A set-up start: the FEN header, as read_game gives it.
+    board = xq.Board("3k5/R8/9/9/9/9/9/9/4R4/4K4 w")
+    board.push_uci("e1e9")
+    text = xq.pgn.Game.from_board(board).pgn("iccs")
+    assert xq.pgn.read_headers(io.StringIO(text))["FEN"] == "3k5/R8/9/9/9/9/9/9/4R4/4K4 w - - 0 1"
+    events = xq.pgn.read_game(io.StringIO(text), Visitor=Events)
+    assert "FEN=3k5/R8/9/9/9/9/9/9/4R4/4K4 w - - 0 1" in events
+    assert events[-4:] == ["e1e9", "board 1", "1-0", "end_game"]
+
+
+def test_gbk_and_utf8_input():
+    text = '[Red "胡荣华"]\n[Black "杨官璘"]\n\n1. 炮二平五 {中炮} 马８进７ *\n\n[Red "许银川"]\n\n1. 兵七进一 *\n'
+    for encoding in ("gbk", "utf-8"):
+        data = text.encode(encoding)
+        for stream in (io.BytesIO(data), Pipe(data)):
+            games = list(iter(lambda: xq.pgn.read_game(stream), None))
+            assert [g.headers["Red"] for g in games] == ["胡荣华", "许银川"]
+            assert [g.encoding for g in games] == [encoding] * 2
+            assert games[0].next().comment == "中炮"
+    # Judged once for the file: a first game of ASCII, then GBK.
+    data = b'[Round "1"]\n\n1. h2e2 *\n\n[Round "2"]\n\n1. b2e2 *\n\n' + text.encode("gbk")
+    games = list(iter(lambda f=io.BytesIO(data): xq.pgn.read_game(f), None))
+    assert [g.headers.get("Red") for g in games] == [None, None, "胡荣华", "许银川"]
+    assert games[-1].encoding == "gbk"
+    # A UTF-8 byte-order mark is dropped; text mode reports the file's encoding.
+    game = xq.pgn.read_game(io.BytesIO(b"\xef\xbb\xbf" + text.encode()))
+    assert list(game.headers) == ["Red", "Black"] and game.encoding == "utf-8"
+    gbk_text = io.TextIOWrapper(io.BytesIO(text.encode("gbk")), encoding="gbk")
+    game = xq.pgn.read_game(gbk_text)
+    assert game.headers["Black"] == "杨官璘" and game.encoding == "gbk"
+    # Forced encodings.
+    assert xq.pgn.read_game(io.BytesIO(text.encode("gbk")), encoding="gbk").headers["Red"] == "胡荣华"
+    with pytest.raises(xq.InvalidGameFile, match="line 1: the bytes are not valid utf-8"):
+        xq.pgn.read_game(io.BytesIO(text.encode("gbk")), encoding="utf-8")
+
+
+def test_a_bad_game_says_where_and_the_next_one_reads(tmp_path):
+    games = ['[Round "1"]\n\n1. h2e2 h9g7 *\n', '[Round "2"]\n\n1. h2e2 h9g7\n2. h2e2 *\n',
+             '[Round "3"]\n\n1. b2e2 *\n', '[Round "4"\n\n1. b2e2 *\n']
+    path = tmp_path / "four.pgn"
+    path.write_text("\n".join(games), encoding="utf-8")
+    with open(path, "rb") as f:
+        assert xq.pgn.read_game(f).headers["Round"] == "1"
+        with pytest.raises(xq.InvalidGameFile) as e:
+            xq.pgn.read_game(f)
+        message = str(e.value)
+        assert message.startswith(str(path)) and "game 2, line 8, ply 3" in message
+        assert xq.pgn.read_game(f).headers["Round"] == "3"
+        with pytest.raises(xq.InvalidGameFile, match=r"game 4, line 14: malformed tag '\[Round \"4\"'"):
+            xq.pgn.read_headers(f)
+        assert xq.pgn.read_game(f) is None
+        # Moved back to its start, the file is read afresh: the same games, the same
+        # numbers in the errors.
+        f.seek(0)
+        assert xq.pgn.read_headers(f)["Round"] == "1"
+        with pytest.raises(xq.InvalidGameFile, match="game 2, line 8, ply 3"):
+            xq.pgn.read_game(f)
+    # Unknown encodings and handles that are no PGN files.
+    with pytest.raises(ValueError, match="unknown encoding"):
+        xq.pgn.read_game(io.BytesIO(b"1. h2e2 *"), encoding="latin-1")
+
+    class Numbers:
+        def readline(self):
+            return 12
+
+    with pytest.raises(TypeError, match="str or bytes"):
+        xq.pgn.read_game(Numbers())
+
+    class Broken:
+        def readline(self):
+            raise OSError("the disk is gone")
+
+    with pytest.raises(OSError, match="the disk is gone"):
+        xq.pgn.read_game(Broken())
+
+
+def test_the_format_tag_does_not_override_the_moves():
+    game = xq.pgn.read_game(io.StringIO('[Format "WXF"]\n\n1. h2e2 h9g7 *'))
+    assert game.notation == "iccs" and "1. h2e2 h9g7" in str(game)
+
+
+def test_a_stream_that_cannot_be_weakly_referenced():
+    """Its stream is kept by its id: the line read too far is not lost between games."""
+
+    class Slotted:
+        __slots__ = ("lines",)
+
+        def __init__(self, text):
+            self.lines = io.StringIO(text).readlines()
+
+        def readline(self):
+            return self.lines.pop(0) if self.lines else ""
+
+    stream = Slotted('[Round "1"]\n1. h2e2 *\n[Round "2"]\n1. b2e2 *\n[Round "3"]\n1. c3c4 *\n')
+    with pytest.raises(TypeError):
+        weakref.ref(stream)
+    assert xq.pgn.read_game(stream).headers["Round"] == "1"
+    assert xq.pgn.skip_game(stream) is True
+    game = xq.pgn.read_game(stream)
+    assert game.headers["Round"] == "3" and game.next().uci() == "c3c4"
+    assert xq.pgn.read_game(stream) is None

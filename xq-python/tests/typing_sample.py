@@ -26,6 +26,31 @@ game: xq.pgn.Game | None = None
 if game is not None:
     node: xq.pgn.GameNode = game.end()
     text: str = game.pgn("wxf")
+
+
+class Plies(xq.pgn.BaseVisitor[int]):
+    def begin_game(self) -> None:
+        self.plies = 0
+
+    def visit_move(self, board: xq.Board, move: xq.Move) -> None:
+        self.plies += 1
+
+    def begin_variation(self) -> xq.pgn.SkipType:
+        return xq.pgn.SKIP
+
+    def result(self) -> int:
+        return self.plies
+
+
+if False:
+    handle = open("x.pgn", "rb")
+    read: xq.pgn.Game | None = xq.pgn.read_game(handle, encoding="gbk")
+    plies: int | None = xq.pgn.read_game(handle, Visitor=Plies)
+    headers: xq.pgn.Headers | None = xq.pgn.read_headers(handle)
+    skipped: bool = xq.pgn.skip_game(handle)
+    if read is not None:
+        walked: int = read.accept(Plies())
+        exported: str = read.accept(xq.pgn.StringExporter(notation="iccs"))
 m: xq.Move = xq.index_to_move(xq.move_to_index(moves[0]))
 sq: int = xq.E4 + xq.parse_square("e4")
 svg: str = xq.svg.board(board, size=300)

@@ -23,6 +23,10 @@
 //! the [`Encoding`] it is told. Every move must be legal, checked with the rules of this
 //! crate; any problem is a [`PgnError`] that says where it is: game, line and ply.
 //!
+//! [`PgnReader`] reads a file one game at a time from any [`BufRead`](std::io::BufRead),
+//! judging the encoding once: each game's text ([`GameText`]) is read whole, or only its
+//! tags, when asked. [`read`] and [`read_str`] read every game through it.
+//!
 //! [`write()`] produces UTF-8 text in the [`Notation`] asked for, with a `Format` tag
 //! naming it and a `FEN` tag when the game does not start from the usual position. What
 //! it writes, [`read_str`] reads back to the same [`Record`].
@@ -52,10 +56,14 @@
 //! ```
 
 use crate::record::{Line, Node, Record};
+use std::borrow::Cow;
 use std::fmt;
 use xq_core::{Color, FenError, Position, START_FEN};
-use xq_movegen::notation::{read_move, write_move, Notation, NotationError};
+use xq_movegen::notation::{notation_of, read_move, write_move, Notation, NotationError};
 use xq_movegen::{GameResult, IllegalMoveError};
+
+mod stream;
+pub use stream::{GameText, ParsedGame, PgnReader};
 
 /// How deep variations may nest (a variation inside a variation is depth 2). Deeper
 /// input is refused with [`PgnErrorKind::TooDeep`], so that no input can exhaust the
@@ -79,7 +87,9 @@ pub const MAX_VARIATION_DEPTH: usize = 100;
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// UTF-8 if the bytes are valid UTF-8, GBK otherwise (the default).
+    /// UTF-8 if the bytes are valid UTF-8, GBK otherwise (the default): [`decode`]
+    /// judges all the bytes it is given, a [`PgnReader`] up to 16 KiB from the first line
+    /// that is not ASCII (once for the whole source).
     #[default]
     Auto,
     /// UTF-8, with or without a byte-order mark.
@@ -117,7 +127,7 @@ impl fmt::Display for Encoding {
     }
 }
 
-/// How [`read`] reads bytes.
+/// How [`read`] and a [`PgnReader`] read bytes.
 ///
 /// ```
 /// use xq_records::pgn::{Encoding, ReadOptions};
@@ -193,6 +203,13 @@ pub enum PgnErrorKind {
     VariationBeforeMove,
     /// Variations nest deeper than [`MAX_VARIATION_DEPTH`].
     TooDeep,
+    /// The source of a [`PgnReader`] could not be read.
+    Io {
+        /// The kind of the I/O error.
+        kind: std::io::ErrorKind,
+        /// What the system said.
+        message: String,
+    },
 }
 
 impl fmt::Display for PgnErrorKind {
@@ -217,6 +234,7 @@ impl fmt::Display for PgnErrorKind {
                 f,
                 "variations nest deeper than {MAX_VARIATION_DEPTH} levels"
             ),
+            PgnErrorKind::Io { message, .. } => write!(f, "the file could not be read: {message}"),
         }
     }
 }
@@ -247,7 +265,8 @@ impl fmt::Display for PgnErrorKind {
 pub struct PgnError {
     /// The file, when the caller has said it (see [`PgnError::with_file`]).
     pub file: Option<String>,
-    /// The game, counted from 1 in its file; `None` when the bytes could not be decoded.
+    /// The game, counted from 1 in its file; `None` when the bytes could not be decoded
+    /// or read.
     pub game: Option<usize>,
     /// The line, counted from 1.
     pub line: usize,
@@ -390,44 +409,59 @@ pub fn encode(text: &str, encoding: Encoding) -> Result<Vec<u8>, EncodeError> {
 /// assert_eq!(decode(&gbk, Encoding::Utf8).unwrap_err().line, 1);
 /// ```
 pub fn decode(bytes: &[u8], encoding: Encoding) -> Result<(String, Encoding), PgnError> {
-    let bad = |encoding, line| PgnError {
+    let body = strip_bom(bytes);
+    let (text, used) = match encoding {
+        Encoding::Utf8 => (decode_as(body, Encoding::Utf8), Encoding::Utf8),
+        Encoding::Gbk => (decode_as(bytes, Encoding::Gbk), Encoding::Gbk),
+        Encoding::Auto if std::str::from_utf8(body).is_ok() => {
+            (decode_as(body, Encoding::Utf8), Encoding::Utf8)
+        }
+        Encoding::Auto => (decode_as(bytes, Encoding::Gbk), Encoding::Gbk),
+    };
+    match text {
+        Ok(text) => Ok((text.into_owned(), used)),
+        Err(line) => Err(bad_encoding(used, line)),
+    }
+}
+
+/// `bytes` without a leading UTF-8 byte-order mark.
+fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// `bytes` as text in `encoding` (UTF-8 or GBK: [`Encoding::Auto`] reads as UTF-8), or
+/// the line, counted from 1 in `bytes`, of the first byte that is not valid in it.
+fn decode_as(bytes: &[u8], encoding: Encoding) -> Result<Cow<'_, str>, usize> {
+    let line_at = |text: &[u8]| text.iter().filter(|&&b| b == b'\n').count() + 1;
+    match encoding {
+        Encoding::Auto | Encoding::Utf8 => std::str::from_utf8(bytes)
+            .map(Cow::Borrowed)
+            .map_err(|e| line_at(&bytes[..e.valid_up_to()])),
+        Encoding::Gbk => {
+            let (text, had_errors) = encoding_rs::GBK.decode_without_bom_handling(bytes);
+            if had_errors {
+                let at = text.find('\u{FFFD}').unwrap_or(0);
+                Err(line_at(&text.as_bytes()[..at]))
+            } else {
+                Ok(text)
+            }
+        }
+    }
+}
+
+/// The error for bytes that are not valid in `encoding`, at `line`.
+fn bad_encoding(encoding: Encoding, line: usize) -> PgnError {
+    PgnError {
         file: None,
         game: None,
         line,
         ply: None,
         kind: PgnErrorKind::BadEncoding { encoding },
-    };
-    let line_at = |offset: usize| bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
-    let utf8 = |bytes: &[u8]| {
-        let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        std::str::from_utf8(body).map(str::to_string).map_err(|e| {
-            bad(
-                Encoding::Utf8,
-                line_at(e.valid_up_to() + bytes.len() - body.len()),
-            )
-        })
-    };
-    let gbk = |bytes: &[u8]| {
-        let (text, had_errors) = encoding_rs::GBK.decode_without_bom_handling(bytes);
-        if had_errors {
-            let at = text.find('\u{FFFD}').unwrap_or(0);
-            let line = text[..at].matches('\n').count() + 1;
-            Err(bad(Encoding::Gbk, line))
-        } else {
-            Ok(text.into_owned())
-        }
-    };
-    match encoding {
-        Encoding::Utf8 => Ok((utf8(bytes)?, Encoding::Utf8)),
-        Encoding::Gbk => Ok((gbk(bytes)?, Encoding::Gbk)),
-        Encoding::Auto => match utf8(bytes) {
-            Ok(text) => Ok((text, Encoding::Utf8)),
-            Err(_) => Ok((gbk(bytes)?, Encoding::Gbk)),
-        },
     }
 }
 
-/// Reads every game of PGN `bytes`, decoded as `options` say.
+/// Reads every game of PGN `bytes`, decoded as `options` say: the games a
+/// [`PgnReader`] over the bytes returns, up to the first error.
 ///
 /// # Errors
 /// A [`PgnError`] for the first problem, with its place.
@@ -442,8 +476,7 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Result<(String, Encoding), Pg
 /// assert_eq!(games[0].main_line(), ["h2e2".parse().unwrap()]);
 /// ```
 pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, PgnError> {
-    let (text, _) = decode(bytes, options.encoding)?;
-    read_str(&text)
+    PgnReader::new(bytes, options).collect()
 }
 
 /// Reads every game of PGN `text`.
@@ -466,21 +499,10 @@ pub fn read(bytes: &[u8], options: &ReadOptions) -> Result<Vec<Record>, PgnError
 /// assert!(matches!(err.kind, PgnErrorKind::Move(NotationError::Illegal { .. })));
 /// ```
 pub fn read_str(text: &str) -> Result<Vec<Record>, PgnError> {
-    let mut reader = Reader {
-        text: text.strip_prefix('\u{FEFF}').unwrap_or(text),
-        at: 0,
-        line: 1,
-        game: 0,
+    let options = ReadOptions {
+        encoding: Encoding::Utf8,
     };
-    let mut games = Vec::new();
-    loop {
-        reader.skip_space();
-        if reader.peek().is_none() {
-            return Ok(games);
-        }
-        reader.game = games.len() + 1;
-        games.push(reader.game()?);
-    }
+    read(text.as_bytes(), &options)
 }
 
 /// Writes `game` as PGN text in the notation `options` asks for.
@@ -536,7 +558,43 @@ pub fn write_all(games: &[Record], options: &WriteOptions) -> Result<String, Wri
 
 // ---------------------------------------------------------------------- reading
 
+/// Reads one game's text (as [`PgnReader`] cuts a file into games), whose first line is
+/// line `line` of its file and which is game `game` there: the whole game, or only its
+/// tag section when `tags_only`.
+fn read_game(
+    text: &str,
+    game: usize,
+    line: usize,
+    tags_only: bool,
+) -> Result<ParsedGame, PgnError> {
+    let mut reader = Reader {
+        text,
+        at: 0,
+        line,
+        game,
+        format: None,
+        first_move: None,
+        traditional: false,
+    };
+    let record = if tags_only {
+        reader.tags()?
+    } else {
+        reader.game()?
+    };
+    let notation = match reader.first_move {
+        Some(Notation::Chinese) if reader.traditional => Notation::ChineseTraditional,
+        Some(notation) => notation,
+        // No move: the Format tag's notation, else the default.
+        None => reader
+            .format
+            .and_then(|f| f.trim().parse().ok())
+            .unwrap_or_default(),
+    };
+    Ok(ParsedGame { record, notation })
+}
+
 struct Reader<'a> {
+    /// One game's text.
     text: &'a str,
     /// Byte offset of the next character.
     at: usize,
@@ -544,6 +602,12 @@ struct Reader<'a> {
     line: usize,
     /// The game being read, from 1.
     game: usize,
+    /// The value of the `Format` tag.
+    format: Option<String>,
+    /// The notation of the first move read.
+    first_move: Option<Notation>,
+    /// Has a move been written with characters only the traditional style uses?
+    traditional: bool,
 }
 
 /// What ended a line of moves.
@@ -552,7 +616,7 @@ enum LineEnd {
     Result(Option<GameResult>),
     /// A `)`.
     Close,
-    /// A new game's tags or the end of the text.
+    /// The end of the game's text.
     GameOver,
 }
 
@@ -576,16 +640,6 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Is only blank space between the start of the current line (after a CR or LF)
-    /// and the next character?
-    fn at_line_start(&self) -> bool {
-        self.text[..self.at]
-            .chars()
-            .rev()
-            .take_while(|&c| !matches!(c, '\n' | '\r'))
-            .all(blank)
-    }
-
     fn error(&self, line: usize, ply: Option<usize>, kind: PgnErrorKind) -> PgnError {
         PgnError {
             file: None,
@@ -604,7 +658,9 @@ impl<'a> Reader<'a> {
         rest[..end].trim_end_matches('\r')
     }
 
-    fn game(&mut self) -> Result<Record, PgnError> {
+    /// The tag section: a record with the tags, the start position (the `FEN` tag) and
+    /// the result the `Result` tag gives.
+    fn tags(&mut self) -> Result<Record, PgnError> {
         let mut game = Record::new(start_position());
         loop {
             self.skip_space();
@@ -623,42 +679,41 @@ impl<'a> Reader<'a> {
                         self.error(line, None, PgnErrorKind::BadFen { fen: value, error })
                     })?;
                 }
-                "Format" => {}
+                "Format" => self.format = Some(value),
                 _ => game.tags.push((name, value)),
             }
         }
-        let tagged = game.tag("Result").and_then(result_token).flatten();
-        let start = game.start.clone();
-        let (main, end) = self.line_of_moves(&start, 0, 0, self.line)?;
-        game.main = main;
-        game.result = match end {
-            LineEnd::Result(result) => {
-                game.trailer = self.trailer();
-                result
-            }
-            LineEnd::Close | LineEnd::GameOver => tagged,
-        };
+        game.result = game.tag("Result").and_then(result_token).flatten();
         Ok(game)
     }
 
-    /// The text after a result, up to the next line that starts with `[`.
-    fn trailer(&mut self) -> Option<String> {
-        let start = self.at;
-        while let Some(c) = self.bump() {
-            if matches!(c, '\n' | '\r')
-                && self.text[self.at..]
-                    .trim_start_matches(blank)
-                    .starts_with('[')
-            {
-                break;
-            }
+    fn game(&mut self) -> Result<Record, PgnError> {
+        let mut game = self.tags()?;
+        let start = game.start.clone();
+        let (main, end) = self.line_of_moves(&start, 0, 0, self.line)?;
+        game.main = main;
+        if let LineEnd::Result(result) = end {
+            game.result = result;
+            // What follows the result is the trailer: the text cut out for this game
+            // ends where the next game begins.
+            let text = self.text[self.at..].trim();
+            game.trailer = (!text.is_empty()).then(|| line_feeds(text));
         }
-        let text = self.text[start..self.at].trim();
-        (!text.is_empty()).then(|| line_feeds(text))
+        Ok(game)
     }
 
-    /// Reads moves from `start` until a result, a `)` (when `depth > 0`), the next
-    /// game or the end. `before` is the number of plies before the line's first move;
+    /// Notes the notation of a move read from `text`.
+    fn saw_move(&mut self, text: &str) {
+        if self.first_move.is_none() {
+            self.first_move = notation_of(text);
+        }
+        if !self.traditional && !text.is_ascii() {
+            self.traditional = notation_of(text) == Some(Notation::ChineseTraditional);
+        }
+    }
+
+    /// Reads moves from `start` until a result, a `)` (when `depth > 0`) or the end of
+    /// the game's text. `before` is the number of plies before the line's first move;
     /// `opened` the line of the `(` that opened it.
     fn line_of_moves(
         &mut self,
@@ -718,12 +773,6 @@ impl<'a> Reader<'a> {
                     self.bump();
                     return Ok((line, LineEnd::Close));
                 }
-                '[' if self.at_line_start() => {
-                    if depth > 0 {
-                        return Err(unterminated(self));
-                    }
-                    return Ok((line, LineEnd::GameOver));
-                }
                 '$' => {
                     let word = self.word();
                     let nag = word[1..].parse::<u8>().map_err(|_| {
@@ -748,6 +797,7 @@ impl<'a> Reader<'a> {
                     let (text, nag) = strip_glyph(text);
                     let m = read_move(&pos, text)
                         .map_err(|e| self.error(here, Some(ply), PgnErrorKind::Move(e)))?;
+                    self.saw_move(text);
                     previous = Some(pos.clone());
                     pos.make_move(m);
                     let mut node = Node::new(m);
@@ -785,11 +835,6 @@ fn result_token(word: &str) -> Option<Option<GameResult>> {
 fn start_position() -> Position {
     // The start FEN always parses; fall back to the first legal FEN rather than panic.
     Position::from_fen(START_FEN).unwrap_or_default()
-}
-
-/// White space that does not break a line.
-fn blank(c: char) -> bool {
-    c.is_whitespace() && !matches!(c, '\n' | '\r')
 }
 
 /// `text` with every line break (CR LF, or a lone CR) made LF.

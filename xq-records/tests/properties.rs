@@ -2,14 +2,17 @@
 //! makes a reader panic (arbitrary bytes, and real files with random bytes changed),
 //! whatever a reader accepts writes and reads back to the same game, and random game
 //! trees (moves, variations, comments, glyphs, tags) round-trip through PGN in every
-//! notation. Each property runs 256 cases (set `PROPTEST_CASES` to run more).
+//! notation; the streaming reader cuts any text into games that put together give the
+//! text back, whatever its buffer, and reads what the whole-text reader reads. Each
+//! property runs 256 cases (set `PROPTEST_CASES` to run more).
 
 use proptest::prelude::*;
+use std::io::BufReader;
 use xq_core::Position;
 use xq_movegen::legal_moves;
 use xq_movegen::notation::Notation;
 use xq_movegen::GameResult;
-use xq_records::pgn::{self, Encoding, ReadOptions, WriteOptions};
+use xq_records::pgn::{self, Encoding, PgnReader, ReadOptions, WriteOptions};
 use xq_records::xqf;
 use xq_records::{Line, Node, Record};
 
@@ -134,6 +137,60 @@ proptest! {
         if let Ok(games) = pgn::read_str(&text) {
             round_trips(&games, Notation::Chinese);
         }
+    }
+
+    #[test]
+    fn pgn_reader_cuts_any_text_into_its_games(
+        text in "[ -~\n\r\t\u{3000}炮二平五马８进７前后中兵卒车{}()\\[\\];$!?.=+-]{0,200}",
+        capacity in 1usize..40,
+    ) {
+        let options = ReadOptions { encoding: Encoding::Utf8 };
+        let source = BufReader::with_capacity(capacity, text.as_bytes());
+        let mut reader = PgnReader::new(source, &options);
+        let mut cut = String::new();
+        let mut records = Vec::new();
+        while let Some(game) = reader.read_text().unwrap() {
+            prop_assert_eq!(game.game(), records.len() + 1);
+            prop_assert_eq!(game.line(), cut.matches('\n').count() + 1);
+            // The offset is known where a line of the source starts (not after a lone CR).
+            let line_start = cut.is_empty() || cut.ends_with('\n');
+            prop_assert_eq!(game.offset(), line_start.then_some(cut.len() as u64));
+            cut.push_str(game.text());
+            records.push(game.record());
+        }
+        // The games' texts are the text, but for blank space at its end...
+        prop_assert!(text.starts_with(&cut), "{:?} is not the start of {:?}", cut, text);
+        prop_assert!(text[cut.len()..].trim().is_empty());
+        // ...and read as the whole text does, up to the first error.
+        let streamed: Result<Vec<Record>, _> = records.into_iter().collect();
+        prop_assert_eq!(streamed, pgn::read_str(&text));
+    }
+
+    #[test]
+    fn pgn_reader_streams_written_games_in_gbk(
+        games in prop::collection::vec(tree(), 1..4),
+        capacity in 1usize..64,
+        notation in notation(),
+    ) {
+        let text = pgn::write_all(&games, &WriteOptions { notation }).unwrap();
+        let gbk = pgn::encode(&text, Encoding::Gbk).unwrap();
+        let source = BufReader::with_capacity(capacity, &gbk[..]);
+        let mut reader = PgnReader::new(source, &ReadOptions::default());
+        let mut read = Vec::new();
+        while let Some(game) = reader.read_text().unwrap() {
+            // Each game's text is where the reader says it is in the bytes.
+            let at = game.offset().unwrap() as usize;
+            let bytes = pgn::encode(game.text(), Encoding::Gbk).unwrap();
+            prop_assert_eq!(&gbk[at..at + bytes.len()], &bytes[..]);
+            let parsed = game.parse().unwrap();
+            prop_assert!(parsed.record.main.nodes.is_empty() || parsed.notation == notation);
+            read.push(parsed.record);
+        }
+        let mut expected = games.clone();
+        for game in &mut expected {
+            braces(&mut game.main);
+        }
+        prop_assert_eq!(read, expected);
     }
 
     #[test]

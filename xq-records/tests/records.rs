@@ -6,7 +6,8 @@ use xq_movegen::notation::Notation;
 use xq_movegen::notation::NotationError;
 use xq_movegen::{GameResult, IllegalMoveError, Termination};
 use xq_records::pgn::{
-    self, Encoding, PgnError, PgnErrorKind, ReadOptions, WriteOptions, MAX_VARIATION_DEPTH,
+    self, Encoding, PgnError, PgnErrorKind, PgnReader, ReadOptions, WriteOptions,
+    MAX_VARIATION_DEPTH,
 };
 use xq_records::xqf::{self, XqfError, XqfErrorKind};
 use xq_records::{Line, Node, Record};
@@ -470,6 +471,114 @@ fn gbk_and_utf8_input() {
     let games = pgn::read(&all, &ReadOptions::default()).unwrap();
     let alone: Vec<Record> = PGN_FILES.iter().map(|n| read_pgn(n)).collect();
     assert_eq!(games, alone);
+}
+
+#[test]
+fn streaming_reader_on_the_shared_files() {
+    // Every shared file one after the other in one GBK stream, read from a file on disk
+    // one game at a time: each game where it starts, as read alone, its tags alone too.
+    let mut all = Vec::new();
+    let mut starts = Vec::new();
+    for name in PGN_FILES {
+        starts.push(all.len() as u64);
+        all.extend(bytes(&format!("{name}.pgn")));
+    }
+    let path = std::env::temp_dir().join(format!("xq-records-stream-{}.pgn", std::process::id()));
+    std::fs::write(&path, &all).unwrap();
+    let file = std::io::BufReader::new(std::fs::File::open(&path).unwrap());
+    let mut reader = PgnReader::new(file, &ReadOptions::default());
+    let mut lines = 1;
+    for (i, name) in PGN_FILES.iter().enumerate() {
+        let text = reader.read_text().unwrap().unwrap();
+        assert_eq!(
+            (text.game(), text.line(), text.offset()),
+            (i + 1, lines, Some(starts[i]))
+        );
+        assert_eq!(text.encoding(), Encoding::Gbk);
+        lines += text.text().matches('\n').count();
+        let parsed = text.parse().unwrap();
+        assert_eq!(parsed.notation, Notation::Chinese, "{name}");
+        assert_eq!(parsed.record, read_pgn(name), "{name}");
+        let tags = text.tags().unwrap();
+        assert_eq!(
+            (&tags.tags, tags.result),
+            (&parsed.record.tags, parsed.record.result)
+        );
+        assert!(tags.main.nodes.is_empty() && tags.trailer.is_none());
+    }
+    assert_eq!(reader.read_text().unwrap(), None);
+    assert_eq!(reader.position(), Some(all.len() as u64));
+    std::fs::remove_file(&path).unwrap();
+
+    // As an iterator: the same games as read at once.
+    let reader = PgnReader::new(&all[..], &ReadOptions::default());
+    let games: Vec<Record> = reader.map(Result::unwrap).collect();
+    assert_eq!(games, pgn::read(&all, &ReadOptions::default()).unwrap());
+}
+
+#[test]
+fn streaming_reader_encoding_and_errors() {
+    // The encoding is judged once, at the first line that is not ASCII: two games of
+    // ASCII and then a GBK one (the second game ends where the reader sees the third's
+    // first line, so the encoding is known by then).
+    let gbk = pgn::encode("[Red \"许银川\"]\n1. 炮二平五 *\n", Encoding::Gbk).unwrap();
+    let mut file = b"[Round \"1\"]\n1. h2e2 *\n[Round \"2\"]\n1. b2e2 *\n".to_vec();
+    file.extend(&gbk);
+    let mut reader = PgnReader::new(&file[..], &ReadOptions::default());
+    let encodings: Vec<Encoding> = std::iter::from_fn(|| reader.read_text().unwrap())
+        .map(|text| text.encoding())
+        .collect();
+    assert_eq!(encodings, [Encoding::Auto, Encoding::Gbk, Encoding::Gbk]);
+    let games = pgn::read(&file, &ReadOptions::default()).unwrap();
+    assert_eq!(games[2].tag("Red"), Some("许银川"));
+
+    // A bad game is an error of its own, and the reading goes on.
+    let text = "[Round \"1\"]\n1. h2e2 h2e2 *\n[Round \"2\"]\n1. b2e2 *\n";
+    let mut reader = PgnReader::new(text.as_bytes(), &ReadOptions::default());
+    let err = reader.read_text().unwrap().unwrap().record().unwrap_err();
+    assert_eq!((err.game, err.line, err.ply), (Some(1), 2, Some(2)));
+    let next = reader.read_text().unwrap().unwrap().record().unwrap();
+    assert_eq!(next.main_line(), moves("b2e2"));
+
+    // A bad byte ends the reading, with its line.
+    let mut bad = b"[Round \"1\"]\n1. h2e2 *\n".to_vec();
+    bad.extend(b"[Round \"2\"]\n1. b2e2 {\xC5} *\n");
+    let options = ReadOptions {
+        encoding: Encoding::Utf8,
+    };
+    let mut reader = PgnReader::new(&bad[..], &options);
+    assert!(reader.read_text().unwrap().is_some());
+    let err = reader.read_text().unwrap_err();
+    assert_eq!((err.game, err.line), (None, 4));
+    assert_eq!(
+        err.kind,
+        PgnErrorKind::BadEncoding {
+            encoding: Encoding::Utf8
+        }
+    );
+    assert_eq!(reader.read_text(), Ok(None));
+
+    // So does an error of the source.
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("the disk is gone"))
+        }
+    }
+    let mut reader = PgnReader::new(std::io::BufReader::new(Broken), &options);
+    let err = reader.read_text().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "line 1: the file could not be read: the disk is gone"
+    );
+    assert!(matches!(
+        err.kind,
+        PgnErrorKind::Io {
+            kind: std::io::ErrorKind::Other,
+            ..
+        }
+    ));
+    assert_eq!(reader.next(), None);
 }
 
 fn error(text: &str) -> PgnError {

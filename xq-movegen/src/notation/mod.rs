@@ -372,6 +372,26 @@ pub fn read_move(pos: &Position, text: &str) -> Result<Move, NotationError> {
     read::read(pos, text)
 }
 
+/// The notation `text` is written in, from its form alone (no position is needed, and
+/// the move need not be legal): [`Notation::Iccs`], [`Notation::Wxf`], or Chinese, which
+/// is [`Notation::ChineseTraditional`] when it uses a character that only the traditional
+/// style writes (帥 將 傌 俥 馬 車 砲 進 後) and [`Notation::Chinese`] otherwise. `None`
+/// for text in no notation. [`read_move`] recognises the same forms.
+///
+/// ```
+/// use xq_movegen::notation::{notation_of, Notation};
+/// assert_eq!(notation_of("h2e2"), Some(Notation::Iccs));
+/// assert_eq!(notation_of("H2-E2"), Some(Notation::Iccs));
+/// assert_eq!(notation_of("C2=5"), Some(Notation::Wxf));
+/// assert_eq!(notation_of("炮二平五"), Some(Notation::Chinese)); // the same in both styles
+/// assert_eq!(notation_of("马８进７"), Some(Notation::Chinese));
+/// assert_eq!(notation_of("馬８進７"), Some(Notation::ChineseTraditional));
+/// assert_eq!(notation_of("xyz"), None);
+/// ```
+pub fn notation_of(text: &str) -> Option<Notation> {
+    read::notation_of(text)
+}
+
 /// Writes the legal move `m` of `pos` in `notation`.
 ///
 /// # Errors

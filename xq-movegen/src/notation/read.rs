@@ -1,7 +1,7 @@
 //! Reading moves in any notation (see the [module docs](super)): ICCS, WXF or Chinese,
 //! recognised by itself, resolved against the legal moves of the position.
 
-use super::{advance, file_of_number, Direction, NotationError};
+use super::{advance, file_of_number, Direction, Notation, NotationError};
 use crate::{try_play, IllegalMoveError};
 use xq_core::{Color, File, Move, PieceKind, Position, Rank, Square};
 
@@ -23,6 +23,26 @@ pub(super) fn read(pos: &Position, text: &str) -> Result<Move, NotationError> {
             text: text.to_string(),
         })?;
     resolve(pos, text, &description)
+}
+
+/// The notation of `text` by its form (see [`notation_of`](super::notation_of)).
+pub(super) fn notation_of(text: &str) -> Option<Notation> {
+    let text = text.trim();
+    if parse_iccs(text).is_some() {
+        Some(Notation::Iccs)
+    } else if parse_wxf(text).is_some() {
+        Some(Notation::Wxf)
+    } else if parse_chinese(text).is_some() {
+        // The characters the traditional style writes where the simplified one differs.
+        let traditional = |c| "帥將傌俥馬車砲進後".contains(c);
+        Some(if text.chars().any(traditional) {
+            Notation::ChineseTraditional
+        } else {
+            Notation::Chinese
+        })
+    } else {
+        None
+    }
 }
 
 // ---------------------------------------------------------------------- internals

@@ -1,6 +1,6 @@
 """Game files as python-chess reads them: ``read_game(handle)`` one game at a time, a
 ``Game`` with ``headers`` and a tree of ``GameNode``\\ s that can be edited and written
-back.
+back; ``read_headers`` and ``skip_game`` to go through a big file quickly, and visitors.
 
 ::
 
@@ -13,16 +13,30 @@ back.
                 print(node.ply(), node.move, node.comment)
     print(game)                                  # the PGN, in the notation it was read in
 
+    with open("games.pgn", "rb") as f:           # the headers alone, moves not read
+        while (headers := xq.pgn.read_headers(f)) is not None:
+            print(headers.get("Event"))
+
 Names: the project says *Game* for a played game and *Record* for a game file
 (``xq.Record``, a file's record as one flat object). Inside ``xq.pgn`` the classes keep
 python-chess's names, ``Game`` and ``GameNode``, because the point of this module is that
 python-chess code reads the same: a ``xq.pgn.Game`` is the root node of a game's tree.
 
-Reading is the same as ``xq.read_pgn``'s (the Rust reader of ``xq-records``): tags,
-movetext in ICCS, WXF or Chinese notation (read from the file's ``Format`` tag or the
-moves), comments, variations, NAGs, the result, and the text some sites put after a game
-(``Game.trailer``). A bad game raises ``xq.InvalidGameFile`` with its line; every move is
-checked. ``read_xqf`` reads an XQF file into the same tree.
+Reading streams through the Rust reader of ``xq-records`` (``PgnReader``, the reader of
+``xq.read_pgn`` too): the handle is read line by line, and Rust cuts the file into
+games, judges its encoding (once for the file: UTF-8 when the bytes are, else GBK),
+reads each game (tags, movetext in ICCS, WXF or Chinese notation, comments, variations,
+NAGs, the result, and the text some sites put after a game: ``Game.trailer``) and names
+the notation its moves are written in (``Game.notation``). Nothing of that is done in
+Python. A bad game raises ``xq.InvalidGameFile`` with its line; every move is checked.
+``read_xqf`` reads an XQF file into the same tree.
+
+Visitors are python-chess's: ``read_game(handle, Visitor=...)`` and ``game.accept(
+visitor)`` drive a ``BaseVisitor`` (``begin_game``, ``visit_header``, ``end_headers``,
+``visit_move``, ``visit_board``, ``visit_comment``, ``visit_nag``, ``begin_variation``,
+``end_variation``, ``visit_result``, ``end_game``, ``result``; ``SKIP`` skips);
+``GameBuilder`` makes a ``Game`` (the default), ``HeadersBuilder`` the headers
+(``read_headers``), ``SkipVisitor`` nothing (``skip_game``).
 
 Writing (``str(game)``, ``game.pgn(notation)``, ``game.accept(StringExporter(...))``) is
 ``xq.write_pgn``'s canonical form: UTF-8, a ``Format`` tag naming the notation, a ``FEN``
@@ -34,10 +48,9 @@ NAGs, result and trailer (the tests check both on every shared game file).
 
 from __future__ import annotations
 
-import collections.abc
-import io
+import abc
+import enum
 import os
-import re
 import weakref
 from typing import (
     Any,
@@ -54,9 +67,13 @@ from typing import (
     Tuple,
     TypeVar,
     Union,
+    overload,
 )
 
 T = TypeVar("T")
+ResultT = TypeVar("ResultT")
+#: What a visitor makes (covariant: a ``BaseVisitor[bool]`` is a ``BaseVisitor[object]``).
+VisitorResult = TypeVar("VisitorResult", covariant=True)
 
 from . import _xq
 from ._xq import Board, Move, STARTING_FEN
@@ -450,13 +467,15 @@ class Game(GameNode):
 
     # -- writing
 
+    def _result(self) -> str:
+        """The result written: the ``Result`` header, else the movetext's token."""
+        result = self.headers.get("Result", self.result_token)
+        return result if result in ("1-0", "0-1", "1/2-1/2", "*") else "*"
+
     def _tree(self, *, headers: bool = True, comments: bool = True, variations: bool = True) -> Tuple[Any, ...]:
         tags = [(k, v) for k, v in self.headers.items() if k not in ("FEN", "Format")] if headers else []
-        result = self.headers.get("Result", self.result_token)
-        if result not in ("1-0", "0-1", "1/2-1/2", "*"):
-            result = "*"
         main = self._line_from(comments, variations, self.comment)
-        return (tags, self._start_board().fen(), main, result, self.trailer if headers else None)
+        return (tags, self._start_board().fen(), main, self._result(), self.trailer if headers else None)
 
     def pgn(self, notation: Optional[str] = None, *, headers: bool = True, comments: bool = True,
             variations: bool = True) -> str:
@@ -474,10 +493,22 @@ class Game(GameNode):
             text = text.split("\n\n", 1)[1] if "\n\n" in text else text
         return text
 
-    def accept(self, visitor: "StringExporter") -> str:
-        """Writes the game with an exporter (python-chess's visitor call) and returns
-        what it made."""
-        return visitor._export(self)
+    @overload
+    def accept(self, visitor: "FileExporter") -> int: ...  # type: ignore[overload-overlap]
+
+    @overload
+    def accept(self, visitor: "StringExporter") -> str: ...
+
+    @overload
+    def accept(self, visitor: "BaseVisitor[ResultT]") -> ResultT: ...
+
+    def accept(self, visitor: Any) -> Any:
+        """Walks the game with a visitor (python-chess's call) and returns what it made:
+        an exporter's text (or, for a ``FileExporter``, the characters written), or a
+        ``BaseVisitor``'s ``result()``."""
+        if isinstance(visitor, StringExporter):
+            return visitor._export(self)
+        return _visit(visitor, lambda: self.headers, lambda: self)
 
     def __str__(self) -> str:
         return self.pgn()
@@ -523,9 +554,7 @@ class FileExporter(StringExporter):
 
 def _game_of_tree(tree: Tuple[Any, ...], notation: str, encoding: str) -> Game:
     tags, fen, main, result, trailer = tree
-    game = Game(Headers(tags))
-    if fen != STARTING_FEN:
-        game.headers["FEN"] = fen
+    game = Game(_headers_of(tags, fen))
     comment, nodes = main
     game.comment = comment or ""
     _grow(game, nodes)
@@ -553,201 +582,329 @@ def _grow(parent: GameNode, nodes: Sequence[Tuple[Any, ...]]) -> None:
         parent = child
 
 
+# ---------------------------------------------------------------------------- visitors
+
+
+class SkipType(enum.Enum):
+    """What ``begin_game``, ``end_headers`` and ``begin_variation`` of a visitor return
+    to skip the game, its moves or a variation (``SKIP``)."""
+
+    SKIP = "skip"
+
+
+SKIP = SkipType.SKIP
+
+
+class BaseVisitor(abc.ABC, Generic[VisitorResult]):
+    """python-chess's visitor: ``read_game(handle, Visitor=...)`` and ``game.accept(
+    visitor)`` call its methods in PGN order, and return its ``result()``.
+
+    The calls for a game: ``begin_game()`` (SKIP skips the game), ``begin_headers()``,
+    ``visit_header(name, value)`` for each header, ``end_headers()`` (SKIP skips the
+    moves, which are then not read at all: a bad move is no error), ``visit_board(board)``
+    at the start, ``visit_comment(comment)`` for the comment on the whole game; for each
+    move ``visit_move(board, move)`` (``board`` before the move) and ``visit_board(board)``
+    (after it), its NAGs (``visit_nag``) and comment; after a move, each line that could
+    be played instead of it between ``begin_variation()`` (SKIP skips it) and
+    ``end_variation()``, its starting comment first; then ``visit_result(result)`` and
+    ``end_game()``. The boards are lent: a visitor that changes one must put it back.
+
+    A bad game raises ``xq.InvalidGameFile`` before its moves are visited (there is no
+    ``handle_error``), and the moves come checked and resolved (no ``parse_san``)."""
+
+    def begin_game(self) -> Optional[SkipType]:
+        """A game starts."""
+        return None
+
+    def begin_headers(self) -> Optional[Headers]:
+        """Its headers come."""
+        return None
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        """A header."""
+
+    def end_headers(self) -> Optional[SkipType]:
+        """The headers are over (SKIP skips the moves)."""
+        return None
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        """A move, played in ``board``."""
+
+    def visit_board(self, board: Board) -> None:
+        """The start position, and the position after each move."""
+
+    def visit_comment(self, comment: str) -> None:
+        """A comment: on the whole game, after a move, or before a variation's first
+        move."""
+
+    def visit_nag(self, nag: int) -> None:
+        """A numeric annotation glyph of the last move."""
+
+    def begin_variation(self) -> Optional[SkipType]:
+        """A line that could be played instead of the last move starts (SKIP skips it;
+        ``end_variation`` is called still)."""
+        return None
+
+    def end_variation(self) -> None:
+        """The line is over."""
+
+    def visit_result(self, result: str) -> None:
+        """The result: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
+
+    def end_game(self) -> None:
+        """The game is over."""
+
+    @abc.abstractmethod
+    def result(self) -> VisitorResult:
+        """What the visitor made."""
+
+
+class GameBuilder(BaseVisitor[Game]):
+    """Builds a ``Game`` from the calls: the default visitor of ``read_game`` (which
+    builds its game straight from the reader when it is this very class). A subclass
+    gets the game's ``trailer``, ``notation`` and ``encoding`` too."""
+
+    def begin_game(self) -> None:
+        self.game = Game.without_tag_roster()
+        self._nodes: List[GameNode] = [self.game]
+        self._starting = ""
+        self._after_move = False
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.game.headers[tagname] = tagvalue
+
+    def visit_move(self, board: Board, move: Move) -> None:
+        parent = self._nodes[-1]
+        node = ChildNode(parent, move, starting_comment=self._starting)
+        parent.variations.append(node)
+        self._nodes[-1] = node
+        self._starting = ""
+        self._after_move = True
+
+    def visit_comment(self, comment: str) -> None:
+        node = self._nodes[-1]
+        if self._after_move or (node is self.game and not node.variations):
+            node.comment = _joined(node.comment, comment)
+        else:
+            self._starting = _joined(self._starting, comment)
+
+    def visit_nag(self, nag: int) -> None:
+        self._nodes[-1].nags.add(nag)
+
+    def begin_variation(self) -> None:
+        parent = self._nodes[-1].parent
+        if parent is None:
+            raise ValueError("a variation before any move")
+        self._nodes.append(parent)
+        self._after_move = False
+
+    def end_variation(self) -> None:
+        self._nodes.pop()
+        self._after_move = True
+
+    def visit_result(self, result: str) -> None:
+        self.game.result_token = result
+
+    def result(self) -> Game:
+        return self.game
+
+
+def _joined(first: str, second: str) -> str:
+    """Two comments in one slot, a line apart (as the reader joins them)."""
+    return f"{first}\n{second}" if first else second
+
+
+class HeadersBuilder(BaseVisitor[Headers]):
+    """Collects the headers and skips the moves: what ``read_headers`` uses."""
+
+    def begin_headers(self) -> Headers:
+        self.headers = Headers()
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> Headers:
+        return self.headers
+
+
+class SkipVisitor(BaseVisitor[bool]):
+    """Skips a game: what ``skip_game`` uses."""
+
+    def begin_game(self) -> SkipType:
+        return SKIP
+
+    def end_headers(self) -> SkipType:
+        return SKIP
+
+    def begin_variation(self) -> SkipType:
+        return SKIP
+
+    def result(self) -> bool:
+        return True
+
+
+def _visit(visitor: BaseVisitor[T], headers: Callable[[], Headers], game: Callable[[], Game]) -> T:
+    """Walks a game with ``visitor``; the headers and the game are asked for only when
+    the visitor does not skip them."""
+    if visitor.begin_game() is not SKIP:
+        visitor.begin_headers()
+        for name, value in headers().items():
+            visitor.visit_header(name, value)
+        if visitor.end_headers() is not SKIP:
+            _visit_moves(game(), visitor)
+    visitor.end_game()
+    return visitor.result()
+
+
+def _visit_moves(game: Game, visitor: BaseVisitor[Any]) -> None:
+    board = game.board()
+    visitor.visit_board(board)
+    if game.comment:
+        visitor.visit_comment(game.comment)
+    _visit_line(game, board, visitor)
+    if isinstance(visitor, GameBuilder):
+        # What no visitor call carries: the text after the game and how it was read.
+        built = visitor.game
+        built.trailer, built.notation, built.encoding = game.trailer, game.notation, game.encoding
+    visitor.visit_result(game._result())
+
+
+def _visit_line(node: GameNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    """Visits what follows ``node`` (whose position ``board`` is): each move of the main
+    line, then the lines that could be played instead of it. ``board`` is left as it
+    was. Iterative along a line (a main line may be long)."""
+    played = 0
+    while node.variations:
+        main, others = node.variations[0], node.variations[1:]
+        _visit_node(main, board, visitor)
+        if others:
+            board.pop()
+            for other in others:
+                if visitor.begin_variation() is not SKIP:
+                    if other.starting_comment:
+                        visitor.visit_comment(other.starting_comment)
+                    _visit_node(other, board, visitor)
+                    _visit_line(other, board, visitor)
+                    board.pop()
+                visitor.end_variation()
+            board.push(typing_move(main.move))
+        played += 1
+        node = main
+    for _ in range(played):
+        board.pop()
+
+
+def _visit_node(node: ChildNode, board: Board, visitor: BaseVisitor[Any]) -> None:
+    """Visits a node's move (played on ``board``, which stays after it), NAGs and
+    comment."""
+    move = typing_move(node.move)
+    visitor.visit_move(board, move)
+    board.push(move)
+    visitor.visit_board(board)
+    for nag in sorted(node.nags):
+        visitor.visit_nag(nag)
+    if node.comment:
+        visitor.visit_comment(node.comment)
+
+
 # ---------------------------------------------------------------------------- reading
 
-_RESULTS = {"1-0", "0-1", "1/2-1/2", "*", "½-½"}
-_FORMAT_TAG = re.compile(r'^\s*\[\s*Format\s+"([^"]*)"\s*\]', re.MULTILINE)
-_TRADITIONAL = set("車馬進後帥俥傌砲將")
+#: The stream of each file being read, made at its first game and dropped at its end
+#: (by the file itself when it can be weakly referenced, else by its id). A stream holds
+#: no reference to its file: ``read_game`` lends it the file at each call.
+_streams: "weakref.WeakKeyDictionary[Any, _xq._PgnStream]" = weakref.WeakKeyDictionary()
+_streams_by_id: Dict[int, "_xq._PgnStream"] = {}
 
 
-class _HandleState:
-    """What ``read_game`` remembers of a handle between games: the first line of the next
-    game when the handle cannot seek back to it, the line number and the games read."""
-
-    def __init__(self) -> None:
-        self.pending: Optional[Union[str, bytes]] = None
-        self.line = 1
-        self.games = 0
-        self.gbk = False
-
-
-_states: "weakref.WeakKeyDictionary[Any, _HandleState]" = weakref.WeakKeyDictionary()
-_states_by_id: Dict[int, _HandleState] = {}
-
-
-def _state(handle: Any) -> _HandleState:
+def _next_game(handle: Any, encoding: str) -> "Optional[_xq._PgnGame]":
+    """The next game's text of ``handle``, cut out by the Rust reader of its stream."""
     try:
-        state = _states.get(handle)
-        if state is None:
-            state = _states[handle] = _HandleState()
-        return state
+        streams: "MutableMapping[Any, _xq._PgnStream]" = _streams
+        key: Any = handle
+        stream = streams.get(key)
     except TypeError:
-        return _states_by_id.setdefault(id(handle), _HandleState())
+        streams, key = _streams_by_id, id(handle)
+        stream = streams.get(key)
+    if stream is None:
+        stream = streams[key] = _xq._PgnStream(handle)
+    text = stream.next_game(handle, encoding)
+    if text is None:
+        del streams[key]
+    return text
 
 
-def _line_text(line: Union[str, bytes], state: _HandleState) -> str:
-    """A line as text, to see the file's structure ([, {, }, ;, results)."""
-    if isinstance(line, str):
-        return line
-    if not state.gbk:
-        try:
-            return line.decode("utf-8")
-        except UnicodeDecodeError:
-            state.gbk = True
-    return line.decode("gb18030", errors="replace")
+def _headers_of(tags: Iterable[Tuple[str, str]], fen: str) -> Headers:
+    """The headers of a game read: its tags in file order, and ``FEN`` (last) when the
+    game does not start from the usual position."""
+    headers = Headers(tags)
+    if fen != STARTING_FEN:
+        headers["FEN"] = fen
+    return headers
 
 
-class _Scanner:
-    """Follows the movetext line by line to find where a game ends: at a line that starts
-    with ``[`` outside a comment, or after the result, at the next such line (what
-    follows a result is the game's trailer)."""
-
-    def __init__(self) -> None:
-        self.in_comment = False
-        self.after_result = False
-        self.depth = 0
-        self.moves_seen = False
-
-    def ends_before(self, text: str) -> bool:
-        """Does this line start the next game?"""
-        stripped = text.lstrip(" \t\ufeff")
-        return stripped.startswith("[") and not self.in_comment and (self.moves_seen or self.after_result)
-
-    def feed(self, text: str) -> None:
-        stripped = text.strip().lstrip("\ufeff")
-        if not stripped:
-            return
-        if not self.in_comment and stripped.startswith("[") and not self.moves_seen:
-            return  # a tag
-        if self.after_result:
-            return
-        self.moves_seen = True
-        i, n = 0, len(text)
-        word: List[str] = []
-        while i < n:
-            c = text[i]
-            if self.in_comment:
-                if c == "}":
-                    self.in_comment = False
-                i += 1
-                continue
-            if c == "{" or c == ";" or c == "(" or c == ")" or c.isspace():
-                self._word("".join(word))
-                word = []
-                if c == "{":
-                    self.in_comment = True
-                elif c == ";":
-                    return
-                elif c == "(":
-                    self.depth += 1
-                elif c == ")":
-                    self.depth = max(0, self.depth - 1)
-                if self.after_result:
-                    return
-                i += 1
-                continue
-            word.append(c)
-            i += 1
-        self._word("".join(word))
-
-    def _word(self, word: str) -> None:
-        if word in _RESULTS and self.depth == 0:
-            self.after_result = True
+def _game_of_text(text: "_xq._PgnGame", handle: Any) -> Game:
+    tree, notation = text.tree()
+    # A file in text mode decoded the text itself: its encoding is the file's.
+    encoding = text.encoding or str(getattr(handle, "encoding", None) or "utf-8").lower()
+    return _game_of_tree(tree, notation, encoding)
 
 
-def _detect_notation(text: str) -> str:
-    """The notation of a game's movetext: its Format tag, else its first move's form."""
-    m = _FORMAT_TAG.search(text)
-    if m:
-        value = m.group(1).strip().lower()
-        if value == "iccs":
-            return "iccs"
-        if value == "wxf":
-            return "wxf"
-    body = re.sub(r"\{[^}]*\}", " ", "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("[")))
-    body = re.sub(r";[^\n]*", " ", body)
-    for word in re.split(r"[\s()]+", body):
-        word = re.sub(r"^\d+[.．…。]+", "", word)
-        if not word or word in _RESULTS or word.startswith("$"):
-            continue
-        if re.fullmatch(r"[a-iA-I][0-9]-?[a-iA-I][0-9][!?]*", word):
-            return "iccs"
-        if re.fullmatch(r"[A-Za-z+\-][0-9a-e+\-.]?[.=+\-][0-9][!?]*", word) or re.fullmatch(r"[A-Za-z][0-9][.=+\-][0-9][!?]*", word):
-            return "wxf"
-        if any(c in _TRADITIONAL for c in body):
-            return "chinese-traditional"
-        return "chinese"
-    return "chinese"
+@overload
+def read_game(handle: Any, *, encoding: str = "auto") -> Optional[Game]: ...
 
 
-def read_game(handle: Any, *, encoding: str = "auto") -> Optional[Game]:
+@overload
+def read_game(handle: Any, *, Visitor: Callable[[], BaseVisitor[ResultT]],
+              encoding: str = "auto") -> Optional[ResultT]: ...
+
+
+def read_game(handle: Any, *, Visitor: Callable[[], BaseVisitor[Any]] = GameBuilder,
+              encoding: str = "auto") -> Any:
     """Reads the next game of a PGN file and returns it, or None at the end of the file.
 
     ``handle`` is a file opened in binary mode (the bytes are decoded as UTF-8 when they
-    are, else as GBK, as the Chinese sites publish them; or as ``encoding`` says:
-    ``"utf-8"``, ``"gbk"``) or in text mode (then its own encoding rules). The handle
-    is left at the start of the next game (when it can seek; otherwise ``read_game``
-    remembers the line it read too far, for the next call with the same handle).
+    are, else as GBK, as the Chinese sites publish them, judged once for the file; or as
+    ``encoding`` says: ``"utf-8"``, ``"gbk"``) or in text mode (then its own encoding
+    rules). The file is read line by line by the Rust reader (``xq_records``'
+    ``PgnReader``), which cuts it into games, reads them and names the notation of their
+    moves. The handle is left at the start of the next game when it can seek; otherwise
+    the line read too far is kept for the next call with the same handle.
 
-    Raises InvalidGameFile with the game's number, the line (counted from where reading
-    started) and the ply."""
-    if encoding not in ("auto", "utf-8", "utf8", "gbk", "gb2312", "gb18030", "cp936"):
-        raise ValueError(f"unknown encoding {encoding!r} (auto, utf-8 or gbk)")
-    state = _state(handle)
-    scanner = _Scanner()
-    lines: List[Union[str, bytes]] = []
-    first_line = state.line
-    seekable = False
-    try:
-        seekable = handle.seekable()
-    except (AttributeError, OSError, ValueError):
-        pass
-    while True:
-        position = None
-        if state.pending is not None:
-            line, state.pending = state.pending, None
-        else:
-            if seekable:
-                try:
-                    position = handle.tell()
-                except (OSError, ValueError):
-                    seekable = False
-            line = handle.readline()
-        if not line:
-            break
-        text = _line_text(line, state)
-        if scanner.ends_before(text):
-            if position is not None:
-                handle.seek(position)
-            else:
-                state.pending = line
-            break
-        scanner.feed(text)
-        lines.append(line)
-        state.line += 1
-    if not lines:
+    With ``Visitor`` (a ``BaseVisitor`` class, or any callable making one), the game is
+    walked with a new visitor and its ``result()`` returned instead of a ``Game``:
+    ``HeadersBuilder`` for the headers alone (the moves not read), ``SkipVisitor`` to
+    skip the game.
+
+    Raises InvalidGameFile with the file's name (when the handle has one), the game's
+    number, the line (counted from where reading started) and the ply; the next call
+    reads the next game. A byte that is not valid in the encoding ends the reading."""
+    text = _next_game(handle, encoding)
+    if text is None:
         return None
-    if isinstance(lines[0], bytes):
-        chunk: Union[str, bytes] = b"".join(typing_bytes(l) for l in lines)
-        forced = encoding
-    else:
-        chunk = "".join(typing_str(l) for l in lines)
-        forced = "auto"
-    trees, used = _xq._read_pgn_tree(chunk, forced, first_line, state.games + 1)
-    if not trees:
-        return None
-    state.games += 1
-    text = chunk if isinstance(chunk, str) else chunk.decode("utf-8" if used == "utf-8" else "gb18030", errors="replace")
-    encoding_used = used if isinstance(chunk, bytes) else (getattr(handle, "encoding", None) or "utf-8")
-    return _game_of_tree(trees[0], _detect_notation(text), str(encoding_used).lower())
+    if Visitor is GameBuilder:
+        return _game_of_text(text, handle)
+
+    def headers() -> Headers:
+        tags, fen, _ = text.tags()
+        return _headers_of(tags, fen)
+
+    return _visit(Visitor(), headers, lambda: _game_of_text(text, handle))
 
 
-def typing_bytes(b: Union[str, bytes]) -> bytes:
-    return b if isinstance(b, bytes) else b.encode()
+def read_headers(handle: Any, *, encoding: str = "auto") -> Optional[Headers]:
+    """The headers of the next game (with ``FEN`` as ``read_game`` gives it), or None at
+    the end of the file; the game's moves are skipped without being read. Raises
+    InvalidGameFile for a malformed tag."""
+    return read_game(handle, Visitor=HeadersBuilder, encoding=encoding)
 
 
-def typing_str(s: Union[str, bytes]) -> str:
-    return s if isinstance(s, str) else s.decode()
+def skip_game(handle: Any, *, encoding: str = "auto") -> bool:
+    """Skips the next game without reading it: True, or False at the end of the file."""
+    return bool(read_game(handle, Visitor=SkipVisitor, encoding=encoding))
 
 
 def read_xqf(source: Any) -> Game:
@@ -768,6 +925,7 @@ def read_xqf(source: Any) -> Game:
 
 
 __all__ = [
-    "read_game", "read_xqf", "Game", "GameNode", "ChildNode", "Headers", "Mainline",
-    "StringExporter", "FileExporter", "NOTATIONS",
+    "read_game", "read_headers", "skip_game", "read_xqf", "Game", "GameNode", "ChildNode",
+    "Headers", "Mainline", "StringExporter", "FileExporter", "BaseVisitor", "GameBuilder",
+    "HeadersBuilder", "SkipVisitor", "SkipType", "SKIP", "NOTATIONS",
 ]
