@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Refits the win/draw/loss model (xq_search::wdl) to `xq datagen` data and writes it into
-# xq-search/src/wdl.rs; docs/wdl.md says when to (the evaluation or the search changed)
+# xq-search/data/wdl-model.txt; docs/wdl.md says when to (the evaluation or the search changed)
 # and how the fit is judged.
 #
 #   tools/refit-wdl.sh DATA [LINES]

@@ -14,7 +14,7 @@ const BLACK_CHARS = { k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲'
 const RED_NUMBERS = '九八七六五四三二一';
 // The eval bar and the graph show scores up to ±CAP centipawns (a mate at the edge), as
 // `xq annotate` clamps them; the moves are judged by its own code (judgeGame, from
-// xq_search::judge through the wasm).
+// xq_analysis through the wasm).
 const CAP = 1000;
 const GRAPH_DEPTH = 10;
 

@@ -1,4 +1,4 @@
-// The score graph's judgement (judgeGame, xq_search::judge through the wasm) against
+// The score graph's judgement (judgeGame, xq_analysis through the wasm) against
 // `xq annotate --json` on the shared games (xq-records/tests/data/games: ten PGN files and
 // an XQF), by centipawns and by the expected result: the positions' scores and best moves
 // that xq annotate searched are fed to judgeGame as the page feeds the engine worker's, and

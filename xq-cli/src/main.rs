@@ -30,7 +30,6 @@ mod web_assets {
 }
 
 use xq_protocol::{Auto, Protocol, Sink, Ucci, Uci, XBoard};
-use xq_search::beginner::BeginnerEngine;
 use xq_search::engine::MAX_HASH_MIB;
 use xq_search::Engine;
 
@@ -163,7 +162,7 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Train a neural network (NNUE) on `xq datagen` data and write it.
     Train(train::TrainArgs),
-    /// Fit the win/draw/loss model to `xq datagen` data; `--write` rewrites xq-search/src/wdl.rs.
+    /// Fit the win/draw/loss model to `xq datagen` data; `--write` writes xq-search/data/wdl-model.txt.
     TuneWdl(tune_wdl::TuneWdlArgs),
     /// Analyse every move of a game file; write it back with scores, best lines and
     /// inaccuracies, mistakes and blunders marked.
@@ -181,14 +180,6 @@ enum Command {
     Ucci,
     /// Run as an XBoard (CECP) engine for Xiangqi (standard input and output).
     Xboard,
-    /// Run the beginner-like test player as a UCI engine (takes free pieces, else a
-    /// random move that hangs nothing): an opponent for measuring the lowest levels.
-    #[command(hide = true)]
-    Beginner {
-        /// The seed of its random choices (default: from the clock).
-        #[arg(long)]
-        seed: Option<u64>,
-    },
 }
 
 fn main() {
@@ -199,14 +190,6 @@ fn main() {
         Some(Command::Uci) => Ok(run_protocol(Uci::new(stdout(), Engine::default()))),
         Some(Command::Ucci) => Ok(run_protocol(Ucci::new(stdout(), Engine::default()))),
         Some(Command::Xboard) => Ok(run_protocol(XBoard::new(stdout(), Engine::default()))),
-        Some(Command::Beginner { seed }) => {
-            let seed = seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(1, |d| d.as_nanos() as u64)
-            });
-            Ok(run_protocol(Uci::new(stdout(), BeginnerEngine::new(seed))))
-        }
         Some(Command::Analyze(a)) => analyze::run(&a),
         Some(Command::Perft(a)) => perft::run(&a),
         Some(Command::Bench(a)) => bench::run(&a),

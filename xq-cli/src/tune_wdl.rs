@@ -1,5 +1,5 @@
 //! `xq tune-wdl`: fits the win/draw/loss model (`xq_search::wdl`) to `xq datagen` data
-//! and, with `--write`, writes its parameters into `xq-search/src/wdl.rs`. The fit (and
+//! and, with `--write`, writes it to its file, `xq-search/data/wdl-model.txt`. The fit (and
 //! which games are held out) is `xq_train::wdl`'s; this is the arguments, the files and
 //! the printing.
 
@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use std::time::Instant;
 use xq_search::wdl::MODEL;
-use xq_train::wdl::{fit, render, rewrite, WdlData};
+use xq_train::wdl::{fit, render, WdlData};
 
 /// Fit the win/draw/loss model to self-play data.
 #[derive(clap::Args, Debug)]
@@ -19,12 +19,16 @@ pub struct TuneWdlArgs {
     /// The fraction of the games kept out of the fit to measure it (0.1: every tenth).
     #[arg(long, default_value_t = 0.1)]
     holdout: f64,
-    /// Write the fitted parameters into the model's source file.
+    /// Write the fitted model to its file (read by the next build).
     #[arg(long)]
     write: bool,
-    /// The source file `--write` rewrites.
-    #[arg(long, default_value = "xq-search/src/wdl.rs", value_name = "PATH")]
-    source: PathBuf,
+    /// The model's file `--write` writes.
+    #[arg(
+        long,
+        default_value = "xq-search/data/wdl-model.txt",
+        value_name = "PATH"
+    )]
+    model: PathBuf,
 }
 
 /// Runs the fit; returns the exit code.
@@ -32,14 +36,6 @@ pub fn run(args: &TuneWdlArgs) -> Result<i32> {
     if !(0.0..1.0).contains(&args.holdout) {
         bail!("--holdout {} is not in [0, 1)", args.holdout);
     }
-    let source = if args.write {
-        let text = std::fs::read_to_string(&args.source)
-            .with_context(|| format!("cannot read {}", args.source.display()))?;
-        rewrite(&text, "").with_context(|| format!("cannot rewrite {}", args.source.display()))?;
-        Some(text)
-    } else {
-        None
-    };
     let start = Instant::now();
     let mut data = WdlData::new();
     for path in &args.files {
@@ -90,13 +86,12 @@ pub fn run(args: &TuneWdlArgs) -> Result<i32> {
             w0.win, w0.draw, w0.loss, w1.win, w1.draw, w1.loss, w3.win, w3.draw, w3.loss
         )?;
     }
-    let block = render(&m, f.positions);
-    outln!("{block}")?;
-    if let Some(text) = source {
-        let new = rewrite(&text, &block)?;
-        std::fs::write(&args.source, new)
-            .with_context(|| format!("cannot write {}", args.source.display()))?;
-        outln!("wrote {}", args.source.display())?;
+    let text = render(&m, f.positions);
+    outln!("{text}")?;
+    if args.write {
+        std::fs::write(&args.model, text)
+            .with_context(|| format!("cannot write {}", args.model.display()))?;
+        outln!("wrote {}", args.model.display())?;
     }
     outln!("{:.1} s", start.elapsed().as_secs_f64())?;
     Ok(0)

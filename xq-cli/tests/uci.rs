@@ -536,27 +536,6 @@ fn threads_go_up_to_the_caps() {
     );
 }
 
-#[test]
-fn the_beginner_plays_as_a_uci_engine() {
-    let mut e = Engine::start(&["beginner", "--seed", "1"]);
-    e.send("uci");
-    let lines = e.until("uciok", T);
-    assert_eq!(lines[0], "id name xq beginner");
-    // A free horse is taken, whatever the clock says.
-    e.send("position fen 3k5/9/9/9/n8/9/9/9/9/R3K4 w");
-    let (best, _) = e.go("wtime 1000 btime 1000 winc 0 binc 0");
-    assert_eq!(best, "a0a5");
-    // A game's moves are legal.
-    let mut moves: Vec<String> = Vec::new();
-    for _ in 0..30 {
-        e.send(&format!("position startpos moves {}", moves.join(" ")));
-        let (best, _) = e.go("movetime 10");
-        let g = game(xq_core::START_FEN, &moves);
-        assert!(legal(g.position(), &best), "{best} after {moves:?}");
-        moves.push(best);
-    }
-}
-
 /// A mate in 2 from data/mates.epd: the chariot's a0a8 only.
 const MATE_IN_TWO: &str = "9/9/3k5/9/9/4P4/3N5/3K5/9/R8 w - - 41 56";
 

@@ -684,7 +684,7 @@ pub fn composed(data: &[u8]) {
     let r = searcher.search(&game, &limits, &AtomicBool::new(false), |_| {});
     if let Some(best) = r.best_move {
         assert!(xq_movegen::is_legal(&pos, best), "{pos}: {best}");
-        let judge = xq_search::judge::Judge::new(xq_search::judge::Measure::Wdl);
+        let judge = xq_analysis::Judge::new(xq_analysis::Measure::Wdl);
         let a = judge
             .analyse(&mut searcher, &pos, &[best], &limits, &|| {})
             .expect("a legal move is judged");

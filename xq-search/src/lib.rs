@@ -4,13 +4,11 @@
 // pages (`madvise`, in `tt.rs`).
 #![deny(unsafe_code)]
 
-pub mod beginner;
 pub mod bench;
 mod correction;
 pub mod engine;
 mod history;
 mod info;
-pub mod judge;
 mod limits;
 mod params;
 mod picker;

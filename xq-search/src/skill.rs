@@ -27,7 +27,7 @@
 //! follow) and plays one of its eight best moves by chance alone (`w` = 128), so it
 //! can hang a piece or miss a mate as a beginner does. It scored 42% against a
 //! beginner-like player that takes any free piece and otherwise moves at random
-//! without hanging one (`xq beginner`; 200 games, `docs/levels.md`).
+//! without hanging one (`xq-beginner` of xq-testkit; 200 games, `docs/levels.md`).
 //!
 //! Depth, nodes and weakness all follow one number, the level's **strength** on a
 //! scale of tenths ([`Skill::strength`], 0 at level 0, 49 at level 1, 165 at level 19,
@@ -95,7 +95,7 @@ const MIN_NODES: u64 = 4000;
 /// Level 0, the beginner's level, is below the scale: every game of a self-play match
 /// against level 1 was lost, so no Elo can be read, and it takes the scale's floor, 1000
 /// (`UCI_Elo` 1000 is level 1; level 0 is chosen by `Skill Level` only). It scored 42%
-/// against a beginner-like player (`xq beginner`). Self-play between levels of one engine
+/// against a beginner-like player (`xq-beginner` of xq-testkit). Self-play between levels of one engine
 /// usually measures larger differences than games against people would.
 pub const ELO_OF_LEVEL: [u32; MAX_LEVEL as usize + 1] = [
     1000, 1000, 1111, 1221, 1340, 1459, 1527, 1596, 1664, 1733, 1783, 1833, 1921, 2010, 2120, 2231,

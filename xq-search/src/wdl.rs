@@ -27,6 +27,8 @@
 //! ```
 
 use crate::Score;
+use std::fmt;
+use std::sync::LazyLock;
 use xq_core::{PieceKind, Position};
 
 /// The model's parameters: `a` and `b` as cubic polynomials in `material / 100`,
@@ -44,15 +46,39 @@ pub const MIN_MATERIAL: u32 = 10;
 /// The most material: both full armies, [`material`] of the start position.
 pub const MAX_MATERIAL: u32 = 106;
 
-// The block between the markers is written by `xq tune-wdl --write`.
-// @generated-begin
-/// The fitted model: `xq tune-wdl` on 1079079 positions of `xq datagen` self-play (see
-/// docs/wdl.md).
-pub const MODEL: WdlModel = WdlModel {
-    a: [1144.915, -1781.322, 378.294, 458.077],
-    b: [103.191, -270.733, 388.625, 44.954],
-};
-// @generated-end
+/// The fitted model's file: `xq tune-wdl --write` writes it (`xq-search/data/wdl-model.txt`),
+/// and the build takes it in ([`MODEL`]).
+pub const MODEL_TEXT: &str = include_str!("../data/wdl-model.txt");
+
+/// The fitted model: [`MODEL_TEXT`] read (a test checks that it reads).
+///
+/// ```
+/// use xq_search::wdl::{WdlModel, MODEL, MODEL_TEXT};
+/// assert_eq!(WdlModel::from_text(MODEL_TEXT), Ok(*MODEL));
+/// ```
+pub static MODEL: LazyLock<WdlModel> = LazyLock::new(|| {
+    WdlModel::from_text(MODEL_TEXT).unwrap_or_else(|e| panic!("xq-search/data/wdl-model.txt: {e}"))
+});
+
+/// A model's file that cannot be read: the line (from 1) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WdlModelError {
+    /// The line, from 1 (0: the file as a whole).
+    pub line: usize,
+    /// What is wrong with it.
+    pub what: String,
+}
+
+impl fmt::Display for WdlModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            0 => f.write_str(&self.what),
+            n => write!(f, "line {n}: {}", self.what),
+        }
+    }
+}
+
+impl std::error::Error for WdlModelError {}
 
 /// The material on the board, both sides together, as the model counts it: a chariot 10,
 /// a horse or a cannon 5, an advisor or an elephant 2, a soldier 1 (106 at the start).
@@ -116,6 +142,72 @@ fn cubic(c: &[f64; 4], x: f64) -> f64 {
 }
 
 impl WdlModel {
+    /// Reads a model's file: lines `a C3 C2 C1 C0` and `b C3 C2 C1 C0` (each
+    /// polynomial's coefficients from the cube down), `#` comments and blank lines.
+    ///
+    /// # Errors
+    /// A line that is not one of those, a number that is not one, or `a` or `b` missing
+    /// or given twice.
+    ///
+    /// ```
+    /// use xq_search::wdl::WdlModel;
+    /// let m = WdlModel::from_text("# fitted\na 0 0 100 200\nb 0 0 0 150\n").unwrap();
+    /// assert_eq!(m, WdlModel { a: [0.0, 0.0, 100.0, 200.0], b: [0.0, 0.0, 0.0, 150.0] });
+    /// assert_eq!(WdlModel::from_text(&m.to_text("")), Ok(m));
+    /// assert_eq!(
+    ///     WdlModel::from_text("a 1 2 3\n").unwrap_err().to_string(),
+    ///     "line 1: 'a' needs four numbers"
+    /// );
+    /// ```
+    pub fn from_text(text: &str) -> Result<WdlModel, WdlModelError> {
+        let (mut a, mut b) = (None, None);
+        for (i, line) in text.lines().enumerate() {
+            let err = |what: String| WdlModelError { line: i + 1, what };
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            let name = words.next().unwrap_or_default();
+            let slot = match name {
+                "a" => &mut a,
+                "b" => &mut b,
+                _ => return Err(err(format!("'{name}' is not a or b"))),
+            };
+            if slot.is_some() {
+                return Err(err(format!("'{name}' is given twice")));
+            }
+            let numbers: Vec<f64> = words
+                .map(|w| w.parse::<f64>().ok().filter(|v| v.is_finite()))
+                .collect::<Option<_>>()
+                .ok_or_else(|| err(format!("'{name}' has a word that is not a number")))?;
+            let c: [f64; 4] = numbers
+                .try_into()
+                .map_err(|_| err(format!("'{name}' needs four numbers")))?;
+            *slot = Some(c);
+        }
+        match (a, b) {
+            (Some(a), Some(b)) => Ok(WdlModel { a, b }),
+            _ => Err(WdlModelError {
+                line: 0,
+                what: "the model needs both 'a' and 'b'".into(),
+            }),
+        }
+    }
+
+    /// The model as its file: `comment` as `#` lines (what it was fitted on), then `a`
+    /// and `b` to three decimals.
+    pub fn to_text(&self, comment: &str) -> String {
+        let mut out = String::new();
+        for line in comment.lines() {
+            out.push_str(format!("# {line}").trim_end());
+            out.push('\n');
+        }
+        let coef = |c: &[f64; 4]| c.map(|v| format!("{v:.3}")).join(" ");
+        out.push_str(&format!("a {}\nb {}\n", coef(&self.a), coef(&self.b)));
+        out
+    }
+
     /// `a` and `b` at `material` (brought within [`MIN_MATERIAL`] and [`MAX_MATERIAL`]).
     ///
     /// ```
@@ -191,6 +283,25 @@ pub fn wdl(score: Score, pos: &Position) -> Wdl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_committed_model_reads() {
+        let m = WdlModel::from_text(MODEL_TEXT).unwrap();
+        assert_eq!(*MODEL, m);
+        assert!(m.b.iter().any(|&c| c != 0.0));
+        assert_eq!(
+            WdlModel::from_text(&m.to_text("a note\non two lines")),
+            Ok(m)
+        );
+        assert!(m.to_text("a note").starts_with("# a note\na "));
+        assert!(WdlModel::from_text("a 1 2 3 4\n").is_err());
+        assert_eq!(
+            WdlModel::from_text("a 1 2 3 4\nb 1 2 3 x\n")
+                .unwrap_err()
+                .line,
+            2
+        );
+    }
 
     #[test]
     fn chances_add_up_and_are_symmetric() {

@@ -1,6 +1,8 @@
 //! Test support shared by the xq crates' tests (not published): the positions of the
 //! perft suite, random games played from them, the property-test configuration, and
-//! reference versions of the repetition rules written apart from the crates under test.
+//! reference versions of the repetition rules written apart from the crates under test,
+//! and a beginner-like opponent for measuring the lowest playing levels ([`beginner`],
+//! the `xq-beginner` UCI engine).
 //!
 //! ```
 //! use proptest::prelude::*;
@@ -14,6 +16,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod beginner;
 pub mod conformance;
 pub mod mate;
 

@@ -33,7 +33,6 @@
 
 use crate::data::{read_file, DataError};
 use crate::text::Sample;
-use crate::tune::{BEGIN_MARKER, END_MARKER};
 use std::fmt;
 use std::path::Path;
 use xq_search::wdl::{material, WdlModel, MAX_MATERIAL, MIN_MATERIAL};
@@ -171,8 +170,6 @@ pub enum WdlError {
     TooFew(usize),
     /// No start gave a usable model.
     NoModel,
-    /// The source file has no generated block to rewrite.
-    MissingBlock,
 }
 
 impl fmt::Display for WdlError {
@@ -181,7 +178,6 @@ impl fmt::Display for WdlError {
             WdlError::Holdout(h) => write!(f, "a hold-out of {h} is not in [0, 1)"),
             WdlError::TooFew(n) => write!(f, "{n} positions: too few to fit"),
             WdlError::NoModel => f.write_str("the fit found no usable model"),
-            WdlError::MissingBlock => write!(f, "no `{BEGIN_MARKER}` ... `{END_MARKER}` block"),
         }
     }
 }
@@ -457,47 +453,24 @@ pub fn fit(data: &WdlData, holdout: f64, start: &WdlModel) -> Result<WdlFit, Wdl
     })
 }
 
-/// The generated block of `xq-search/src/wdl.rs` for `model`, fitted on `positions`
-/// positions.
+/// The model's file (`xq-search/data/wdl-model.txt`) for `model`, fitted on `positions`
+/// positions: what `xq tune-wdl --write` writes.
 ///
 /// ```
 /// use xq_search::wdl::WdlModel;
 /// let m = WdlModel { a: [1.0, 2.0, 3.0, 300.0], b: [0.5, 0.25, 0.125, 150.0] };
-/// let block = xq_train::wdl::render(&m, 1234);
-/// assert!(block.contains("    a: [1.000, 2.000, 3.000, 300.000],\n"));
+/// let text = xq_train::wdl::render(&m, 1234);
+/// assert!(text.contains("on 1234 positions"));
+/// assert!(text.ends_with("a 1.000 2.000 3.000 300.000\nb 0.500 0.250 0.125 150.000\n"));
+/// assert_eq!(WdlModel::from_text(&text), Ok(m));
 /// ```
 pub fn render(model: &WdlModel, positions: usize) -> String {
-    let coef = |c: &[f64]| {
-        c.iter()
-            .map(|v| format!("{v:.3}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        "{BEGIN_MARKER}\n/// The fitted model: `xq tune-wdl` on {positions} positions of `xq datagen` self-play (see\n/// docs/wdl.md).\npub const MODEL: WdlModel = WdlModel {{\n    a: [{}],\n    b: [{}],\n}};\n{END_MARKER}\n",
-        coef(&model.a),
-        coef(&model.b)
-    )
-}
-
-/// `source` with its generated block (from the line of [`BEGIN_MARKER`] to that of
-/// [`END_MARKER`]) replaced by `block`.
-///
-/// # Errors
-/// [`WdlError::MissingBlock`]: a marker is missing, or the end comes first.
-pub fn rewrite(source: &str, block: &str) -> Result<String, WdlError> {
-    let (Some(begin), Some(end)) = (source.find(BEGIN_MARKER), source.find(END_MARKER)) else {
-        return Err(WdlError::MissingBlock);
-    };
-    if end < begin {
-        return Err(WdlError::MissingBlock);
-    }
-    let end = end
-        + END_MARKER.len()
-        + source[end + END_MARKER.len()..]
-            .find('\n')
-            .map_or(0, |i| i + 1);
-    Ok(format!("{}{block}{}", &source[..begin], &source[end..]))
+    model.to_text(&format!(
+        "The win/draw/loss model of xq_search::wdl: `a` and `b` as cubic polynomials in\n\
+         material / 100, coefficients from the cube down to the constant, in centipawns.\n\
+         Fitted by `xq tune-wdl --write` on {positions} positions of `xq datagen` self-play\n\
+         (docs/wdl.md)."
+    ))
 }
 
 #[cfg(test)]
@@ -546,27 +519,11 @@ mod tests {
     }
 
     #[test]
-    fn the_source_block_is_replaced() {
-        let source = "before\n// @generated-begin\nold\n// @generated-end\nafter\n";
-        let t: Theta = [1.0, 2.0, 3.0, 300.0, 0.5, 0.25, 0.125, 150.0];
-        let out = rewrite(source, &render(&model(&t), 1234)).unwrap();
-        assert_eq!(
-            out,
-            "before\n// @generated-begin\n/// The fitted model: `xq tune-wdl` on 1234 positions of `xq datagen` self-play (see\n/// docs/wdl.md).\npub const MODEL: WdlModel = WdlModel {\n    a: [1.000, 2.000, 3.000, 300.000],\n    b: [0.500, 0.250, 0.125, 150.000],\n};\n// @generated-end\nafter\n"
-        );
-        assert_eq!(rewrite("no block", "x"), Err(WdlError::MissingBlock));
-        assert_eq!(
-            rewrite("// @generated-end\n// @generated-begin\n", "x"),
-            Err(WdlError::MissingBlock)
-        );
-        // The committed block is what `render` writes for the model in use.
-        let committed = include_str!("../../xq-search/src/wdl.rs");
-        let at = committed.find("`xq tune-wdl` on ").unwrap() + "`xq tune-wdl` on ".len();
+    fn the_committed_model_file_is_what_render_writes() {
+        let committed = xq_search::wdl::MODEL_TEXT;
+        let at = committed.find("on ").unwrap() + "on ".len();
         let positions: usize = committed[at..].split(' ').next().unwrap().parse().unwrap();
-        assert_eq!(
-            rewrite(committed, &render(&xq_search::wdl::MODEL, positions)).unwrap(),
-            committed
-        );
+        assert_eq!(render(&xq_search::wdl::MODEL, positions), committed);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The move judgement of `xq annotate` (`xq_search::judge`) for the page's score graph:
+//! The move judgement of `xq annotate` (`xq_analysis`) for the page's score graph:
 //! the engine's score and best move of every position of a game in, the verdict on every
 //! move out (its loss, its class: inaccuracy `?!`, mistake `?`, blunder `??`).
 //!
@@ -14,9 +14,9 @@
 
 use crate::js_error;
 use wasm_bindgen::prelude::*;
-use xq_core::{Color, Move, Position};
+use xq_analysis::{Class, GameReport, Measure, MoveReport, Searched, Tally, UnknownMeasure};
+use xq_core::{Move, Position};
 use xq_movegen::{legal_moves, try_play};
-use xq_search::judge::{self, Judge, Measure, Searched, Tally, Verdict};
 use xq_search::Score;
 
 /// The verdict on one move, as `xq annotate --json` writes it: scores from Red's point of
@@ -24,10 +24,7 @@ use xq_search::Score;
 #[wasm_bindgen]
 #[derive(Clone, Debug)]
 pub struct MoveJudgement {
-    verdict: Verdict,
-    mover: Color,
-    best: Option<Move>,
-    played: Move,
+    report: MoveReport,
 }
 
 #[wasm_bindgen]
@@ -36,81 +33,81 @@ impl MoveJudgement {
     /// engine's own move.
     #[wasm_bindgen(getter)]
     pub fn loss(&self) -> i32 {
-        self.verdict.loss
+        self.report.verdict.loss
     }
 
     /// `"inaccuracy"`, `"mistake"`, `"blunder"`, or undefined.
     #[wasm_bindgen(getter)]
     pub fn class(&self) -> Option<String> {
-        self.verdict.class.map(|c| c.name().to_string())
+        self.report.verdict.class.map(|c| c.name().to_string())
     }
 
     /// `"?!"`, `"?"`, `"??"`, or undefined.
     #[wasm_bindgen(getter)]
     pub fn glyph(&self) -> Option<String> {
-        self.verdict.class.map(|c| c.glyph().to_string())
+        self.report.verdict.class.map(|c| c.glyph().to_string())
     }
 
     /// PGN's numeric annotation glyph: 6, 2, 4, or undefined.
     #[wasm_bindgen(getter)]
     pub fn nag(&self) -> Option<u8> {
-        self.verdict.class.map(|c| c.nag())
+        self.report.verdict.class.map(|c| c.nag())
     }
 
     /// The score after the move, Red's view, centipawns clamped to ±1000.
     #[wasm_bindgen(getter)]
     pub fn cp(&self) -> i32 {
-        for_red(self.verdict.played_cp, self.mover)
+        self.report.cp()
     }
 
     /// The score before it (after the best move), Red's view, clamped.
     #[wasm_bindgen(getter, js_name = bestCp)]
     pub fn best_cp(&self) -> i32 {
-        for_red(self.verdict.best_cp, self.mover)
+        self.report.best_cp()
     }
 
     /// The mover's expected result after the move, per mille.
     #[wasm_bindgen(getter)]
     pub fn expected(&self) -> u32 {
-        self.verdict.played_wdl.expected()
+        self.report.verdict.played_wdl.expected()
     }
 
     /// The mover's expected result after the best move, per mille.
     #[wasm_bindgen(getter, js_name = bestExpected)]
     pub fn best_expected(&self) -> u32 {
-        self.verdict.best_wdl.expected()
+        self.report.verdict.best_wdl.expected()
     }
 
     /// The mover's chances after the move: `[win, draw, loss]` per mille.
     #[wasm_bindgen(getter)]
     pub fn wdl(&self) -> Vec<u32> {
-        let w = self.verdict.played_wdl;
+        let w = self.report.verdict.played_wdl;
         vec![w.win, w.draw, w.loss]
     }
 
     /// The mover's chances after the best move.
     #[wasm_bindgen(getter, js_name = bestWdl)]
     pub fn best_wdl(&self) -> Vec<u32> {
-        let w = self.verdict.best_wdl;
+        let w = self.report.verdict.best_wdl;
         vec![w.win, w.draw, w.loss]
     }
 
     /// The move played, ICCS.
     #[wasm_bindgen(getter)]
     pub fn played(&self) -> String {
-        self.played.to_string()
+        self.report.played.to_string()
     }
 
     /// The engine's best move there, ICCS, if it gave one.
     #[wasm_bindgen(getter)]
     pub fn best(&self) -> Option<String> {
-        self.best.map(|m| m.to_string())
+        self.report.best_move().map(|m| m.to_string())
     }
 
     /// `"red"` or `"black"`.
     #[wasm_bindgen(getter)]
     pub fn side(&self) -> String {
-        self.mover.to_string()
+        self.report.mover().to_string()
     }
 }
 
@@ -138,19 +135,19 @@ impl SideTally {
     /// Inaccuracies.
     #[wasm_bindgen(getter)]
     pub fn inaccuracies(&self) -> usize {
-        self.tally.count(judge::Class::Inaccuracy)
+        self.tally.count(Class::Inaccuracy)
     }
 
     /// Mistakes.
     #[wasm_bindgen(getter)]
     pub fn mistakes(&self) -> usize {
-        self.tally.count(judge::Class::Mistake)
+        self.tally.count(Class::Mistake)
     }
 
     /// Blunders.
     #[wasm_bindgen(getter)]
     pub fn blunders(&self) -> usize {
-        self.tally.count(judge::Class::Blunder)
+        self.tally.count(Class::Blunder)
     }
 }
 
@@ -158,11 +155,7 @@ impl SideTally {
 #[wasm_bindgen]
 #[derive(Clone, Debug)]
 pub struct GameJudgement {
-    measure: Measure,
-    values: Vec<i32>,
-    moves: Vec<MoveJudgement>,
-    red: Tally,
-    black: Tally,
+    report: GameReport,
 }
 
 #[wasm_bindgen]
@@ -170,54 +163,36 @@ impl GameJudgement {
     /// What the losses are in: `"cp"` or `"wdl"`.
     #[wasm_bindgen(getter)]
     pub fn by(&self) -> String {
-        self.measure.name().to_string()
+        self.report.measure.name().to_string()
     }
 
     /// Each position's score (the start and after every move), Red's view, centipawns
     /// clamped to ±1000 (a mate at the edge).
     #[wasm_bindgen(getter)]
     pub fn values(&self) -> Vec<i32> {
-        self.values.clone()
+        self.report.values()
     }
 
     /// The verdict on every move.
     pub fn moves(&self) -> Vec<MoveJudgement> {
-        self.moves.clone()
+        let report = |r: &MoveReport| MoveJudgement { report: r.clone() };
+        self.report.moves.iter().map(report).collect()
     }
 
     /// Red's totals.
     #[wasm_bindgen(getter)]
     pub fn red(&self) -> SideTally {
-        SideTally { tally: self.red }
+        SideTally {
+            tally: self.report.red,
+        }
     }
 
     /// Black's totals.
     #[wasm_bindgen(getter)]
     pub fn black(&self) -> SideTally {
-        SideTally { tally: self.black }
-    }
-}
-
-fn for_red(v: i32, side: Color) -> i32 {
-    if side == Color::Red {
-        v
-    } else {
-        -v
-    }
-}
-
-/// A score as UCI's `info` writes it after `score`: `cp 35` or `mate -2`.
-fn parse_score(text: &str) -> Option<Score> {
-    let mut words = text.split_whitespace();
-    let kind = words.next()?;
-    let n: i32 = words.next()?.parse().ok()?;
-    if words.next().is_some() {
-        return None;
-    }
-    match kind {
-        "cp" => Some(Score::Cp(n)),
-        "mate" => Some(Score::Mate(n)),
-        _ => None,
+        SideTally {
+            tally: self.report.black,
+        }
     }
 }
 
@@ -232,7 +207,7 @@ fn judge_game_text(
     let measure: Measure = by
         .unwrap_or("cp")
         .parse()
-        .map_err(|e: judge::UnknownMeasure| e.to_string())?;
+        .map_err(|e: UnknownMeasure| e.to_string())?;
     let start = Position::from_fen(start_fen.trim()).map_err(|e| e.to_string())?;
     let positions = moves.len() + 1;
     if scores.len() != positions {
@@ -250,7 +225,6 @@ fn judge_game_text(
         ));
     }
     let mut line = Vec::with_capacity(moves.len());
-    let mut sides = Vec::with_capacity(positions);
     let mut searched = Vec::with_capacity(positions);
     let mut pos = start.clone();
     for (i, text) in scores.iter().enumerate() {
@@ -264,8 +238,8 @@ fn judge_game_text(
             // The engine answers `bestmove (none)` there; the search's value is mate 0.
             Score::Mate(0)
         } else {
-            parse_score(text)
-                .ok_or_else(|| format!("scores[{i}]: '{text}' is not a score (cp N or mate N)"))?
+            text.parse::<Score>()
+                .map_err(|e| format!("scores[{i}]: {e}"))?
         };
         let best = match best_moves.get(i).map(|b| b.trim()) {
             None | Some("" | "(none)") => None,
@@ -274,7 +248,6 @@ fn judge_game_text(
                     .map_err(|e| format!("bestMoves[{i}]: {e}"))?,
             ),
         };
-        sides.push(pos.side_to_move());
         searched.push(Searched { score, best });
         if let Some(text) = moves.get(i) {
             let m: Move = text
@@ -285,36 +258,9 @@ fn judge_game_text(
             line.push(m);
         }
     }
-    let verdicts = Judge::new(measure)
-        .line(&start, &line, &searched)
-        .map_err(|e| e.to_string())?;
-    let values = searched
-        .iter()
-        .zip(&sides)
-        .map(|(s, &side)| for_red(judge::clamped(s.score), side))
-        .collect();
-    let (mut red, mut black) = (Tally::default(), Tally::default());
-    let mut judged = Vec::with_capacity(line.len());
-    for (i, verdict) in verdicts.into_iter().enumerate() {
-        let mover = sides[i];
-        match mover {
-            Color::Red => red.add(&verdict),
-            Color::Black => black.add(&verdict),
-        }
-        judged.push(MoveJudgement {
-            verdict,
-            mover,
-            best: searched[i].best,
-            played: line[i],
-        });
-    }
-    Ok(GameJudgement {
-        measure,
-        values,
-        moves: judged,
-        red,
-        black,
-    })
+    let report =
+        GameReport::from_scores(&start, &line, &searched, measure).map_err(|e| e.to_string())?;
+    Ok(GameJudgement { report })
 }
 
 /// Judges every move of a game as `xq annotate` does, from the engine's search of every

@@ -131,7 +131,7 @@ impl Core {
 
     /// Sets the options, brought within their ranges and the caps. A runner applies
     /// them (`SearchEngine::set_options` does both).
-    pub(crate) fn set_options(&mut self, options: Options) {
+    pub fn set_options(&mut self, options: Options) {
         self.options = options.clamped(&self.caps);
     }
 
@@ -151,7 +151,7 @@ impl Core {
     }
 
     /// Sets the parameters (a runner hands them to its searchers).
-    pub(crate) fn set_params(&mut self, params: SearchParams) {
+    pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
     }
 

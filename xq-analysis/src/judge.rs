@@ -1,5 +1,5 @@
-//! How good was a move: the judgement of `xq annotate` and of the analysis board's score
-//! graph, in one place.
+//! How good was a move: the judgement of `xq annotate`, of the analysis board's score
+//! graph and of Python's `xq.annotate`, in one place.
 //!
 //! Every position of a game is searched once, to the same limit. The best score of a
 //! position is its own search; the score of the move played is the search of the
@@ -14,7 +14,7 @@
 //!   more slowly. [`INACCURACY`], [`MISTAKE`] and [`BLUNDER`] centipawns; on this scale a
 //!   soldier is 60-200, a horse about 400, a chariot 900.
 //! - **Expected result** ([`Measure::Wdl`]): each score becomes the chances of a win, a draw
-//!   and a loss by the model of [`wdl`](crate::wdl::MODEL) (at the material of the position it
+//!   and a loss by the model of [`wdl`](xq_search::wdl::MODEL) (at the material of the position it
 //!   belongs to), and the loss is the mover's expected result (a win 1000, a draw 500 per
 //!   mille) after the best move minus after the move played. [`WDL_INACCURACY`],
 //!   [`WDL_MISTAKE`] and [`WDL_BLUNDER`] per mille (5, 10 and 15 points of expected result,
@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use xq_core::Position;
-//! use xq_search::judge::{Class, Judge, Measure, Searched};
+//! use xq_analysis::judge::{Class, Judge, Measure, Searched};
 //! use xq_search::Score;
 //!
 //! // Red leaves its chariot where Black's takes it: from about level (the search of the
@@ -45,16 +45,16 @@
 //! assert!(by_wdl[0].loss > 300);
 //! ```
 
-use crate::score;
-use crate::tt::TableError;
-use crate::wdl::{self, Wdl, WdlModel};
-use crate::{Limits, Score, Searcher};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use xq_core::{Color, Move, Position};
 use xq_movegen::{try_play, Game, IllegalMoveError};
+use xq_search::score;
+use xq_search::tt::TableError;
+use xq_search::wdl::{self, Wdl, WdlModel};
+use xq_search::{Limits, Score, Searcher};
 use xq_tablebase::{TableValue, Tablebases};
 
 /// Scores are clamped to this (centipawns) before losses in centipawns are taken.
@@ -75,7 +75,7 @@ pub const WDL_BLUNDER: i32 = 150;
 /// What a move's loss is measured in.
 ///
 /// ```
-/// use xq_search::judge::Measure;
+/// use xq_analysis::judge::Measure;
 /// assert_eq!("wdl".parse(), Ok(Measure::Wdl));
 /// assert_eq!(Measure::Cp.to_string(), "cp");
 /// assert_eq!(Measure::Wdl.thresholds(), [50, 100, 150]);
@@ -148,7 +148,7 @@ impl FromStr for Measure {
 /// How bad a move was.
 ///
 /// ```
-/// use xq_search::judge::{Class, Measure};
+/// use xq_analysis::judge::{Class, Measure};
 /// assert_eq!(Class::of(49, Measure::Cp), None);
 /// assert_eq!(Class::of(150, Measure::Cp), Some(Class::Mistake));
 /// assert_eq!(Class::of(150, Measure::Wdl), Some(Class::Blunder));
@@ -289,7 +289,7 @@ impl std::error::Error for JudgeError {}
 /// A score clamped to ±[`CAP`] centipawns, from the same side; a mate counts as the cap.
 ///
 /// ```
-/// use xq_search::judge::clamped;
+/// use xq_analysis::judge::clamped;
 /// use xq_search::Score;
 /// assert_eq!(clamped(Score::Cp(-35)), -35);
 /// assert_eq!(clamped(Score::Cp(2500)), 1000);
@@ -367,7 +367,7 @@ impl Judge {
     pub fn new(measure: Measure) -> Judge {
         Judge {
             measure,
-            model: wdl::MODEL,
+            model: *wdl::MODEL,
         }
     }
 
@@ -377,7 +377,7 @@ impl Judge {
     /// before it found.
     ///
     /// ```
-    /// use xq_search::judge::{Class, Judge, Measure};
+    /// use xq_analysis::judge::{Class, Judge, Measure};
     /// use xq_search::Score;
     /// let judge = Judge::new(Measure::Cp);
     /// // +0.30 before, and the opponent is +1.50 after: 180 centipawns lost.
@@ -453,7 +453,7 @@ impl Judge {
 /// A side's totals over a game: moves judged, the loss added up, and each class counted.
 ///
 /// ```
-/// use xq_search::judge::{Class, Judge, Measure, Tally};
+/// use xq_analysis::judge::{Class, Judge, Measure, Tally};
 /// use xq_search::Score;
 /// let judge = Judge::new(Measure::Cp);
 /// let mut red = Tally::default();
@@ -492,7 +492,7 @@ impl Tally {
     /// 1 inaccuracy, 0 mistakes, 0 blunders".
     ///
     /// ```
-    /// use xq_search::judge::{Class, Measure, Tally};
+    /// use xq_analysis::judge::{Class, Measure, Tally};
     /// let t = Tally { moves: 3, loss: 200, counts: [0, 2, 0] };
     /// assert_eq!(t.describe(Measure::Cp), "average loss 67 cp, 0 inaccuracies, 2 mistakes, 0 blunders");
     /// assert_eq!(t.describe(Measure::Wdl), "average loss 67‰ of the result, 0 inaccuracies, 2 mistakes, 0 blunders");
@@ -562,6 +562,33 @@ pub struct GameAnalysis {
     pub black: Tally,
 }
 
+impl GameAnalysis {
+    /// The analysis of a line from `start` whose positions were searched as `searched`
+    /// and whose moves were judged as `verdicts` (by [`Judge::line`]): each side's
+    /// totals added up.
+    pub fn from_verdicts(
+        start: &Position,
+        searched: Vec<PositionSearch>,
+        verdicts: Vec<Verdict>,
+    ) -> GameAnalysis {
+        let (mut red, mut black) = (Tally::default(), Tally::default());
+        let mut side = start.side_to_move();
+        for v in &verdicts {
+            match side {
+                Color::Red => red.add(v),
+                Color::Black => black.add(v),
+            }
+            side = !side;
+        }
+        GameAnalysis {
+            searched,
+            verdicts,
+            red,
+            black,
+        }
+    }
+}
+
 /// The exact value of a position in the searcher's endgame tables, as a search value (a
 /// mate in the tables' distance, or a draw), unless the 120-ply rule may come first.
 fn table_value(searcher: &Searcher, pos: &Position) -> Option<i32> {
@@ -590,7 +617,7 @@ impl Judge {
     ///
     /// ```
     /// use xq_core::Position;
-    /// use xq_search::judge::{Judge, Measure};
+    /// use xq_analysis::judge::{Judge, Measure};
     /// use xq_search::{Limits, Searcher};
     /// let moves = ["h2e2".parse().unwrap(), "h9g7".parse().unwrap()];
     /// let mut searcher = Searcher::new(1);
@@ -627,21 +654,7 @@ impl Judge {
         }
         let judged: Vec<Searched> = searched.iter().map(PositionSearch::judged).collect();
         let verdicts = self.line(start, moves, &judged)?;
-        let (mut red, mut black) = (Tally::default(), Tally::default());
-        let mut side = start.side_to_move();
-        for v in &verdicts {
-            match side {
-                Color::Red => red.add(v),
-                Color::Black => black.add(v),
-            }
-            side = !side;
-        }
-        Ok(GameAnalysis {
-            searched,
-            verdicts,
-            red,
-            black,
-        })
+        Ok(GameAnalysis::from_verdicts(start, searched, verdicts))
     }
 
     /// [`Judge::analyse`] of every game (a start and its line), `threads` games at a time,
@@ -704,7 +717,7 @@ impl Judge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::{mate_in, mated_in};
+    use xq_search::score::{mate_in, mated_in};
 
     #[test]
     fn classes_by_loss() {

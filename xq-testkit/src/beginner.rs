@@ -14,10 +14,11 @@
 //!    the least.
 //!
 //! It does not look for mates, threats or anything two plies deep. [`BeginnerEngine`]
-//! is the engine the protocols drive for `xq beginner`.
+//! is the engine the protocols drive: the binary `xq-beginner` of this crate speaks UCI with it
+//! (`cargo run --release -p xq-testkit --bin xq-beginner -- --seed 1`).
 //!
 //! ```
-//! use xq_search::beginner::Beginner;
+//! use xq_testkit::beginner::Beginner;
 //! use xq_core::Position;
 //! // Red's chariot can take Black's unprotected horse on a5.
 //! let pos = Position::from_fen("3k5/9/9/9/n8/9/9/9/9/R3K4 w").unwrap();
@@ -25,17 +26,17 @@
 //! assert_eq!(player.choose(&pos).unwrap().to_string(), "a0a5");
 //! ```
 
-use crate::engine::{Caps, Core, Listener, Options, SearchEngine, TableError};
-use crate::tt::TtEntry;
-use crate::{Limits, SearchParams, SearchResult};
 use xq_core::{Move, PieceKind, Position, SplitMix64};
 use xq_movegen::legal_moves;
+use xq_search::engine::{Caps, Core, Listener, Options, SearchEngine, TableError};
+use xq_search::tt::TtEntry;
+use xq_search::{Limits, SearchParams, SearchResult};
 
 /// A piece's worth to the beginner, in tenths of a soldier: chariot 90, cannon 45,
 /// horse 40, advisor and elephant 20, soldier 10, general 0 (it is never taken).
 ///
 /// ```
-/// use xq_search::beginner::value;
+/// use xq_testkit::beginner::value;
 /// use xq_core::PieceKind;
 /// assert_eq!(value(PieceKind::Chariot), 90);
 /// assert_eq!(value(PieceKind::Soldier), 10);
@@ -56,7 +57,7 @@ pub fn value(kind: PieceKind) -> i32 {
 /// `None` when `m` takes nothing.
 ///
 /// ```
-/// use xq_search::beginner::capture_gain;
+/// use xq_testkit::beginner::capture_gain;
 /// use xq_core::Position;
 /// // The chariot takes the soldier on a5, which the chariot on a9 guards: 10 - 90.
 /// let pos = Position::from_fen("r2k5/9/9/9/p8/9/9/9/9/R3K4 w").unwrap();
@@ -80,7 +81,7 @@ pub fn capture_gain(pos: &Position, m: Move) -> Option<i32> {
 /// use xq_core::Position;
 /// // Black to move: its chariot on a9 takes Red's unguarded chariot on a5.
 /// let pos = Position::from_fen("r2k5/9/9/9/R8/9/9/9/9/4K4 b").unwrap();
-/// assert_eq!(xq_search::beginner::hanging(&pos), 90);
+/// assert_eq!(xq_testkit::beginner::hanging(&pos), 90);
 /// ```
 pub fn hanging(pos: &Position) -> i32 {
     legal_moves(pos)
@@ -147,12 +148,12 @@ impl Beginner {
     }
 }
 
-/// The beginner as an engine the protocols can drive (`xq beginner` speaks UCI with it):
+/// The beginner as an engine the protocols can drive (`xq-beginner` speaks UCI with it):
 /// whatever the limits, a `go` is answered at once with the beginner's move. The options
 /// are taken and change nothing.
 ///
 /// ```
-/// use xq_search::beginner::BeginnerEngine;
+/// use xq_testkit::beginner::BeginnerEngine;
 /// use xq_search::engine::SearchEngine;
 /// use xq_search::Limits;
 /// use xq_movegen::Game;
