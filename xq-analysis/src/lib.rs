@@ -9,4 +9,4 @@ pub use judge::{
     Class, GameAnalysis, Judge, JudgeError, Measure, PositionSearch, Searched, Tally,
     UnknownMeasure, Verdict,
 };
-pub use report::{for_red, loss_text, GameReport, MoveReport};
+pub use report::{for_red, loss_text, Field, GameReport, MoveReport};

@@ -132,6 +132,83 @@ impl MoveReport {
     }
 }
 
+/// One field of a move's report, as [`MoveReport::fields`] lists them: what `xq annotate
+/// --json` writes and Python's `xq.annotate` returns, named once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// A whole number.
+    Int(i64),
+    /// Text.
+    Text(String),
+    /// Nothing (no best move given).
+    None,
+    /// A line of moves (ICCS).
+    Moves(Vec<Move>),
+    /// Chances of a win, a draw and a loss, per mille.
+    Chances([u32; 3]),
+}
+
+impl MoveReport {
+    /// The report's fields, in order, with the move and the best move written in
+    /// `notation`: `side`, `move`, `notation`, `best`, `best_notation`, `score` and
+    /// `best_score` (pawns, Red's view), `cp` and `best_cp` (clamped, Red's view),
+    /// `loss`, `class`, `expected` and `best_expected` (per mille, the mover's), `wdl`
+    /// and `best_wdl` (the mover's chances), `depth`, `pv` and `best_pv`.
+    ///
+    /// ```
+    /// use xq_analysis::{Field, GameReport, Measure, Searched};
+    /// use xq_core::Position;
+    /// use xq_movegen::notation::Notation;
+    /// use xq_search::Score;
+    /// let start = Position::startpos();
+    /// let moves = ["h2e2".parse().unwrap()];
+    /// let searched = [
+    ///     Searched { score: Score::Cp(30), best: Some("b2e2".parse().unwrap()) },
+    ///     Searched { score: Score::Cp(-10), best: None },
+    /// ];
+    /// let report = GameReport::from_scores(&start, &moves, &searched, Measure::Cp).unwrap();
+    /// let fields = report.moves[0].fields(Notation::Wxf);
+    /// assert_eq!(fields[1], ("move", Field::Text("h2e2".into())));
+    /// assert_eq!(fields[2], ("notation", Field::Text("C2=5".into())));
+    /// assert_eq!(fields.iter().find(|f| f.0 == "loss").unwrap().1, Field::Int(20));
+    /// ```
+    pub fn fields(&self, notation: Notation) -> Vec<(&'static str, Field)> {
+        let v = &self.verdict;
+        let text = |t: String| Field::Text(t);
+        let chances = |w: xq_search::wdl::Wdl| Field::Chances([w.win, w.draw, w.loss]);
+        vec![
+            ("side", text(self.mover().to_string())),
+            ("move", text(self.played.to_string())),
+            ("notation", text(self.notation(notation))),
+            (
+                "best",
+                self.best_move()
+                    .map_or(Field::None, |m| text(m.to_string())),
+            ),
+            (
+                "best_notation",
+                self.best_notation(notation).map_or(Field::None, text),
+            ),
+            ("score", text(pawns(self.value()))),
+            ("cp", Field::Int(self.cp().into())),
+            ("best_score", text(pawns(self.best_value()))),
+            ("best_cp", Field::Int(self.best_cp().into())),
+            ("loss", Field::Int(v.loss.into())),
+            (
+                "class",
+                v.class.map_or(Field::None, |c| text(c.name().into())),
+            ),
+            ("expected", Field::Int(v.played_wdl.expected().into())),
+            ("best_expected", Field::Int(v.best_wdl.expected().into())),
+            ("wdl", chances(v.played_wdl)),
+            ("best_wdl", chances(v.best_wdl)),
+            ("depth", Field::Int(self.after.depth.into())),
+            ("pv", Field::Moves(self.after.pv.clone())),
+            ("best_pv", Field::Moves(self.best.pv.clone())),
+        ]
+    }
+}
+
 /// The move in `notation`, or ICCS if it cannot be written there.
 fn move_text(pos: &Position, m: Move, notation: Notation) -> String {
     write_move(pos, m, notation).unwrap_or_else(|_| m.to_string())

@@ -1,6 +1,6 @@
 //! Building a book in xq's format from games.
 
-use crate::{mirror_key, xq_slot, Book, BookError, BuildInfo, Format, Record, Stats};
+use crate::{flip_horizontal_key, xq_slot, Book, BookError, BuildInfo, Format, Record, Stats};
 use std::collections::HashMap;
 use xq_core::{Move, Position};
 use xq_movegen::GameResult;
@@ -96,7 +96,7 @@ impl BookBuilder {
             let mover = pos.side_to_move();
             seen.push((key, stored, mover));
             // A position that is its own mirror: the mirrored move is as good.
-            if mirror_key(&pos) == pos.key() && m.flip_horizontal() != m {
+            if flip_horizontal_key(&pos) == pos.key() && m.flip_horizontal() != m {
                 seen.push((key, m.flip_horizontal(), mover));
             }
             pos.make_move(m);

@@ -204,7 +204,7 @@ pub struct Book {
 }
 
 /// The key of `pos` with every piece mirrored left to right.
-fn mirror_key(pos: &Position) -> u64 {
+fn flip_horizontal_key(pos: &Position) -> u64 {
     let mut key = if pos.side_to_move() == Color::Black {
         zobrist::side_to_move()
     } else {
@@ -221,7 +221,7 @@ fn mirror_key(pos: &Position) -> u64 {
 /// Where a position's moves are stored in xq's format: the smaller of its key and its
 /// mirror's, and whether that is the mirror's (its moves are then stored mirrored).
 fn xq_slot(pos: &Position) -> (u64, bool) {
-    let (key, mirror) = (pos.key(), mirror_key(pos));
+    let (key, mirror) = (pos.key(), flip_horizontal_key(pos));
     if mirror < key {
         (mirror, true)
     } else {

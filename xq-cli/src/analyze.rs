@@ -9,7 +9,7 @@ use xq_core::{Ignore, Move, Position};
 use xq_movegen::notation::{write_line, Notation};
 use xq_search::engine::DEFAULT_HASH_MIB;
 use xq_search::engine::{Engine, Options, SearchEngine, MAX_THREADS};
-use xq_search::{Info, Limits, Score};
+use xq_search::{Info, Limits, Score, SearchResult};
 use xq_tablebase::TableValue;
 
 /// Analyse a position.
@@ -59,7 +59,7 @@ pub struct AnalyzeArgs {
 }
 
 fn tablebase_json(v: TableValue, clock: u32) -> serde_json::Value {
-    json!({ "wdl": v.wdl().to_string(), "mate": v.mate(), "plies": v.plies(),
+    json!({ "wdl": v.result().to_string(), "mate": v.mate(), "plies": v.plies(),
             "beyond_rule": v.beyond_rule(clock), "by_rule": v.by_rule() })
 }
 
@@ -86,6 +86,116 @@ fn notation(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
     write_line(pos, line, notation).unwrap_or_default()
 }
 
+/// The search limit the arguments ask for: 3 seconds when none is given.
+fn limits(args: &AnalyzeArgs) -> Limits {
+    match (args.depth, args.movetime, args.nodes) {
+        (Some(d), _, _) => Limits::depth(d.max(1)),
+        (_, Some(ms), _) => Limits::movetime(Duration::from_millis(ms)),
+        (_, _, Some(n)) => Limits::nodes(n),
+        _ => Limits::movetime(Duration::from_millis(3000)),
+    }
+}
+
+/// What a line of the search says, in JSON: an iteration (`info`) or the answer
+/// (`bestmove`) share these fields.
+fn line_json(kind: &str, r: &SearchResult, pos: &Position, style: Notation) -> serde_json::Value {
+    let material = xq_search::wdl::material(pos);
+    json!({
+        "type": kind,
+        "depth": r.depth,
+        "seldepth": r.seldepth,
+        "score": score_json(r.score),
+        "wdl": wdl_json(r.score, material),
+        "nodes": r.nodes,
+        "time_ms": r.time.as_millis() as u64,
+        "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "pv_notation": notation(pos, &r.pv, style),
+    })
+}
+
+/// An iteration's line as a result, for [`line_json`].
+fn as_result(info: &Info) -> SearchResult {
+    SearchResult {
+        best_move: info.pv.first().copied(),
+        score: info.score,
+        value: info.value,
+        depth: info.depth,
+        seldepth: info.seldepth,
+        nodes: info.nodes,
+        time: info.time,
+        pv: info.pv.clone(),
+        ..SearchResult::default()
+    }
+}
+
+/// An iteration as the text columns write it.
+fn info_text(info: &Info, pos: &Position, style: Notation, multipv: usize) -> String {
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let multi = if info.multipv > 1 || multipv > 1 {
+        format!("#{} ", info.multipv)
+    } else {
+        String::new()
+    };
+    format!(
+        "{:>2}/{:<2} {:>10} {:>11} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
+        info.depth,
+        info.seldepth,
+        info.score.to_string(),
+        wdl_text(info.score, xq_search::wdl::material(pos)),
+        info.nodes,
+        info.nps() / 1000,
+        info.time.as_secs_f64(),
+        info.hashfull,
+        pv.join(" "),
+        notation(pos, &info.pv, style).join(" ")
+    )
+}
+
+/// The answer as the text ends with it.
+fn result_text(result: &SearchResult, pos: &Position, style: Notation) -> String {
+    let Some(m) = result.best_move else {
+        let side = match pos.side_to_move() {
+            xq_core::Color::Red => "Red",
+            xq_core::Color::Black => "Black",
+        };
+        let how = if pos.is_check() {
+            "checkmate"
+        } else {
+            "stalemate"
+        };
+        return format!("no legal move: {side} has lost ({how})");
+    };
+    format!(
+        "bestmove {m} ({}) score {} wdl {} depth {} nodes {} time {:.2}s{}",
+        notation(pos, &[m], style).join(""),
+        result.score,
+        wdl_text(result.score, xq_search::wdl::material(pos)),
+        result.depth,
+        result.nodes,
+        result.time.as_secs_f64(),
+        result
+            .ponder
+            .map(|p| format!(" ponder {p}"))
+            .unwrap_or_default()
+    )
+}
+
+/// The book's moves in the position, before the search.
+fn print_book(path: &std::path::Path, pos: &Position, json: bool) -> Result<()> {
+    let book = crate::book::open(path)?;
+    let moves = book.probe(pos);
+    if json {
+        let obj = json!({ "type": "book", "moves": crate::book::moves_json(pos, &moves) });
+        outln!("{obj}")?;
+    } else {
+        outln!("book: {} moves", moves.len())?;
+        for line in crate::book::lines(pos, &moves, book.format()) {
+            outln!("  {line}")?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs the analysis; returns the exit code.
 ///
 /// A composed position no game can reach but that can be played (a soldier behind its
@@ -105,46 +215,43 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     for w in &warnings {
         eprintln!("xq: warning: {w}; analysing it as given");
     }
-    let network = args.net.network()?;
     let pos = game.position().clone();
-    let limits = match (args.depth, args.movetime, args.nodes) {
-        (Some(d), _, _) => Limits::depth(d.max(1)),
-        (_, Some(ms), _) => Limits::movetime(Duration::from_millis(ms)),
-        (_, _, Some(n)) => Limits::nodes(n),
-        _ => Limits::movetime(Duration::from_millis(3000)),
-    };
     let style = if args.wxf {
         Notation::Wxf
     } else {
         Notation::Chinese
     };
-
-    let book = args.book.as_deref().map(crate::book::open).transpose()?;
-    if let Some(book) = &book {
-        let moves = book.probe(&pos);
-        if args.json {
-            let obj = json!({
-                "type": "book",
-                "moves": crate::book::moves_json(&pos, &moves),
-            });
-            outln!("{obj}")?;
-        } else {
-            outln!("book: {} moves", moves.len())?;
-            for line in crate::book::lines(&pos, &moves, book.format()) {
-                outln!("  {line}")?;
-            }
-        }
+    let mut engine = Engine::try_new(Options {
+        hash_mib: args.hash,
+        threads: args.threads,
+        multipv: args.multipv,
+        move_overhead: Duration::ZERO,
+        network: args.net.network()?,
+        ..Options::default()
+    })?;
+    engine.set_game(game);
+    if let Some(dir) = &args.tablebases {
+        engine.load_tablebases(&dir.to_string_lossy())?;
     }
-    let tablebases = crate::open_tablebases(args.tablebases.as_deref())?;
-    let table_value = match &tablebases {
+    if let Some(path) = &args.book {
+        print_book(path, &pos, args.json)?;
+    }
+    let table_value = match engine.core().tablebases() {
         Some(tb) => tb.probe_dtm(&pos)?,
         None => None,
     };
     let clock = pos.halfmove_clock();
-    if !args.json {
+    let json = args.json;
+    if json {
+        if let Some(v) = table_value {
+            let mut obj = tablebase_json(v, clock);
+            obj["type"] = json!("tablebase");
+            outln!("{obj}")?;
+        }
+    } else {
         outln!("{}", diagram(&pos, args.unicode))?;
         if let Some(v) = table_value {
-            outln!("{}", v.verdict(clock))?;
+            outln!("{}", v.describe(clock))?;
         }
         outln!(
             "{:>5} {:>10} {:>11} {:>11} {:>8} {:>8} {:>5}  pv",
@@ -157,123 +264,37 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
             "hash"
         )?;
     }
-    let mut engine = Engine::try_new(Options {
-        hash_mib: args.hash,
-        threads: args.threads,
-        multipv: args.multipv,
-        move_overhead: Duration::ZERO,
-        network,
-        ..Options::default()
-    })?;
-    engine.set_game(game);
-    engine.core_mut().set_tablebases(tablebases);
-    let json = args.json;
-    if let (true, Some(v)) = (json, table_value) {
-        let mut obj = tablebase_json(v, clock);
-        obj["type"] = json!("tablebase");
-        outln!("{obj}")?;
-    }
-    let material = xq_search::wdl::material(&pos);
     // A failed write means nobody reads any more: stop the search, say nothing more.
     let mut closed = false;
     let report = |info: &Info| {
         if closed {
             return false;
         }
-        let words = notation(&pos, &info.pv, style);
         let written = if json {
-            let mut obj = json!({
-                "type": "info",
-                "depth": info.depth,
-                "seldepth": info.seldepth,
-                "multipv": info.multipv,
-                "score": score_json(info.score),
-                "wdl": wdl_json(info.score, material),
-                "nodes": info.nodes,
-                "nps": info.nps(),
-                "time_ms": info.time.as_millis() as u64,
-                "hashfull": info.hashfull,
-                "pv": info.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            });
-            obj["pv_notation"] = json!(words);
+            let mut obj = line_json("info", &as_result(info), &pos, style);
+            obj["multipv"] = json!(info.multipv);
+            obj["nps"] = json!(info.nps());
+            obj["hashfull"] = json!(info.hashfull);
             outln!("{obj}")
         } else {
-            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-            let multi = if info.multipv > 1 || args.multipv > 1 {
-                format!("#{} ", info.multipv)
-            } else {
-                String::new()
-            };
-            outln!(
-                "{:>2}/{:<2} {:>10} {:>11} {:>11} {:>8} {:>7.2}s {:>4}‰  {multi}{}  ({})",
-                info.depth,
-                info.seldepth,
-                info.score.to_string(),
-                wdl_text(info.score, material),
-                info.nodes,
-                info.nps() / 1000,
-                info.time.as_secs_f64(),
-                info.hashfull,
-                pv.join(" "),
-                words.join(" ")
-            )
+            outln!("{}", info_text(info, &pos, style, args.multipv))
         };
-        if written.is_err() {
-            closed = true;
-        }
+        closed = written.is_err();
         !closed
     };
-    let result = engine.search(limits, report);
+    let result = engine.search(limits(args), report);
     if closed {
         return Err(StdoutClosed.into());
     }
-    let best = result.best_move;
     if json {
-        let obj = json!({
-            "type": "bestmove",
-            "bestmove": best.map(|m| m.to_string()),
-            "ponder": result.ponder.map(|m| m.to_string()),
-            "score": score_json(result.score),
-            "wdl": wdl_json(result.score, material),
-            "depth": result.depth,
-            "seldepth": result.seldepth,
-            "nodes": result.nodes,
-            "time_ms": result.time.as_millis() as u64,
-            "pv": result.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            "pv_notation": notation(&pos, &result.pv, style),
-            "warnings": warnings,
-            "tablebase": table_value.map(|v| tablebase_json(v, clock)),
-        });
+        let mut obj = line_json("bestmove", &result, &pos, style);
+        obj["bestmove"] = json!(result.best_move.map(|m| m.to_string()));
+        obj["ponder"] = json!(result.ponder.map(|m| m.to_string()));
+        obj["warnings"] = json!(warnings);
+        obj["tablebase"] = json!(table_value.map(|v| tablebase_json(v, clock)));
         outln!("{obj}")?;
     } else {
-        match best {
-            Some(m) => outln!(
-                "bestmove {m} ({}) score {} wdl {} depth {} nodes {} time {:.2}s{}",
-                notation(&pos, &[m], style).join(""),
-                result.score,
-                wdl_text(result.score, material),
-                result.depth,
-                result.nodes,
-                result.time.as_secs_f64(),
-                result
-                    .ponder
-                    .map(|p| format!(" ponder {p}"))
-                    .unwrap_or_default()
-            )?,
-            None => outln!(
-                "no legal move: {} has lost ({})",
-                if pos.side_to_move() == xq_core::Color::Red {
-                    "Red"
-                } else {
-                    "Black"
-                },
-                if pos.is_check() {
-                    "checkmate"
-                } else {
-                    "stalemate"
-                }
-            )?,
-        }
+        outln!("{}", result_text(&result, &pos, style))?;
     }
     Ok(0)
 }

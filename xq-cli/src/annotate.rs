@@ -20,13 +20,12 @@ use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use xq_analysis::{Class, GameReport, Judge, Measure, MoveReport, Tally};
+use xq_analysis::{Class, Field, GameReport, Judge, Measure, MoveReport, Tally};
 use xq_core::{Move, Position};
 use xq_movegen::notation::Notation;
 use xq_records::pgn::{self, WriteOptions};
 use xq_records::Record;
 use xq_search::engine::MAX_THREADS;
-use xq_search::score::pawns;
 use xq_search::Limits;
 
 /// The time per position when no limit is given.
@@ -119,31 +118,21 @@ fn limits(args: &AnnotateArgs) -> (Limits, String) {
 }
 
 fn mv_json(r: &MoveReport, game: usize, ply: usize, notation: Notation) -> serde_json::Value {
-    let v = &r.verdict;
-    let moves = |pv: &[Move]| pv.iter().map(|m| m.to_string()).collect::<Vec<_>>();
-    json!({
-        "type": "move",
-        "game": game,
-        "ply": ply,
-        "side": r.mover().to_string(),
-        "move": r.played.to_string(),
-        "notation": r.notation(notation),
-        "best": r.best_move().map(|m| m.to_string()),
-        "best_notation": r.best_notation(notation),
-        "score": pawns(r.value()),
-        "cp": r.cp(),
-        "best_score": pawns(r.best_value()),
-        "best_cp": r.best_cp(),
-        "loss": v.loss,
-        "class": v.class.map(Class::name),
-        "expected": v.played_wdl.expected(),
-        "best_expected": v.best_wdl.expected(),
-        "wdl": [v.played_wdl.win, v.played_wdl.draw, v.played_wdl.loss],
-        "best_wdl": [v.best_wdl.win, v.best_wdl.draw, v.best_wdl.loss],
-        "depth": r.after.depth,
-        "pv": moves(&r.after.pv),
-        "best_pv": moves(&r.best.pv),
-    })
+    let mut obj = serde_json::Map::new();
+    obj.insert("type".into(), json!("move"));
+    obj.insert("game".into(), json!(game));
+    obj.insert("ply".into(), json!(ply));
+    for (name, field) in r.fields(notation) {
+        let value = match field {
+            Field::Int(n) => json!(n),
+            Field::Text(t) => json!(t),
+            Field::None => serde_json::Value::Null,
+            Field::Moves(pv) => json!(pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()),
+            Field::Chances(w) => json!(w),
+        };
+        obj.insert(name.into(), value);
+    }
+    serde_json::Value::Object(obj)
 }
 
 /// The games analysed (`xq_analysis::Judge`), in file order, `threads` at a time, with a

@@ -154,7 +154,7 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Convert a game file (PGN in UTF-8 or GBK, or XQF) to PGN in the notation asked for.
     Convert(convert::ConvertArgs),
-    /// Judge a game by the rules (mate, perpetual check and chase, repetition, 60 moves).
+    /// The referee: the result of a game by the rules (mate, perpetual check and chase, repetition, 60 moves).
     Adjudicate(adjudicate::AdjudicateArgs),
     /// Play self-play games and write their quiet positions, scores and results for `xq tune`.
     Datagen(datagen::DatagenArgs),

@@ -234,13 +234,13 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
         let moves: Vec<serde_json::Value> = moves
             .iter()
             .map(|(m, v)| {
-                serde_json::json!({"move": m.to_string(), "result": v.wdl().to_string(), "dtm": v.plies(), "by_rule": v.by_rule()})
+                serde_json::json!({"move": m.to_string(), "result": v.result().to_string(), "dtm": v.plies(), "by_rule": v.by_rule()})
             })
             .collect();
         let out = serde_json::json!({
             "fen": pos.to_fen(),
             "ending": ending.to_string(),
-            "result": value.wdl().to_string(),
+            "result": value.result().to_string(),
             "dtm": value.plies(),
             "by_rule": value.by_rule(),
             "moves": moves,

@@ -53,10 +53,10 @@ pub struct TrainArgs {
     /// Seed of the first weights, the shuffles and the held-out part.
     #[arg(long, default_value_t = 1, value_name = "S")]
     seed: u64,
-    /// Train on each position's left-right mirror as well (twice the data; a position
-    /// and its mirror are held out together).
-    #[arg(long)]
-    mirror: bool,
+    /// Train on each position flipped left to right as well (twice the data; a position
+    /// and its flip are held out together). `--mirror` is the old name.
+    #[arg(long, alias = "mirror")]
+    flip_horizontal: bool,
     /// Write each epoch's network into this folder (`epoch-N.nnue`).
     #[arg(long, value_name = "DIR")]
     checkpoints: Option<PathBuf>,
@@ -142,8 +142,8 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     if data.samples.is_empty() {
         bail!("no position to train on in the data");
     }
-    if args.mirror {
-        data.add_mirrors();
+    if args.flip_horizontal {
+        data.add_horizontal_flips();
     }
     let (samples, games) = (&data.samples, data.games);
     let options = TrainOptions {

@@ -99,7 +99,7 @@ fn train_writes_the_pinned_network() {
         "512",
         "--holdout",
         "0.2",
-        "--mirror",
+        "--flip-horizontal",
         "--threads",
         "2",
         "--wdl",

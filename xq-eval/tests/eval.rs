@@ -48,7 +48,7 @@ fn colour_flip_keeps_the_score_for_the_side_to_move() {
 }
 
 #[test]
-fn mirror_left_right_keeps_the_score() {
+fn a_left_right_flip_keeps_the_score() {
     for pos in suite() {
         let mirrored = pos.flip_horizontal();
         assert_eq!(evaluate(&pos), evaluate(&mirrored), "{pos}");

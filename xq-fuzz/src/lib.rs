@@ -631,7 +631,7 @@ pub fn composed(data: &[u8]) {
     check_moves_lightly(&pos);
     let tb = test_tables();
     let value = tb.probe_dtm(&pos).expect("the test tables are good");
-    assert_eq!(tb.probe_wdl(&pos), Ok(value.map(|v| v.wdl())));
+    assert_eq!(tb.probe_wdl(&pos), Ok(value.map(|v| v.result())));
     assert_eq!(tb.probe_dtm(&pos.color_flipped()), Ok(value), "{pos}");
     assert_eq!(tb.probe_dtm(&pos.flip_horizontal()), Ok(value), "{pos}");
     if let Some(moves) = tb.root_moves(&pos).expect("the test tables are good") {

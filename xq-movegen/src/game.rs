@@ -1,6 +1,6 @@
 //! A game: the start position and the moves played since, with what the rules that end a
 //! game need to know about every position (its key, whether its side to move is in
-//! check), and the judge of how it stands ([`Game::outcome`]).
+//! check), and the ruling of how it stands ([`Game::outcome`]).
 
 use crate::notation::{self, NotationError};
 use crate::outcome::{Outcome, Termination};
@@ -262,12 +262,12 @@ impl Game {
     /// 1. no legal move: the side to move loses ([`Termination::Checkmate`],
     ///    [`Termination::Stalemate`]);
     /// 2. the current position occurs for the third time since the last capture: the
-    ///    cycle from its first occurrence is judged by [`rules::judge_cycle`] (perpetual
+    ///    cycle from its first occurrence is ruled by [`rules::rule_cycle`] (perpetual
     ///    check, then perpetual chase, otherwise a draw);
     /// 3. 120 counted plies without a capture ([`rules::move_rule_plies`]): a draw;
     /// 4. neither side can mate ([`rules::insufficient_material`]): a draw.
     ///
-    /// Only the current position is judged: a game server calls this after every move.
+    /// Only the current position is ruled on: a game server calls this after every move.
     ///
     /// ```
     /// use xq_core::{Color, Piece, Square};
@@ -295,11 +295,12 @@ impl Game {
             };
             return Some(Outcome::loss(us, reason));
         }
-        if let Some(first) = third_occurrence(&self.keys, pos.halfmove_clock() as usize) {
+        if let Some(first) = rules::find_repetition(&self.keys, pos.halfmove_clock() as usize, None)
+        {
             let start = self
                 .position_at(first)
                 .expect("a repetition lies within the game");
-            let outcome = rules::judge_cycle(&start, &self.moves[first..])
+            let outcome = rules::rule_cycle(&start, &self.moves[first..])
                 .expect("the moves of a game are legal");
             return Some(outcome);
         }
@@ -311,23 +312,6 @@ impl Game {
         }
         None
     }
-}
-
-/// The index of the first occurrence of the last position of `keys` when that position
-/// now occurs for the third time, looking back over the positions since the last capture
-/// (`reversible` plies); the cycle to judge runs from it to the last position, gone round
-/// twice.
-fn third_occurrence(keys: &[u64], reversible: usize) -> Option<usize> {
-    let n = keys.len().checked_sub(1)?;
-    let oldest = n.saturating_sub(reversible);
-    // The same side is to move only every other ply, and a position cannot recur
-    // sooner than four plies later.
-    let mut earlier = (oldest..=n.checked_sub(4)?)
-        .rev()
-        .step_by(2)
-        .filter(|&i| keys[i] == keys[n]);
-    earlier.next()?;
-    earlier.next()
 }
 
 /// The outcome of `pos` taken as the start of a game: no legal move loses, a clock at or
@@ -352,16 +336,16 @@ mod tests {
     #[test]
     fn the_third_occurrence_is_found_since_the_last_capture() {
         let keys = [1, 2, 3, 4, 1, 2, 3, 4, 1];
-        assert_eq!(third_occurrence(&keys, 100), Some(0));
-        assert_eq!(third_occurrence(&keys[..5], 100), None); // twice is not enough
-        assert_eq!(third_occurrence(&keys, 7), None); // a capture 7 plies ago
-        assert_eq!(third_occurrence(&keys, 8), Some(0));
+        assert_eq!(rules::find_repetition(&keys, 100, None), Some(0));
+        assert_eq!(rules::find_repetition(&keys[..5], 100, None), None); // twice is not enough
+        assert_eq!(rules::find_repetition(&keys, 7, None), None); // a capture 7 plies ago
+        assert_eq!(rules::find_repetition(&keys, 8, None), Some(0));
         assert_eq!(
-            third_occurrence(&[5, 1, 2, 3, 4, 1, 2, 3, 4, 1], 100),
+            rules::find_repetition(&[5, 1, 2, 3, 4, 1, 2, 3, 4, 1], 100, None),
             Some(1)
         );
-        assert_eq!(third_occurrence(&[1, 1, 1, 1, 1], 100), None); // one earlier occurrence
-        assert_eq!(third_occurrence(&[], 100), None);
+        assert_eq!(rules::find_repetition(&[1, 1, 1, 1, 1], 100, None), None); // one earlier occurrence
+        assert_eq!(rules::find_repetition(&[], 100, None), None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! How a game ends: one result type and one outcome (the result with the rule that
-//! decided it), for every caller: the game, the cycle judge, game files and the search.
+//! decided it), for every caller: the game, the cycle ruling, game files and the search.
 
 use std::fmt;
 use std::str::FromStr;
@@ -177,7 +177,7 @@ impl fmt::Display for Termination {
 /// How a game ended: the result and the rule that decided it. The game asks for it with
 /// [`Game::outcome`](crate::Game::outcome) (`None` while it goes on), a bare position
 /// with [`outcome`](crate::outcome()), a repetition cycle with
-/// [`rules::judge_cycle`](crate::rules::judge_cycle).
+/// [`rules::rule_cycle`](crate::rules::rule_cycle).
 ///
 /// ```
 /// use xq_core::Color;

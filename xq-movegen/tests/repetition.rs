@@ -2,7 +2,7 @@
 //! come out the same through `Game::outcome`, at its last move and not before.
 
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
-use xq_movegen::rules::{chase_targets, chases, judge_cycle, CycleError};
+use xq_movegen::rules::{chase_targets, chases, rule_cycle, CycleError};
 use xq_movegen::{Game, GameResult, IllegalMoveError, Outcome, Termination};
 use xq_testkit::{repetition_cases, RepetitionCase};
 
@@ -147,13 +147,13 @@ fn chases_of_single_moves() {
 }
 
 #[test]
-fn judge_cycle_reports_illegal_moves() {
+fn rule_cycle_reports_illegal_moves() {
     let start = Position::from_fen("9/5k3/1n5R1/p8/9/9/8P/9/9/3K5 b").unwrap();
     let moves: Vec<Move> = ["b7c9", "h7h9", "c9c8"]
         .iter()
         .map(|m| m.parse().unwrap())
         .collect();
-    let err = judge_cycle(&start, &moves).unwrap_err();
+    let err = rule_cycle(&start, &moves).unwrap_err();
     assert_eq!(
         err,
         CycleError {
@@ -166,7 +166,7 @@ fn judge_cycle_reports_illegal_moves() {
         "move 3 of the cycle: illegal move c9c8: the piece on c9 cannot move there"
     );
     assert_eq!(
-        judge_cycle(&start, &[]).unwrap(),
+        rule_cycle(&start, &[]).unwrap(),
         Outcome::draw(Termination::Repetition)
     );
 }

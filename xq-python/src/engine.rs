@@ -1,4 +1,4 @@
-//! `xq.Engine`: xq's search in-process (python-chess's `engine.analyse`, `play` and
+//! `xq.EmbeddedEngine`: xq's search in-process (python-chess's `engine.analyse`, `play` and
 //! `analysis`), on its own threads, with the GIL released while it thinks. It takes and
 //! returns the types of `xq.engine` (`Limit`, `PlayResult`, `PovScore`, `BestMove`), so
 //! that a program moves between it and an outside engine
@@ -11,18 +11,19 @@
 //! engine sits behind a mutex that is only held for short calls (start, stop, join), so
 //! `stop()` from another thread always gets through.
 
+use crate::args::{self, seconds, type_name};
 use crate::board::Board;
 use crate::errors::{invalid_limit, invalid_option};
 use crate::types::{is_red, Move};
 use pyo3::exceptions::PyStopIteration;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use xq_protocol::options::{find, uci_options, EngineOption, Kind, Setting, Settings};
 use xq_protocol::CommandError;
-use xq_search::engine::{Listener, Options, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
+use xq_search::engine::{Listener, Options, SearchEngine, MAX_HASH_MIB, MAX_MULTIPV, MAX_THREADS};
 use xq_search::skill::{Skill, MAX_LEVEL};
 use xq_search::time::Clock;
 use xq_search::{Info, Limits, Score, SearchResult};
@@ -142,15 +143,8 @@ fn play_result<'py>(py: Python<'py>, r: &SearchResult, view: View) -> PyResult<B
     engine_type(py, "PlayResult")?.call1((r.best_move.map(Move::of), r.ponder.map(Move::of), info))
 }
 
-/// The type's name as Python says it (`str`, `float`...).
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map_or_else(|_| "?".to_string(), |n| n.to_string())
-}
-
-/// An int `name` from 1 to `max` (None: not given), or an error of `kind` that says what
-/// it must be: a bool, a float, a str or an int out of range is refused.
+/// An int `name` from `min` to `max` (None: not given), or the error `error` makes:
+/// the package's one check ([`crate::args`]).
 fn whole(
     name: &str,
     obj: Option<&Bound<'_, PyAny>>,
@@ -158,59 +152,8 @@ fn whole(
     max: u64,
     error: fn(String) -> PyErr,
 ) -> PyResult<Option<u64>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let must = || {
-        error(format!(
-            "{name} must be an int from {min} to {max}, not {}",
-            obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
-        ))
-    };
-    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        return Err(error(format!(
-            "{name} must be an int from {min} to {max}, not a {}",
-            type_name(obj)
-        )));
-    }
-    match obj.extract::<u64>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(Some(v)),
-        _ => Err(must()),
-    }
-}
-
-/// A number of seconds `name` (an int or a float; None: not given), finite, at least
-/// `min` (above it when `positive`) and below ten million; refused with `InvalidLimit`.
-fn seconds(
-    name: &str,
-    obj: Option<&Bound<'_, PyAny>>,
-    positive: bool,
-) -> PyResult<Option<Duration>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let what = if positive {
-        "a positive"
-    } else {
-        "a non-negative"
-    };
-    if obj.is_instance_of::<PyBool>()
-        || !(obj.is_instance_of::<PyInt>() || obj.is_instance_of::<PyFloat>())
-    {
-        return Err(invalid_limit(format!(
-            "{name} must be {what} number of seconds, not a {}",
-            type_name(obj)
-        )));
-    }
-    let t: f64 = obj.extract().unwrap_or(f64::NAN);
-    let ok = t.is_finite() && t < 1e7 && if positive { t > 0.0 } else { t >= 0.0 };
-    if !ok {
-        return Err(invalid_limit(format!(
-            "{name} must be {what} number of seconds (below 10,000,000), not {}",
-            obj.repr().map_or_else(|_| "?".into(), |r| r.to_string())
-        )));
-    }
-    Ok(Some(Duration::from_secs_f64(t)))
+    let v = args::opt_int_in(name, obj, i128::from(min), i128::from(max), &error)?;
+    Ok(v.map(|v| v as u64))
 }
 
 /// What a search is limited by: an `xq.engine.Limit` or the keyword arguments (depth,
@@ -308,7 +251,8 @@ fn callback<'a, 'py>(info: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'p
     info.filter(|i| i.is_callable())
 }
 
-/// xq's engine in-process: `Engine(threads=1, hash_mb=16, skill=None)`.
+/// xq's engine in-process: `EmbeddedEngine(threads=1, hash_mb=16, skill=None)` (`xq.Engine`
+/// is its old, deprecated name: the module `xq.engine` drives outside engines).
 ///
 /// `threads` search threads (Lazy SMP, 1 to 1024) over a `hash_mb` MiB table (1 to
 /// 33554432; a size the system refuses raises `InvalidOption`);
@@ -323,7 +267,7 @@ fn callback<'a, 'py>(info: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'p
 /// another thread. The keywords `depth=`, `nodes=`, `movetime=` (seconds), `mate=` work
 /// in place of a `Limit`. Bad limits raise `InvalidLimit`, bad options `InvalidOption`.
 /// Dropping the engine stops its search.
-#[pyclass(module = "xq", frozen)]
+#[pyclass(module = "xq", name = "EmbeddedEngine", frozen)]
 pub struct Engine {
     shared: Arc<Mutex<Shared>>,
 }
@@ -475,12 +419,22 @@ impl Engine {
 
 #[pymethods]
 impl Engine {
+    /// `EmbeddedEngine(threads=1, hash_mb=16, skill=20, *, eval_file=None,
+    /// classical=False, book=None, tablebases=None)`: `eval_file` a network written by
+    /// `xq train` (else the built-in one; `classical=True` evaluates without a network),
+    /// `book` an opening book to play from, `tablebases` a directory of `xq tb gen`. Each is
+    /// set by the engine's own setter, as UCI's options are; a file that cannot be loaded
+    /// raises `InvalidOption` with the engine's message.
     #[new]
-    #[pyo3(signature = (threads = None, hash_mb = None, skill = None))]
+    #[pyo3(signature = (threads = None, hash_mb = None, skill = None, *, eval_file = None, classical = false, book = None, tablebases = None))]
     fn new(
         threads: Option<Bound<'_, PyAny>>,
         hash_mb: Option<Bound<'_, PyAny>>,
         skill: Option<Bound<'_, PyAny>>,
+        eval_file: Option<std::path::PathBuf>,
+        classical: bool,
+        book: Option<std::path::PathBuf>,
+        tablebases: Option<std::path::PathBuf>,
     ) -> PyResult<Engine> {
         let threads = whole(
             "threads",
@@ -513,6 +467,26 @@ impl Engine {
             ..Options::default()
         })
         .map_err(|e| invalid_option(e.to_string()))?;
+        let mut engine = engine;
+        if classical && eval_file.is_some() {
+            return Err(invalid_option(
+                "give classical=True or eval_file, not both: they choose the evaluation",
+            ));
+        }
+        let text = |p: &std::path::Path| p.to_string_lossy().into_owned();
+        engine.set_use_network(!classical);
+        if let Some(path) = &eval_file {
+            engine.load_network(&text(path)).map_err(invalid_option)?;
+        }
+        if let Some(path) = &book {
+            engine.load_book(&text(path)).map_err(invalid_option)?;
+            engine.set_own_book(true);
+        }
+        if let Some(path) = &tablebases {
+            engine
+                .load_tablebases(&text(path))
+                .map_err(invalid_option)?;
+        }
         Ok(Engine {
             shared: Arc::new(Mutex::new(Shared {
                 engine,
@@ -829,7 +803,7 @@ impl Engine {
         let s = lock(&self.shared);
         let o = s.engine.options();
         format!(
-            "Engine(threads={}, hash_mb={}, skill={})",
+            "EmbeddedEngine(threads={}, hash_mb={}, skill={})",
             o.threads,
             o.hash_mib,
             o.skill.level()

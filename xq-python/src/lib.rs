@@ -12,6 +12,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod analysis;
+mod args;
 mod board;
 mod engine;
 mod errors;
@@ -58,6 +60,9 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ml::read_datagen, m)?)?;
     m.add_function(wrap_pyfunction!(ml::_rust_batch_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(analysis::annotate, m)?)?;
+    m.add_function(wrap_pyfunction!(args::_check_int, m)?)?;
+    m.add_function(wrap_pyfunction!(args::_check_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_pgn, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_pgn_str, m)?)?;
     m.add_function(wrap_pyfunction!(records::read_xqf, m)?)?;

@@ -21,40 +21,10 @@ fn invalid(message: impl std::fmt::Display) -> PyErr {
     Error::new(Kind::InvalidArgument, message).into()
 }
 
-/// The integer argument `name`, within `min..=max`, or `InvalidArgument` saying so (for
-/// a value of another type or out of range alike: never an OverflowError).
+/// The integer argument `name`, within `min..=max`, or `InvalidArgument` saying so: the
+/// package's one check ([`crate::args`]).
 fn int_arg(value: &Bound<'_, PyAny>, name: &str, min: i128, max: i128) -> PyResult<i128> {
-    let range = || {
-        if max == i128::from(u64::MAX) {
-            format!("{name} must be an integer from {min} to 2**64 - 1")
-        } else if max == i128::from(i64::MAX) {
-            format!("{name} must be an integer from {min} to 2**63 - 1")
-        } else {
-            format!("{name} must be an integer from {min} to {max}")
-        }
-    };
-    // A bool is an int to Python, but `threads=True` is a mistake.
-    if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(invalid(format!("{}, not a bool", range())));
-    }
-    match value.extract::<i128>() {
-        Ok(v) if (min..=max).contains(&v) => Ok(v),
-        Ok(v) => Err(invalid(format!("{}, not {v}", range()))),
-        Err(_) => Err(invalid(format!("{}, not {}", range(), describe(value)))),
-    }
-}
-
-/// A short description of a Python value for an error message: its repr, cut short.
-fn describe(value: &Bound<'_, PyAny>) -> String {
-    let text = value
-        .repr()
-        .map(|r| r.to_string())
-        .unwrap_or_else(|_| "that value".to_string());
-    if text.chars().count() > 40 {
-        format!("{}...", text.chars().take(40).collect::<String>())
-    } else {
-        text
-    }
+    crate::args::int_in(name, value, min, max, &crate::args::argument_error)
 }
 
 /// The network `eval_file` names, read as the engine reads one (its error text): a

@@ -5,7 +5,7 @@ use crate::errors::{Error, Kind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use xq_tablebase::{TableValue, Tablebases, Wdl};
+use xq_tablebase::{TableResult, TableValue, Tablebases};
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`), probed
 /// lazily: a file is opened the first time a position of its ending is probed, and only
@@ -41,9 +41,9 @@ impl Tablebase {
             .detach(|| self.inner.probe_wdl(&pos))
             .map_err(table_error)?;
         Ok(wdl.map(|w| match w {
-            Wdl::Win => 1,
-            Wdl::Draw => 0,
-            Wdl::Loss => -1,
+            TableResult::Win => 1,
+            TableResult::Draw => 0,
+            TableResult::Loss => -1,
         }))
     }
 

@@ -249,7 +249,7 @@ def test_composed_positions():
     # It plays by the rules: the soldiers step forward only; a mate in one is found.
     black = xq.Board(fen.replace(" w", " b"), strict=False)
     assert sorted(m.uci() for m in black.legal_moves if m.from_square in (xq.D9, xq.F9)) == ["d9d8", "f9f8"]
-    engine = xq.Engine(threads=1, hash_mb=1)
+    engine = xq.EmbeddedEngine(threads=1, hash_mb=1)
     result = engine.play(board, depth=4)
     assert result.move == xq.Move.from_uci("i2e2")
     board.push(result.move)

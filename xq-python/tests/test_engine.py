@@ -18,7 +18,7 @@ SHORT_MATES = [c for c in mate_cases() if c[1] <= 3]
 
 @pytest.fixture(scope="module")
 def engine():
-    return xq.Engine(threads=1, hash_mb=16)
+    return xq.EmbeddedEngine(threads=1, hash_mb=16)
 
 
 def test_the_short_mates_are_there():
@@ -91,7 +91,7 @@ def test_play(engine):
 
 
 def test_the_same_search_twice_gives_the_same_answer():
-    engine = xq.Engine(threads=1, hash_mb=16)
+    engine = xq.EmbeddedEngine(threads=1, hash_mb=16)
     board = xq.Board()
     board.push_notation("h2e2")
     first = engine.analyse(board, nodes=50_000)
@@ -153,7 +153,7 @@ def test_an_unlimited_analysis_that_can_go_no_deeper_ends_by_itself(engine):
 
 
 def test_stop_from_another_thread():
-    engine = xq.Engine(threads=2, hash_mb=16)
+    engine = xq.EmbeddedEngine(threads=2, hash_mb=16)
     timer = threading.Timer(0.3, engine.stop)
     start = time.monotonic()
     timer.start()
@@ -164,7 +164,7 @@ def test_stop_from_another_thread():
 
 
 def test_the_gil_is_released_while_it_thinks():
-    engine = xq.Engine(threads=1, hash_mb=16)
+    engine = xq.EmbeddedEngine(threads=1, hash_mb=16)
     ticks = 0
     done = threading.Event()
 
@@ -189,7 +189,7 @@ def threads_now():
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc")
 def test_no_search_is_left_running_when_the_engine_goes():
     before = threads_now()
-    engine = xq.Engine(threads=2, hash_mb=16)
+    engine = xq.EmbeddedEngine(threads=2, hash_mb=16)
     analysis = engine.analysis(xq.Board())  # thinks until stopped
     next(iter(analysis))
     assert threads_now() > before
@@ -205,7 +205,7 @@ def test_no_search_is_left_running_when_the_engine_goes():
 def test_levels_are_reproducible_with_a_seed():
     moves = []
     for _ in range(2):
-        engine = xq.Engine(threads=1, hash_mb=16, skill=3)
+        engine = xq.EmbeddedEngine(threads=1, hash_mb=16, skill=3)
         engine.set_seed(42)
         board = xq.Board()
         for _ in range(6):
@@ -213,5 +213,29 @@ def test_levels_are_reproducible_with_a_seed():
             board.push(m)
         moves.append(board.move_stack)
     assert moves[0] == moves[1]
-    assert xq.Engine(skill=3).skill == 3 and xq.Engine().skill == 20
-    assert repr(xq.Engine(threads=1, hash_mb=8)) == "Engine(threads=1, hash_mb=8, skill=20)"
+    assert xq.EmbeddedEngine(skill=3).skill == 3 and xq.EmbeddedEngine().skill == 20
+    assert repr(xq.EmbeddedEngine(threads=1, hash_mb=8)) == "EmbeddedEngine(threads=1, hash_mb=8, skill=20)"
+
+
+def test_the_old_name_of_the_in_process_engine_still_works_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="xq.EmbeddedEngine"):
+        old = xq.Engine
+    assert old is xq.EmbeddedEngine
+    assert "Engine" not in xq.__all__ and "EmbeddedEngine" in xq.__all__
+
+
+def test_files_are_loaded_by_the_engines_setters_with_their_messages(tmp_path):
+    with pytest.raises(xq.InvalidOption, match=r"^cannot load the network .*missing\.nnue: "):
+        xq.EmbeddedEngine(hash_mb=1, eval_file=tmp_path / "missing.nnue")
+    (tmp_path / "bad.xqb").write_bytes(b"not a book")
+    with pytest.raises(xq.InvalidOption, match=r"bad\.xqb: "):
+        xq.EmbeddedEngine(hash_mb=1, book=tmp_path / "bad.xqb")
+    with pytest.raises(xq.InvalidOption, match="^cannot read the tablebases "):
+        xq.EmbeddedEngine(hash_mb=1, tablebases=tmp_path / "none")
+    with pytest.raises(xq.InvalidOption, match="not both"):
+        xq.EmbeddedEngine(hash_mb=1, classical=True, eval_file=tmp_path / "x.nnue")
+    # The classical evaluation searches differently from the network.
+    board = xq.Board()
+    net = xq.EmbeddedEngine(hash_mb=1).analyse(board, nodes=3000)
+    classical = xq.EmbeddedEngine(hash_mb=1, classical=True).analyse(board, nodes=3000)
+    assert (net["score"], net["pv"]) != (classical["score"], classical["pv"])

@@ -153,11 +153,11 @@ def test_bad_arguments_are_value_errors(start):
     with pytest.raises(ValueError):
         xq.move_to_index(xq.Move.from_iccs("a0b1"))
     with pytest.raises(xq.InvalidOption):
-        xq.Engine(threads=0)
+        xq.EmbeddedEngine(threads=0)
     with pytest.raises(xq.InvalidOption):
-        xq.Engine(hash_mb=2**40)
+        xq.EmbeddedEngine(hash_mb=2**40)
     with pytest.raises(xq.InvalidOption):
-        xq.Engine(skill=21)
+        xq.EmbeddedEngine(skill=21)
 
 
 # Values that are no limit: negative, zero, huge, not finite, of the wrong type.
@@ -167,7 +167,7 @@ BAD_SECONDS = [-1, 0, -0.001, float("nan"), float("inf"), -float("inf"), 1e7, 2*
 
 @pytest.fixture(scope="module")
 def engine():
-    return xq.Engine(threads=1, hash_mb=1)
+    return xq.EmbeddedEngine(threads=1, hash_mb=1)
 
 
 def test_bad_limits_raise_invalid_limit(engine, start):
@@ -242,7 +242,7 @@ def test_bad_options_raise_invalid_option(engine):
                       ("hash_mb", -16), ("hash_mb", 2**40), ("hash_mb", "16"), ("skill", -1),
                       ("skill", 21), ("skill", 2.5), ("skill", "max")]:
         with pytest.raises(xq.InvalidOption, match=name):
-            xq.Engine(**{name: bad})
+            xq.EmbeddedEngine(**{name: bad})
     for options, message in [
         # The messages of the engine's one option table, as the binary's UCI says them.
         ({"Threads": 0}, "Threads must be between 1 and 1024, not 0"),

@@ -350,7 +350,7 @@ def test_the_same_program_runs_in_process_and_outside():
             board.is_legal(best.move), infos[-1]["depth"],
         ]
 
-    inside = xq.Engine(threads=1, hash_mb=16)
+    inside = xq.EmbeddedEngine(threads=1, hash_mb=16)
     outside = start("xq-uci")
     try:
         outside.configure({"UCI_ShowWDL": True})

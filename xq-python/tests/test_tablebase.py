@@ -66,7 +66,7 @@ def test_a_composed_position_is_not_in_the_tables_and_nothing_raises():
     assert tb.probe_dtm(board) is None
     assert tb.probe_wdl(board.mirror()) is None
     # The in-process engine with the tables set searches it without them.
-    engine = xq.Engine(threads=1, hash_mb=4)
+    engine = xq.EmbeddedEngine(threads=1, hash_mb=4)
     engine.configure({"TablebasePath": str(TABLES)})
     info = engine.analyse(board, depth=4)
     assert info["pv"][0] in board.legal_moves

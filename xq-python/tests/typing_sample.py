@@ -14,7 +14,7 @@ if o is not None:
     t: xq.Termination = o.termination
     r: str = o.result()
 mask: np.ndarray = board.legal_mask()
-e = xq.Engine(threads=1, hash_mb=16)
+e = xq.EmbeddedEngine(threads=1, hash_mb=16)
 info = e.analyse(board, xq.engine.Limit(depth=3))
 score: xq.engine.PovScore = info["score"]
 cp: int | None = score.red().score(mate_score=100_000)

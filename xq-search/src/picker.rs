@@ -289,7 +289,7 @@ impl MovePicker {
     }
 
     fn is_legal(&self, pos: &Position, m: Move) -> bool {
-        self.filter.as_ref().map_or(true, |f| f.is_legal(pos, m))
+        self.filter.as_ref().is_none_or(|f| f.is_legal(pos, m))
     }
 
     /// The captures generated and scored, the legality filter built (kept out of line:

@@ -1,60 +1,29 @@
 //! The rules inside the tree: repetitions (perpetual check and perpetual chase lose,
-//! other repetitions draw) and the 60-move rule, judged at every node after the root.
+//! other repetitions draw) and the 60-move rule, applied at every node after the root.
 //!
 //! The game's own referee is `xq_movegen::Game::outcome`; the search asks the same
-//! rules a different question (has the current node repeated a position of its path?),
-//! so it keeps its own helpers for the repetition: [`find_repetition`] and
-//! [`perpetual_check`]. The chase judge ([`judge_cycle`]) and the 60-move count
-//! ([`move_rule_plies`]) are the rules crate's.
+//! rules whether the current node repeats a position of its path, with the rules crate's
+//! [`find_repetition`] (a single repetition after the root decides), its cycle ruling
+//! ([`rule_cycle`]) and its 60-move count ([`move_rule_plies`]). It keeps one fast helper
+//! of its own, [`perpetual_check`], which reads the checks of the path instead of
+//! replaying the cycle.
 
 use crate::score::{mate_in, mated_in};
 use xq_core::{Move, Position};
-use xq_movegen::rules::{judge_cycle, move_rule_plies, NO_CAPTURE_DRAW_PLIES};
+use xq_movegen::rules::{find_repetition, move_rule_plies, rule_cycle, NO_CAPTURE_DRAW_PLIES};
 use xq_movegen::{Game, Termination};
 
-/// The verdict of the perpetual-check rule on a position that repeats an earlier one.
+/// The ruling of the perpetual-check rule on a position that repeats an earlier one.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Repetition {
     /// Neither side (or both) checked with every move of the cycle: a draw (unless one
-    /// side chased perpetually, which the chase judge decides).
+    /// side chased perpetually, which the chase ruling decides).
     Draw,
     /// The side to move checked with every one of its moves in the cycle and the other
     /// side did not: the side to move loses.
     SideToMoveLoses,
     /// The other side checked perpetually: the side to move wins.
     SideToMoveWins,
-}
-
-/// The index of the earlier occurrence that makes the last position of `keys` a decided
-/// repetition, looking back over the positions since the last capture (`reversible`
-/// plies), or `None`. The cycle to judge runs from that index to the last position.
-///
-/// A position counts as repeated when it occurred twice before (threefold repetition, as
-/// referees judge a game: the index returned is then that of the first occurrence, and
-/// the cycle is gone round twice), or once before at an index after `root`: inside the
-/// tree (positions after the root) the first repetition is already decisive, because
-/// whoever could repeat once can repeat again (the rule of Stockfish and Pikafish).
-pub(crate) fn find_repetition(keys: &[u64], reversible: usize, root: usize) -> Option<usize> {
-    let n = keys.len().checked_sub(1)?;
-    let key = keys[n];
-    let oldest = n.saturating_sub(reversible);
-    let mut seen = 0;
-    // The same side is to move only every second ply, and no position repeats after
-    // fewer than four.
-    let mut earlier = n.checked_sub(4);
-    while let Some(i) = earlier {
-        if i < oldest {
-            break;
-        }
-        if keys[i] == key {
-            seen += 1;
-            if seen == 2 || i > root {
-                return Some(i);
-            }
-        }
-        earlier = i.checked_sub(2);
-    }
-    None
 }
 
 /// The perpetual-check rule on the cycle from position `first` to the last position of
@@ -184,7 +153,7 @@ impl PositionHistory {
         let n = self.keys.len() - 1;
         let reversible = (pos.halfmove_clock() as usize).min(n - self.null_at.unwrap_or(0));
         if reversible >= 4 {
-            if let Some(first) = find_repetition(&self.keys, reversible, self.root) {
+            if let Some(first) = find_repetition(&self.keys, reversible, Some(self.root)) {
                 return Some(match perpetual_check(&self.checks, first) {
                     // Perpetual check (and chase) loses like being mated there (as
                     // Pikafish scores it): a defender prefers a longer real mate to
@@ -209,7 +178,7 @@ impl PositionHistory {
 
     /// The value of a repetition of `pos` (at `ply`) from `self.keys[first]` with no
     /// perpetual check: a draw unless one side chased perpetually. Any check in the cycle
-    /// draws at once; the chase judge (the cost: a few capture lists per move of the
+    /// draws at once; the chase ruling (the cost: a few capture lists per move of the
     /// cycle) runs only on cycles without a check or a null move.
     fn chase_value(&self, pos: &Position, first: usize, ply: usize) -> i32 {
         if self.checks[first + 1..].contains(&true) {
@@ -233,7 +202,7 @@ impl PositionHistory {
                 }
             }
         }
-        match judge_cycle(&start, &cycle) {
+        match rule_cycle(&start, &cycle) {
             Ok(outcome) => match outcome.termination {
                 // Perpetual chase loses like being mated there, as perpetual check does.
                 Termination::PerpetualChase { by, .. } if by == pos.side_to_move() => mated_in(ply),
@@ -252,14 +221,14 @@ mod tests {
     #[test]
     fn a_repetition_decides_at_the_third_occurrence_or_the_second_after_the_root() {
         let keys = [1, 2, 3, 4, 1, 2, 3, 4, 1];
-        assert_eq!(find_repetition(&keys, 100, 8), Some(0));
+        assert_eq!(find_repetition(&keys, 100, Some(8)), Some(0));
         // Twice is not enough in a game, nor when the first occurrence is the root.
-        assert_eq!(find_repetition(&keys[..5], 100, 4), None);
-        assert_eq!(find_repetition(&keys[..5], 100, 0), None);
+        assert_eq!(find_repetition(&keys[..5], 100, Some(4)), None);
+        assert_eq!(find_repetition(&keys[..5], 100, Some(0)), None);
         // After the root, twice is enough.
-        assert_eq!(find_repetition(&[9, 1, 2, 3, 4, 1], 100, 0), Some(1));
+        assert_eq!(find_repetition(&[9, 1, 2, 3, 4, 1], 100, Some(0)), Some(1));
         // A capture 7 plies ago: the first occurrence is out of reach.
-        assert_eq!(find_repetition(&keys, 7, 8), None);
+        assert_eq!(find_repetition(&keys, 7, Some(8)), None);
     }
 
     #[test]

@@ -561,7 +561,7 @@ impl Searcher {
                 None => (ply >= 4)
                     .then(|| self.stack[ply - 4].static_eval)
                     .flatten()
-                    .map_or(true, |before| static_eval > before),
+                    .is_none_or(|before| static_eval > before),
             };
         if !pv_node && !in_check && !root && excluded.is_none() {
             // Reverse futility: far above beta near the leaves, a quiet move will not

@@ -35,7 +35,7 @@ fn main() {
             .probe_dtm(pos)
             .expect("a good table")
             .expect("in the set");
-        wins += usize::from(v.wdl() == xq_tablebase::Wdl::Win);
+        wins += usize::from(v.result() == xq_tablebase::TableResult::Win);
     }
     let t = start.elapsed().as_secs_f64();
     println!(

@@ -132,7 +132,7 @@ impl Table {
                 match TableValue::from_code(c) {
                     None => s.broken += 1,
                     Some(v) => {
-                        s.counts[half][v.wdl() as usize] += 1;
+                        s.counts[half][v.result() as usize] += 1;
                         if let Some(p) = v.plies() {
                             s.longest = s.longest.max(p);
                         }
@@ -154,7 +154,7 @@ pub struct TableStats {
     pub numbers_per_side: u64,
     /// Numbers that are no position, both sides to move together.
     pub broken: u64,
-    /// Losses, draws and wins (indexed by [`Wdl`](crate::Wdl) as `usize`) with the
+    /// Losses, draws and wins (indexed by [`TableResult`](crate::TableResult) as `usize`) with the
     /// attacking side to move (`counts[0]`) and the defending side (`counts[1]`).
     pub counts: [[u64; 3]; 2],
     /// The longest distance to mate in plies.
@@ -602,7 +602,7 @@ fn unmove_origins(
                 if to.offset(leg).is_some_and(|l| pos.is_empty(l)) {
                     for f in froms {
                         let from = to.offset(f);
-                        debug_assert!(from.map_or(true, |s| horse_leg(s, to) == to.offset(leg)));
+                        debug_assert!(from.is_none_or(|s| horse_leg(s, to) == to.offset(leg)));
                         add(from);
                     }
                 }

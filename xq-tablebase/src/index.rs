@@ -393,7 +393,7 @@ impl Layout {
     pub fn canon(&self, p: &Placement) -> Option<Canon> {
         let pair = self.pair(p)?;
         if pair & PAIR_MIRRORED != 0 {
-            let m = self.mirror(p);
+            let m = self.flip_horizontal(p);
             return Some(Canon {
                 index: self.number(&m, pair)?,
                 is_self: false,
@@ -408,7 +408,7 @@ impl Layout {
                 symmetric: false,
             });
         }
-        let mirrored = self.number(&self.mirror(p), pair)?;
+        let mirrored = self.number(&self.flip_horizontal(p), pair)?;
         Some(Canon {
             index: index.min(mirrored),
             is_self: index <= mirrored,
@@ -416,7 +416,7 @@ impl Layout {
         })
     }
 
-    fn mirror(&self, p: &Placement) -> Placement {
+    fn flip_horizontal(&self, p: &Placement) -> Placement {
         let mut m = *p;
         for s in &mut m[..self.slots.len()] {
             *s = s.flip_horizontal();
@@ -451,7 +451,7 @@ impl Layout {
         }
         let pair = self.pair_of[r as usize * self.palaces[1].combos.len() + b as usize];
         if pair & PAIR_SYMMETRIC != 0 {
-            let mirrored = self.number(&self.mirror(p), pair);
+            let mirrored = self.number(&self.flip_horizontal(p), pair);
             let own = self.number(p, pair);
             return own <= mirrored;
         }
@@ -513,7 +513,7 @@ mod tests {
                 assert_eq!(c.index, i, "{name} {i}");
                 assert!(c.is_self);
                 // The mirror image maps to the same number.
-                let m = layout.mirror(&p);
+                let m = layout.flip_horizontal(&p);
                 let cm = layout.canon(&m).unwrap();
                 assert_eq!(cm.index, i);
                 assert_eq!(cm.is_self, c.symmetric);

@@ -16,7 +16,8 @@ pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
 pub use format::{read_captures, read_table, verify_file, write_table, FORMAT_VERSION};
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use probe::Tablebases;
-pub use value::{TableValue, Wdl};
+#[allow(deprecated)]
+pub use value::{TableResult, TableValue, Wdl};
 pub use verify::verify;
 
 use std::fmt;

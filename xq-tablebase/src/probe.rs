@@ -3,7 +3,7 @@
 use crate::ending::Ending;
 use crate::format::TableFile;
 use crate::gen::TableStats;
-use crate::value::{TableValue, Wdl};
+use crate::value::{TableResult, TableValue};
 use crate::TablebaseError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ use xq_core::{Color, Move, Piece, Position};
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_tablebase::{generate, write_table, Ending, TableValue, Tablebases, Wdl};
+/// use xq_tablebase::{generate, write_table, Ending, TableValue, Tablebases, TableResult};
 /// let dir = std::env::temp_dir().join(format!("xq-tb-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let krk: Ending = "KRK".parse().unwrap();
@@ -28,7 +28,7 @@ use xq_core::{Color, Move, Piece, Position};
 ///
 /// let tb = Tablebases::open(&dir).unwrap();
 /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
-/// assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(Wdl::Win));
+/// assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(TableResult::Win));
 /// // The same position with the colours swapped.
 /// let flipped = Position::from_fen("4k4/4r4/9/9/9/9/9/9/9/3K5 b").unwrap();
 /// assert_eq!(tb.probe_dtm(&flipped).unwrap(), tb.probe_dtm(&pos).unwrap());
@@ -170,8 +170,8 @@ impl Tablebases {
     /// # Errors
     /// When the table's file is missing, unreadable, truncated or corrupt (the answer is
     /// never a guess).
-    pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TablebaseError> {
-        Ok(self.probe_dtm(pos)?.map(TableValue::wdl))
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Option<TableResult>, TablebaseError> {
+        Ok(self.probe_dtm(pos)?.map(TableValue::result))
     }
 
     /// The exact value for the side to move with the distance to mate in plies, `None`

@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-/// Win, draw or loss for the side to move.
+/// Win, draw or loss for the side to move, as the tables give it ([`probe_wdl`](crate::Tablebases::probe_wdl)).
+/// (The chances of each, per mille, are `xq_search::wdl::Wdl`.)
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Wdl {
+pub enum TableResult {
     /// The side to move loses with best play.
     Loss,
     /// Neither side can force mate.
@@ -13,12 +14,12 @@ pub enum Wdl {
     Win,
 }
 
-impl fmt::Display for Wdl {
+impl fmt::Display for TableResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Wdl::Loss => "loss",
-            Wdl::Draw => "draw",
-            Wdl::Win => "win",
+            TableResult::Loss => "loss",
+            TableResult::Draw => "draw",
+            TableResult::Win => "win",
         })
     }
 }
@@ -29,9 +30,9 @@ impl fmt::Display for Wdl {
 /// `Loss { plies: 0 }` is a position that is mate or stalemate.
 ///
 /// ```
-/// use xq_tablebase::{TableValue, Wdl};
+/// use xq_tablebase::{TableValue, TableResult};
 /// let v = TableValue::Win { plies: 3 };
-/// assert_eq!(v.wdl(), Wdl::Win);
+/// assert_eq!(v.result(), TableResult::Win);
 /// assert_eq!(v.plies(), Some(3));
 /// assert_eq!(v.to_string(), "win, mate in 3 plies");
 /// // The value of a move that leads to a position worth `Loss { plies: 2 }` to the
@@ -62,13 +63,29 @@ pub enum TableValue {
     RuleLoss,
 }
 
+/// The old name of [`TableResult`] (a `Wdl` is the chances of each result elsewhere).
+#[deprecated(since = "0.2.0", note = "renamed TableResult")]
+pub type Wdl = TableResult;
+
 impl TableValue {
+    /// The old name of [`TableValue::result`].
+    #[deprecated(since = "0.2.0", note = "renamed result")]
+    pub fn wdl(self) -> TableResult {
+        self.result()
+    }
+
+    /// The old name of [`TableValue::describe`] ("verdict" is a move's judgement).
+    #[deprecated(since = "0.2.0", note = "renamed describe")]
+    pub fn verdict(self, halfmove_clock: u32) -> String {
+        self.describe(halfmove_clock)
+    }
+
     /// The result alone.
-    pub fn wdl(self) -> Wdl {
+    pub fn result(self) -> TableResult {
         match self {
-            TableValue::Win { .. } | TableValue::RuleWin => Wdl::Win,
-            TableValue::Draw => Wdl::Draw,
-            TableValue::Loss { .. } | TableValue::RuleLoss => Wdl::Loss,
+            TableValue::Win { .. } | TableValue::RuleWin => TableResult::Win,
+            TableValue::Draw => TableResult::Draw,
+            TableValue::Loss { .. } | TableValue::RuleLoss => TableResult::Loss,
         }
     }
 
@@ -127,21 +144,21 @@ impl TableValue {
         })
     }
 
-    /// The tables' verdict in words, in a position whose no-capture count stands at
+    /// The tables' result in words, in a position whose no-capture count stands at
     /// `halfmove_clock`, as `xq analyze` prints it.
     ///
     /// ```
     /// use xq_tablebase::TableValue::*;
-    /// assert_eq!(Win { plies: 7 }.verdict(0), "tablebase win, mate in 4 (7 plies)");
-    /// assert_eq!(Loss { plies: 8 }.verdict(0), "tablebase loss, mated in 4 (8 plies)");
+    /// assert_eq!(Win { plies: 7 }.describe(0), "tablebase win, mate in 4 (7 plies)");
+    /// assert_eq!(Loss { plies: 8 }.describe(0), "tablebase loss, mated in 4 (8 plies)");
     /// assert_eq!(
-    ///     Win { plies: 23 }.verdict(99),
+    ///     Win { plies: 23 }.describe(99),
     ///     "tablebase win, mate in 12 (23 plies; the 120-ply rule draws first unless a capture comes)"
     /// );
-    /// assert_eq!(Draw.verdict(0), "tablebase draw");
-    /// assert_eq!(RuleWin.verdict(0), "tablebase win by the perpetual-check rule (no forced mate)");
+    /// assert_eq!(Draw.describe(0), "tablebase draw");
+    /// assert_eq!(RuleWin.describe(0), "tablebase win by the perpetual-check rule (no forced mate)");
     /// ```
-    pub fn verdict(self, halfmove_clock: u32) -> String {
+    pub fn describe(self, halfmove_clock: u32) -> String {
         let rule = if self.beyond_rule(halfmove_clock) {
             "; the 120-ply rule draws first unless a capture comes"
         } else {

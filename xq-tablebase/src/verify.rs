@@ -65,7 +65,7 @@ pub fn verify(
                         };
                         pos.unmake_move(m, undo);
                         let v = child.for_mover();
-                        if best.map_or(true, |b| v.rank() > b.rank()) {
+                        if best.is_none_or(|b| v.rank() > b.rank()) {
                             best = Some(v);
                         }
                     }

@@ -7,7 +7,8 @@
 use std::collections::HashMap;
 use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
 use xq_tablebase::{
-    generate, verify, write_table, Ending, Table, TableValue, Tablebases, Wdl, FORMAT_VERSION,
+    generate, verify, write_table, Ending, Table, TableResult, TableValue, Tablebases,
+    FORMAT_VERSION,
 };
 
 fn tables(names: &[&str]) -> Vec<Table> {
@@ -98,8 +99,8 @@ impl Game {
                     let v = subs.iter().find_map(|t| t.probe(&pos)).unwrap();
                     assert!(!v.by_rule(), "the smaller tables have one attacker");
                     assert_ne!(
-                        v.for_mover().wdl(),
-                        Wdl::Win,
+                        v.for_mover().result(),
+                        TableResult::Win,
                         "{pos}: a draw has no winning capture"
                     );
                     draw |= v == TableValue::Draw;
@@ -108,8 +109,8 @@ impl Game {
                 } else {
                     let v = table.probe(&pos).unwrap();
                     assert_eq!(
-                        v.for_mover().wdl(),
-                        Wdl::Loss,
+                        v.for_mover().result(),
+                        TableResult::Loss,
                         "{pos}: a draw has no winning move"
                     );
                 }

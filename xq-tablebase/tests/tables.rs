@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use xq_core::{Position, SplitMix64};
 use xq_tablebase::{
-    generate, read_table, verify, write_table, Ending, Table, TableValue, TablebaseError,
-    Tablebases, Wdl,
+    generate, read_table, verify, write_table, Ending, Table, TableResult, TableValue,
+    TablebaseError, Tablebases,
 };
 
 /// Generates `names` in order (each after the tables its captures need), with `threads`.
@@ -117,8 +117,8 @@ fn files_probe_as_the_tables_in_memory() {
     for name in ["KRKA", "KNK"] {
         for pos in random_positions(name, 300, 7) {
             let v = tb.probe_dtm(&pos).unwrap().expect("in the set");
-            seen[v.wdl() as usize] += 1;
-            assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(v.wdl()));
+            seen[v.result() as usize] += 1;
+            assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(v.result()));
             // The colour-flipped position has the same value.
             assert_eq!(tb.probe_dtm(&pos.color_flipped()).unwrap(), Some(v));
             // The best move's value is the position's.
@@ -146,8 +146,8 @@ fn known_positions() {
     let probe = |fen: &str| tb.probe_dtm(&Position::from_fen(fen).unwrap()).unwrap();
     // A soldier that has crossed the river beats a bare general...
     assert_eq!(
-        probe("4k4/9/9/9/4P4/9/9/9/9/3K5 w").map(|v| v.wdl()),
-        Some(Wdl::Win)
+        probe("4k4/9/9/9/4P4/9/9/9/9/3K5 w").map(|v| v.result()),
+        Some(TableResult::Win)
     );
     // ...but not once it has reached the last rank.
     assert_eq!(probe("P3k4/9/9/9/9/9/9/9/9/3K5 w"), Some(TableValue::Draw));
@@ -174,7 +174,7 @@ fn bad_files_are_errors() {
         // A fresh open: files are opened on first use.
         Tablebases::open(&dir).unwrap().probe_wdl(&pos)
     };
-    assert_eq!(probe(&good), Ok(Some(Wdl::Win)));
+    assert_eq!(probe(&good), Ok(Some(TableResult::Win)));
     // Cut short.
     let err = probe(&good[..good.len() - 10]).unwrap_err();
     assert_eq!(
@@ -219,7 +219,7 @@ fn bad_files_are_errors() {
     // A table that still opens answers for the other file.
     let tb = Tablebases::open(&dir).unwrap();
     let krk = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
-    assert_eq!(tb.probe_wdl(&krk), Ok(Some(Wdl::Win)));
+    assert_eq!(tb.probe_wdl(&krk), Ok(Some(TableResult::Win)));
     assert!(tb.probe_wdl(&pos).is_err());
     // No directory.
     assert!(matches!(

@@ -164,19 +164,21 @@ impl TrainSample {
         ))
     }
 
-    /// The same sample with the board mirrored left to right (file a for file i): the
-    /// rules, and so the score and the result, do not change, and training on both
-    /// halves doubles the data a game gives (`xq train --mirror`).
+    /// The same sample with the board flipped left to right (file a for file i, as
+    /// `Position::flip_horizontal`): the rules, and so the score and the result, do not
+    /// change, and training on both halves doubles the data a game gives (`xq train
+    /// --flip-horizontal`).
     ///
     /// ```
     /// use xq_core::Position;
     /// use xq_train::nnue::TrainSample;
     /// let pos = Position::from_fen("3k5/9/9/9/n8/9/9/9/9/R3K4 w").unwrap();
-    /// let mirror = Position::from_fen("5k3/9/9/9/8n/9/9/9/9/4K3R w").unwrap();
+    /// let flipped = Position::from_fen("5k3/9/9/9/8n/9/9/9/9/4K3R w").unwrap();
+    /// assert_eq!(flipped, pos.flip_horizontal());
     /// let sample = TrainSample::new(&pos, 120, 1.0);
-    /// assert_eq!(sample.mirrored(), TrainSample::new(&mirror, 120, 1.0));
+    /// assert_eq!(sample.flip_horizontal(), TrainSample::new(&flipped, 120, 1.0));
     /// ```
-    pub fn mirrored(&self) -> TrainSample {
+    pub fn flip_horizontal(&self) -> TrainSample {
         let mut out = self.clone();
         for side in &mut out.inputs {
             for f in &mut side[..usize::from(self.count)] {
@@ -187,6 +189,13 @@ impl TrainSample {
             side[..usize::from(self.count)].sort_unstable();
         }
         out
+    }
+
+    /// The old name of [`TrainSample::flip_horizontal`] ("mirror" is Python's word for a
+    /// flip across the river).
+    #[deprecated(since = "0.2.0", note = "renamed flip_horizontal")]
+    pub fn mirrored(&self) -> TrainSample {
+        self.flip_horizontal()
     }
 
     /// The inputs of the side to move's perspective, then the other's.
@@ -237,12 +246,22 @@ impl TrainingData {
         read_file(path, |game| self.push_game(game))
     }
 
-    /// Adds every sample's left-right mirror, after all of them ([`TrainSample::mirrored`];
-    /// `xq train --mirror`): a mirror is in its position's game, so the two are held out
-    /// together.
+    /// Adds every sample flipped left to right, after all of them
+    /// ([`TrainSample::flip_horizontal`]; `xq train --flip-horizontal`): a flipped sample
+    /// is in its position's game, so the two are held out together.
+    pub fn add_horizontal_flips(&mut self) {
+        let flipped: Vec<TrainSample> = self
+            .samples
+            .iter()
+            .map(TrainSample::flip_horizontal)
+            .collect();
+        self.samples.extend(flipped);
+    }
+
+    /// The old name of [`TrainingData::add_horizontal_flips`].
+    #[deprecated(since = "0.2.0", note = "renamed add_horizontal_flips")]
     pub fn add_mirrors(&mut self) {
-        let mirrors: Vec<TrainSample> = self.samples.iter().map(TrainSample::mirrored).collect();
-        self.samples.extend(mirrors);
+        self.add_horizontal_flips();
     }
 }
 
@@ -813,14 +832,14 @@ mod tests {
             let choices: Vec<u16> = (0..30u16).map(|i| i * 31 + n as u16).collect();
             for pos in xq_testkit::play(fen, &choices) {
                 let sample = TrainSample::new(&pos, 57, 0.5);
-                let mirrored = sample.mirrored();
+                let mirrored = sample.flip_horizontal();
                 assert_eq!(
                     mirrored,
                     TrainSample::new(&pos.flip_horizontal(), 57, 0.5),
                     "{}",
                     pos.to_fen()
                 );
-                assert_eq!(mirrored.mirrored(), sample);
+                assert_eq!(mirrored.flip_horizontal(), sample);
                 asymmetric += usize::from(mirrored != sample);
             }
         }
@@ -850,9 +869,9 @@ mod tests {
                 TrainSample::new(&pos, -50, 0.0).in_game(3),
             ]
         );
-        data.add_mirrors();
+        data.add_horizontal_flips();
         assert_eq!(data.samples.len(), 6);
-        assert_eq!(data.samples[5], data.samples[2].mirrored());
+        assert_eq!(data.samples[5], data.samples[2].flip_horizontal());
         assert_eq!(data.samples[5].game, 3);
     }
 

@@ -58,7 +58,7 @@ fn mine() {
                 let limit = 2 * n + 8;
                 let nn = first_depth(&game, n as i32, limit + 6, false);
                 let cl = first_depth(&game, n as i32, limit + 6, true);
-                let late = nn.map_or(true, |d| d > limit);
+                let late = nn.is_none_or(|d| d > limit);
                 found += 1;
                 if late {
                     println!(

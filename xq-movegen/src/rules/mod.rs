@@ -6,13 +6,13 @@
 //!
 //! These are the Asian (AXF) and Chinese rules as Pikafish applies them
 //! (`Position::rule_judge`); `data/repetition.epd` holds the cases they are tested
-//! against, each judged by Pikafish.
+//! against, each ruled by Pikafish.
 //!
 //! - **No legal move** loses, in check ([`Termination::Checkmate`]) or not
 //!   ([`Termination::Stalemate`]).
-//! - **Repetition** is judged when a position occurs for the third time, looking back no
+//! - **Repetition** is ruled when a position occurs for the third time, looking back no
 //!   further than the last capture (inside a search one repetition after the root is
-//!   enough). The cycle from the first occurrence is judged by [`judge_cycle`]:
+//!   enough). The cycle from the first occurrence is ruled by [`rule_cycle`]:
 //!   - **perpetual check**: a side that gave check with every one of its moves loses; if
 //!     both did, it is a draw;
 //!   - otherwise, if any move of the cycle gave check, it is a draw;
@@ -50,7 +50,7 @@
 //! before ([`chases`]): discovered attacks count, and so do attacks that appear because a
 //! protector was pinned or driven away.
 //!
-//! # Where other judges differ
+//! # Where other referees differ
 //!
 //! The rule books (and Fairy-Stockfish) are stricter or looser than Pikafish in a few
 //! cases of `data/repetition.epd`; xq follows Pikafish in each:
@@ -71,7 +71,7 @@
 //!   and pin the protector of its target, so the horse newly threatens an unprotected
 //!   cannon with every move: Black loses here; Fairy-Stockfish rules a draw.
 //! - *real-game*, Fairy-Stockfish issue 570: the cycle is entered by a king move that
-//!   chases nothing; only the moves after the first occurrence are judged, so Black's
+//!   chases nothing; only the moves after the first occurrence are ruled, so Black's
 //!   perpetual chase loses (Fairy-Stockfish also counts the entering move: a draw).
 //! - *real-game*, Pikafish issue 28: both sides chase (one by removing a screen and so a
 //!   protection): a draw here; Fairy-Stockfish sees only one chase (Red wins).
@@ -99,7 +99,7 @@ pub const COUNTED_CHECKS: u32 = 10;
 /// Pikafish's convention, which follows the Chinese rules: every ply since the last
 /// capture counts, except that each side's checks beyond its tenth do not, and neither
 /// does a reply to such a check (a move made in check while the checker is past its
-/// ten). Plies older than `checks` (a FEN's clock) count in full. The rule is judged
+/// ten). Plies older than `checks` (a FEN's clock) count in full. The rule is applied
 /// after mate: a side with no legal move on the 120th ply has still lost.
 ///
 /// ```
@@ -161,10 +161,10 @@ pub fn insufficient_material(pos: &Position) -> bool {
 ///
 /// ```
 /// use xq_core::Position;
-/// use xq_movegen::rules::{judge_cycle, CycleError};
+/// use xq_movegen::rules::{rule_cycle, CycleError};
 /// use xq_movegen::IllegalMoveError;
 /// let m = "e2e3".parse().unwrap();
-/// let err = judge_cycle(&Position::startpos(), &[m]).unwrap_err();
+/// let err = rule_cycle(&Position::startpos(), &[m]).unwrap_err();
 /// assert_eq!(err, CycleError { index: 0, error: IllegalMoveError::NoPieceToMove(m) });
 /// assert_eq!(err.to_string(), "move 1 of the cycle: illegal move e2e3: no piece of the side to move on e2");
 /// ```
@@ -197,15 +197,15 @@ impl std::error::Error for CycleError {}
 ///
 /// ```
 /// use xq_core::{Color, Piece, Position, Square};
-/// use xq_movegen::rules::judge_cycle;
+/// use xq_movegen::rules::rule_cycle;
 /// use xq_movegen::{Outcome, Termination};
 /// // Red's chariot follows the unprotected black horse b7 <-> c9: Red chases.
 /// let start = Position::from_fen("9/5k3/1n5R1/p8/9/9/8P/9/9/3K5 b").unwrap();
 /// let cycle: Vec<_> = "b7c9 h7h9 c9b7 h9h7".split(' ').map(|m| m.parse().unwrap()).collect();
 /// let chase = Termination::PerpetualChase { by: Color::Red, piece: Piece::from_char('n').unwrap(), square: Square::B7 };
-/// assert_eq!(judge_cycle(&start, &cycle), Ok(Outcome::loss(Color::Red, chase)));
+/// assert_eq!(rule_cycle(&start, &cycle), Ok(Outcome::loss(Color::Red, chase)));
 /// ```
-pub fn judge_cycle(start: &Position, moves: &[Move]) -> Result<Outcome, CycleError> {
+pub fn rule_cycle(start: &Position, moves: &[Move]) -> Result<Outcome, CycleError> {
     let draw = Outcome::draw(Termination::Repetition);
     // Checks first: replay the cycle, noting who checked with every move.
     let mut p = start.clone();
@@ -272,4 +272,60 @@ pub fn judge_cycle(start: &Position, moves: &[Move]) -> Result<Outcome, CycleErr
         }
         _ => draw,
     })
+}
+
+/// The old name of [`rule_cycle`]: the rules *rule* a game; *judging* is what
+/// `xq-analysis` does to a move.
+///
+/// # Errors
+/// As [`rule_cycle`].
+#[deprecated(since = "0.2.0", note = "renamed rule_cycle")]
+pub fn judge_cycle(start: &Position, moves: &[Move]) -> Result<Outcome, CycleError> {
+    rule_cycle(start, moves)
+}
+
+/// The index of the earlier occurrence that makes the last position of `keys` a decided
+/// repetition, looking back over the positions since the last capture (`reversible`
+/// plies), or `None`; the cycle to rule ([`rule_cycle`]) runs from that index to the last
+/// position.
+///
+/// A position is repeated when it occurs for the third time (it occurred twice before:
+/// the index is that of the first occurrence, and the cycle is gone round twice), as the
+/// referee rules a game ([`Game::outcome`](crate::Game::outcome)). With `root`, a search
+/// also takes a single earlier occurrence at an index after `root`: inside the tree the
+/// first repetition is decisive already, since whoever could repeat once can repeat again
+/// (as Stockfish and Pikafish rule it).
+///
+/// ```
+/// use xq_movegen::rules::find_repetition;
+/// let keys = [1, 2, 3, 4, 1, 2, 3, 4, 1];
+/// assert_eq!(find_repetition(&keys, 100, None), Some(0)); // the third time
+/// assert_eq!(find_repetition(&keys[..5], 100, None), None); // twice is not enough
+/// assert_eq!(find_repetition(&keys, 7, None), None); // a capture 7 plies ago
+/// // In a search from position 2, the repetition at 8 of 4 is decisive.
+/// assert_eq!(find_repetition(&keys, 100, Some(2)), Some(4));
+/// ```
+#[inline]
+pub fn find_repetition(keys: &[u64], reversible: usize, root: Option<usize>) -> Option<usize> {
+    let n = keys.len().checked_sub(1)?;
+    let key = keys[n];
+    let oldest = n.saturating_sub(reversible);
+    let root = root.unwrap_or(n);
+    let mut seen = 0;
+    // The same side is to move only every second ply, and no position repeats after
+    // fewer than four.
+    let mut earlier = n.checked_sub(4);
+    while let Some(i) = earlier {
+        if i < oldest {
+            break;
+        }
+        if keys[i] == key {
+            seen += 1;
+            if seen == 2 || i > root {
+                return Some(i);
+            }
+        }
+        earlier = i.checked_sub(2);
+    }
+    None
 }

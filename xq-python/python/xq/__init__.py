@@ -17,7 +17,7 @@ Squares are ints 0..89 (``xq.A0`` = 0, rank-major, ``xq.I9`` = 89), colours bool
 python-chess's ``EngineError`` (a ``RuntimeError``), ``EngineTerminatedError``, and
 ``InvalidLimit`` and ``InvalidOption`` (also ``ValueError``).
 
-Engines: ``xq.Engine()`` is xq's search in-process; ``xq.engine`` drives outside
+Engines: ``xq.EmbeddedEngine()`` is xq's search in-process; ``xq.engine`` drives outside
 engines over UCI and UCCI (``xq.engine.SimpleEngine.popen_uci("pikafish")``), with the
 same types. Game files: ``xq.pgn`` reads and writes python-chess's editable tree
 (``read_game``, ``Game``, ``GameNode``); ``xq.read_pgn`` returns flat ``xq.Record`` objects.
@@ -28,7 +28,8 @@ Endgame tables written by ``xq tb gen`` are probed with ``xq.Tablebase(directory
 The machine-learning calls (``Board.legal_mask``, ``Board.planes``, ``legal_masks``,
 ``planes_batch``, ``push_batch``, ``read_datagen``) return NumPy arrays and import NumPy
 when first called; the rest of the package needs nothing but itself. ``selfplay`` plays
-the engine against itself and returns the games in ``xq datagen``'s binary form.
+the engine against itself and returns the games in ``xq datagen``'s binary form;
+``annotate`` judges every move of a game as ``xq annotate`` does.
 """
 
 import enum as _enum
@@ -45,7 +46,7 @@ from ._xq import (  # "X as X": re-exported, for type checkers too
     AmbiguousMove as AmbiguousMove,
     Analysis as Analysis,
     Board as Board,
-    Engine as Engine,
+    EmbeddedEngine as EmbeddedEngine,
     EngineError as EngineError,
     EngineTerminatedError as EngineTerminatedError,
     IllegalMove as IllegalMove,
@@ -65,6 +66,7 @@ from ._xq import (  # "X as X": re-exported, for type checkers too
     Tablebase as Tablebase,
     XqError as XqError,
     action_moves as action_moves,
+    annotate as annotate,
     index_to_move as index_to_move,
     legal_masks as legal_masks,
     mirror_index as mirror_index,
@@ -178,7 +180,9 @@ STATUS_VALID = Status.VALID
 
 def __getattr__(name: str) -> _Any:
     # `xq.Game` was the flat game-file class's first name: a deprecated alias of
-    # `xq.Record` (python-chess's editable `Game` is `xq.pgn.Game`). `xq.Score` is
+    # `xq.Record` (python-chess's editable `Game` is `xq.pgn.Game`); `xq.Engine` the
+    # in-process engine's, which differed from the module `xq.engine` only by case.
+    # `xq.Score` is
     # `xq.engine.Score`, imported when first asked for.
     if name == "Game":
         _warnings.warn(
@@ -188,6 +192,14 @@ def __getattr__(name: str) -> _Any:
             stacklevel=2,
         )
         return Record
+    if name == "Engine":
+        _warnings.warn(
+            "xq.Engine is deprecated: xq's engine in-process is xq.EmbeddedEngine "
+            "(the module xq.engine drives outside engines)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return EmbeddedEngine
     if name == "Score":
         from .engine import Score
 
@@ -212,7 +224,7 @@ __all__ = [
     # game files (the tree: xq.pgn)
     "Record", "Node", "read_pgn", "read_pgn_str", "read_xqf", "write_pgn",
     # engine (outside engines: xq.engine)
-    "Engine", "Analysis", "Score",
+    "EmbeddedEngine", "Analysis", "Score",
     # endgame tables
     "Tablebase",
     # machine learning
@@ -220,6 +232,8 @@ __all__ = [
     "legal_masks", "planes_batch", "push_batch", "read_datagen",
     # self-play
     "selfplay",
+    # analysis
+    "annotate",
     # squares
     "A0", "B0", "C0", "D0", "E0", "F0", "G0", "H0", "I0",
     "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "I1",

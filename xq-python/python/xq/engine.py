@@ -14,7 +14,7 @@
     print(info["score"].red(), info["pv"])
     engine.quit()
 
-The same program runs on xq's engine in-process with ``engine = xq.Engine()``: it takes
+The same program runs on xq's engine in-process with ``engine = xq.EmbeddedEngine()``: it takes
 and returns the same types (``Limit``, ``PlayResult``, ``PovScore``, ``BestMove``).
 
 What python-chess users know is here under the same names: ``popen_uci`` (asyncio) and
@@ -56,7 +56,6 @@ import concurrent.futures
 import dataclasses
 import enum
 import logging
-import math
 import os
 import re
 import subprocess
@@ -430,24 +429,9 @@ class PovWdl:
 # ---------------------------------------------------------------------------- limits
 
 
-def _check_whole(name: str, value: Any, low: int = 1, high: int = 2**64 - 1) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidLimit(f"{name} must be an int from {low} to {high}, not a {type(value).__name__}")
-    if not low <= value <= high:
-        raise InvalidLimit(f"{name} must be an int from {low} to {high}, not {value!r}")
-
-
-def _check_seconds(name: str, value: Any, positive: bool) -> None:
-    if value is None:
-        return
-    what = "a positive" if positive else "a non-negative"
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidLimit(f"{name} must be {what} number of seconds, not a {type(value).__name__}")
-    ok = math.isfinite(value) and value < 1e7 and (value > 0 if positive else value >= 0)
-    if not ok:
-        raise InvalidLimit(f"{name} must be {what} number of seconds (below 10,000,000), not {value!r}")
+# The package checks numbers in one place (its native module), with one wording.
+_check_int = _xq._check_int
+_check_seconds = _xq._check_seconds
 
 
 class Limit:
@@ -501,12 +485,12 @@ class Limit:
 
     def _check(self) -> None:
         _check_seconds("time", self.time, True)
-        _check_whole("depth", self.depth, 1, 2**32 - 1)
-        _check_whole("nodes", self.nodes)
-        _check_whole("mate", self.mate, 1, 2**32 - 1)
+        _check_int("depth", self.depth, 1, 2**32 - 1)
+        _check_int("nodes", self.nodes, 1, 2**64 - 1)
+        _check_int("mate", self.mate, 1, 2**32 - 1)
         for name in ("red_clock", "black_clock", "red_inc", "black_inc"):
             _check_seconds(name, getattr(self, name), False)
-        _check_whole("remaining_moves", self.remaining_moves, 1, 2**32 - 1)
+        _check_int("remaining_moves", self.remaining_moves, 1, 2**32 - 1)
 
     @property
     def white_clock(self) -> Optional[float]:
@@ -1070,7 +1054,7 @@ class Protocol(asyncio.SubprocessProtocol):
         if not isinstance(board, Board):
             raise TypeError(f"board must be an xq.Board, not a {type(board).__name__}")
         if multipv is not None:
-            _check_whole("multipv", multipv, 1, 500)
+            _check_int("multipv", multipv, 1, 500)
         board = board.copy()
         root = self._root_moves(board, root_moves, banmoves)
         extra = self._check_options(options or {})
