@@ -18,6 +18,7 @@ mod book;
 mod convert;
 mod datagen;
 mod eval;
+mod matches;
 mod perft;
 mod tb;
 mod train;
@@ -171,6 +172,8 @@ enum Command {
     Book(book::BookArgs),
     /// Endgame tablebases: generate, probe and verify them.
     Tb(tb::TbArgs),
+    /// Play a match between two engines under xq's referee (cutechess-cli's options).
+    Match(matches::MatchArgs),
     /// Serve the analysis board (built by web/build.sh, embedded at build time) on
     /// http://127.0.0.1:PORT/.
     Serve(ServeArgs),
@@ -204,6 +207,7 @@ fn main() {
         Some(Command::Serve(a)) => serve(&a),
         Some(Command::Book(a)) => book::run(&a),
         Some(Command::Tb(a)) => tb::run(&a),
+        Some(Command::Match(a)) => matches::run_match(&a),
     };
     match result {
         Ok(code) => std::process::exit(code),

@@ -1,0 +1,121 @@
+//! The openings a match is played from: an EPD file (one position a line: a FEN, and
+//! optionally `moves ...` or an EPD `bm`/`id` part, which is ignored) or a PGN file (each
+//! game's start and its first plies), in the file's order or shuffled by a seed.
+
+use crate::game::Opening;
+use crate::MatchError;
+use std::path::Path;
+use xq_core::{Ignore, Move, Position, SplitMix64};
+use xq_movegen::notation::read_move;
+
+/// The openings of a file: PGN when `pgn`, else EPD; `plies` keeps at most that many
+/// plies of each PGN game (all of them when `None`).
+///
+/// # Errors
+/// [`MatchError::Openings`] naming the file and the line (EPD) or game (PGN).
+pub fn read(path: &Path, pgn: bool, plies: Option<usize>) -> Result<Vec<Opening>, MatchError> {
+    let bad = |what: String| MatchError::Openings {
+        path: path.to_path_buf(),
+        what,
+    };
+    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let openings = if pgn {
+        let games = xq_records::pgn::read(&bytes, &xq_records::pgn::ReadOptions::default())
+            .map_err(|e| bad(e.to_string()))?;
+        games
+            .into_iter()
+            .map(|g| {
+                let mut moves = g.main_line();
+                if let Some(p) = plies {
+                    moves.truncate(p);
+                }
+                Opening {
+                    start: g.start,
+                    moves,
+                }
+            })
+            .collect()
+    } else {
+        let text = String::from_utf8_lossy(&bytes);
+        parse_epd(&text).map_err(|(line, what)| bad(format!("line {line}: {what}")))?
+    };
+    if openings.is_empty() {
+        return Err(bad("no opening in the file".into()));
+    }
+    Ok(openings)
+}
+
+/// The openings of EPD text: a line is a FEN (its first four or six fields, or as
+/// many as it has before `moves` or an EPD operation), then optionally `moves` and
+/// moves in any notation; `startpos moves ...` is the start position's; blank lines
+/// and lines starting with `#` are skipped.
+///
+/// # Errors
+/// The line (from 1) and what is wrong with it.
+///
+/// ```
+/// use xq_match::openings::parse_epd;
+/// let text = "# two openings\nstartpos moves h2e2 h9g7\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 moves b2e2\n";
+/// let openings = parse_epd(text).unwrap();
+/// assert_eq!(openings.len(), 2);
+/// assert_eq!(openings[0].moves.len(), 2);
+/// assert_eq!(parse_epd("startpos moves e2e3").unwrap_err().0, 1);
+/// ```
+pub fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let (start, rest) = if words[0] == "startpos" {
+            (Position::startpos(), &words[1..])
+        } else {
+            let fen_words = words
+                .iter()
+                .take(6)
+                .take_while(|w| **w != "moves" && !w.ends_with(';'))
+                .count();
+            let fen = words[..fen_words].join(" ");
+            let pos = Position::from_fen_with(&fen, Ignore::PLAYABLE)
+                .map_err(|e| (i + 1, e.to_string()))?;
+            (pos, &words[fen_words..])
+        };
+        let mut moves = Vec::new();
+        if rest.first() == Some(&"moves") {
+            let mut pos = start.clone();
+            for text in &rest[1..] {
+                let m: Move = read_move(&pos, text).map_err(|e| (i + 1, format!("{text}: {e}")))?;
+                pos.make_move(m);
+                moves.push(m);
+            }
+        }
+        out.push(Opening { start, moves });
+    }
+    Ok(out)
+}
+
+/// The order openings are taken in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// The file's order, from the first (or the one `start` names).
+    #[default]
+    Sequential,
+    /// Shuffled by a seed (the same seed, the same order).
+    Random,
+}
+
+/// `openings` in `order` (shuffled by `seed` when random), from the `start`-th (1-based).
+pub fn arrange(mut openings: Vec<Opening>, order: Order, seed: u64, start: usize) -> Vec<Opening> {
+    if order == Order::Random {
+        let mut rng = SplitMix64::new(seed);
+        for i in (1..openings.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            openings.swap(i, j);
+        }
+    }
+    let skip = start.saturating_sub(1) % openings.len().max(1);
+    openings.rotate_left(skip);
+    openings
+}
