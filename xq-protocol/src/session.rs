@@ -322,6 +322,30 @@ impl<E: SearchEngine> Session<E> {
         self.engine.wait();
     }
 
+    /// `go perft DEPTH`, as Stockfish and Pikafish answer it: the leaves below each legal
+    /// move (`h2e2: 1234`), a blank line, `Nodes searched: N`. A search is stopped first.
+    pub(crate) fn perft(&mut self, args: &[&str]) -> Result<(), CommandError> {
+        let depth = match args {
+            [d] => crate::parse::parse_spin("perft", Some(d), 1, 64)? as u32,
+            [] => return Err(CommandError::MissingValue("perft".into())),
+            _ => return Err(CommandError::Usage("go perft <depth>")),
+        };
+        self.engine.stop();
+        let mut pos = self.engine.game().position().clone();
+        let divide = xq_perft::divide(&mut pos, depth);
+        for (m, n) in &divide {
+            say!(self.sink, "{m}: {n}");
+        }
+        say!(self.sink, "");
+        say!(
+            self.sink,
+            "Nodes searched: {}",
+            divide.iter().map(|(_, n)| n).sum::<u64>()
+        );
+        say!(self.sink, "");
+        Ok(())
+    }
+
     /// `bench [DEPTH]`: `xq bench` (the same positions, depth and table size, so the
     /// same node count), each position's nodes and the total as `info string` lines.
     fn bench(&mut self, args: &[&str]) -> Result<(), CommandError> {
