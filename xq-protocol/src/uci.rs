@@ -240,5 +240,28 @@ mod tests {
             lines[49].contains("perft must be between 1 and 64, not 0"),
             "{lines:?}"
         );
+        drop(lines);
+        // A host that caps nodes (the fuzzer's) caps perft too.
+        let (sink, lines) = Sink::buffer();
+        let caps = xq_search::engine::Caps {
+            max_nodes: Some(100),
+            ..Default::default()
+        };
+        let mut uci = Uci::new(
+            sink,
+            xq_search::engine::Stepper::new(Default::default(), caps),
+        );
+        uci.handle("go perft 3");
+        uci.handle("go perft 2");
+        let lines = lines.lock().unwrap();
+        assert!(
+            lines[0].contains("perft must be between 1 and 2, not 3"),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().map(String::as_str), Some(""));
+        assert!(
+            lines.contains(&"Nodes searched: 1920".to_string()),
+            "{lines:?}"
+        );
     }
 }
