@@ -3,7 +3,9 @@
 use crate::PositionArgs;
 use anyhow::{bail, Context, Result};
 use std::time::{Duration, Instant};
-use xq_perft::suite::{parse_suite, run_suite, EntryReport, RunOptions, SuiteReport};
+use xq_perft::compare::{compare, compare_entry, SuiteComparison};
+use xq_perft::engine::{EngineCommand, PerftEngine};
+use xq_perft::suite::{parse_suite, run_suite, EntryReport, RunOptions, SuiteEntry, SuiteReport};
 
 /// The arguments of a single count, which a suite run does not take. (The suite's own
 /// options conflict with them too: `requires = "suite"` alone is not checked when the
@@ -32,6 +34,33 @@ pub struct PerftArgs {
     /// With --suite: skip depths whose expected count is above this.
     #[arg(long, value_name = "N", requires = "suite", conflicts_with_all = NOT_WITH_SUITE)]
     max_nodes: Option<u64>,
+    /// Compare with this UCI engine's `go perft` instead, down to the first difference.
+    #[arg(long, value_name = "CMD", conflicts_with = "divide")]
+    engine: Option<String>,
+    /// With --engine: an argument for it (repeat for more).
+    #[arg(long, requires = "engine", allow_hyphen_values = true)]
+    engine_arg: Vec<String>,
+    /// With --engine: a UCI option to set, as `UCI_Variant=xiangqi` (repeat for more).
+    #[arg(long, value_name = "NAME=VALUE", requires = "engine", value_parser = name_value)]
+    engine_option: Vec<(String, String)>,
+    /// With --engine: the longest it may stay silent, in seconds.
+    #[arg(long, value_name = "SECS", requires = "engine", default_value_t = 60)]
+    engine_timeout: u64,
+}
+
+/// Reads `NAME=VALUE`.
+fn name_value(s: &str) -> Result<(String, String), String> {
+    let (n, v) = s.split_once('=').ok_or("expected NAME=VALUE")?;
+    Ok((n.trim().to_string(), v.trim().to_string()))
+}
+
+/// Starts the engine of `--engine`.
+fn start_engine(args: &PerftArgs, program: &str) -> Result<PerftEngine> {
+    let cmd = EngineCommand::new(program).args(&args.engine_arg);
+    let cmd = cmd.options(args.engine_option.iter().cloned());
+    Ok(cmd
+        .timeout(Duration::from_secs(args.engine_timeout))
+        .start()?)
 }
 
 /// Runs perft; returns the exit code.
@@ -45,6 +74,9 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
             max_nodes: args.max_nodes,
             threads,
         };
+        if let Some(program) = &args.engine {
+            return engine_suite(&mut start_engine(args, program)?, &suite, &opts);
+        }
         let report = suite_report(&suite, &opts)?;
         return Ok(if report.ok() { 0 } else { 1 });
     }
@@ -53,6 +85,14 @@ pub fn run(args: &PerftArgs) -> Result<i32> {
     };
     let game = args.position.game().context("bad position")?;
     let mut pos = game.position().clone();
+    if let Some(program) = &args.engine {
+        let engine = &mut start_engine(args, program)?;
+        let c = compare(engine, &pos, depth, threads)?;
+        outln!("{}: {} nodes; xq: {} nodes", engine.name(), c.engine, c.xq)?;
+        let verdict = c.difference.as_ref().map(ToString::to_string);
+        outln!("{}", verdict.as_deref().unwrap_or("they agree"))?;
+        return Ok(i32::from(!c.agrees()));
+    }
     let start = Instant::now();
     let nodes = if args.divide && depth > 0 {
         let div = xq_perft::divide_with_progress(&mut pos, depth, threads, |_, _| {});
@@ -96,6 +136,34 @@ fn suite_report(suite: &[xq_perft::suite::SuiteEntry], opts: &RunOptions) -> Res
         format_nps(report.nodes(), report.elapsed())
     )?;
     Ok(report)
+}
+
+/// Compares a suite with `engine`: a line per position (with what differs), then the
+/// totals; exit code 1 on a difference.
+fn engine_suite(engine: &mut PerftEngine, suite: &[SuiteEntry], opts: &RunOptions) -> Result<i32> {
+    let total = suite.len();
+    let bar = crate::progress_bar(total as u64, "{bar:40} {pos}/{len} positions {elapsed}");
+    let mut report = SuiteComparison::default();
+    for (i, entry) in suite.iter().enumerate() {
+        let r = compare_entry(engine, i, entry, opts)?;
+        let printed = bar.suspend(|| -> Result<()> {
+            let (ok, d, n) = (if r.agrees() { "ok  " } else { "DIFF" }, r.deepest(), i + 1);
+            outln!(
+                "{ok} {n:>3}/{total}  D{d:<2} {:>12} nodes  {}",
+                r.nodes(),
+                r.fen
+            )?;
+            Ok(r.notes()
+                .iter()
+                .try_for_each(|note| outln!("     {note}"))?)
+        });
+        bar.inc(1);
+        printed?;
+        report.entries.push(r);
+    }
+    bar.finish_and_clear();
+    outln!("{}: {report}", engine.name())?;
+    Ok(i32::from(!report.agrees()))
 }
 
 /// One position's line: pass or fail, deepest depth, nodes, time, speed, FEN; for a

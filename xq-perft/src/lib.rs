@@ -2,6 +2,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod compare;
+pub mod engine;
 pub mod suite;
 
 use xq_core::{Move, Position};

@@ -4,7 +4,7 @@
 //! ([`EngineOption::parse`]) and [`Settings::apply`] hands it to the engine's setter, so
 //! that the binary, the web worker and a program embedding the engine take the same
 //! options in the same way. What an option does is the engine's
-//! ([`SearchEngine`](xq_search::engine::SearchEngine)'s setters).
+//! ([`SearchEngine`]'s setters).
 //!
 //! ```
 //! use xq_protocol::options::{uci_options, find, Value};

@@ -322,6 +322,44 @@ impl<E: SearchEngine> Session<E> {
         self.engine.wait();
     }
 
+    /// `go perft DEPTH`, as Stockfish and Pikafish answer it: the leaves below each legal
+    /// move (`h2e2: 1234`), a blank line, `Nodes searched: N`. A search is stopped first.
+    /// Under a node cap ([`Caps::max_nodes`](xq_search::engine::Caps::max_nodes)), a
+    /// depth whose count would take more is refused.
+    pub(crate) fn perft(&mut self, args: &[&str]) -> Result<(), CommandError> {
+        let depth = match args {
+            [d] => crate::parse::parse_spin("perft", Some(d), 1, 64)? as u32,
+            [] => return Err(CommandError::MissingValue("perft".into())),
+            _ => return Err(CommandError::Usage("go perft <depth>")),
+        };
+        self.engine.stop();
+        let mut pos = self.engine.game().position().clone();
+        // A host that caps a search's nodes caps perft's work too: counting depth `d`
+        // plays about perft(d - 1) moves.
+        if let Some(cap) = self.engine.core().caps().max_nodes {
+            if let Some(max) = (1..depth).find(|&k| xq_perft::perft(&mut pos, k) > cap) {
+                return Err(CommandError::OutOfRange {
+                    name: "perft".into(),
+                    min: 1,
+                    max: u64::from(max),
+                    value: u64::from(depth),
+                });
+            }
+        }
+        let divide = xq_perft::divide(&mut pos, depth);
+        for (m, n) in &divide {
+            say!(self.sink, "{m}: {n}");
+        }
+        say!(self.sink, "");
+        say!(
+            self.sink,
+            "Nodes searched: {}",
+            divide.iter().map(|(_, n)| n).sum::<u64>()
+        );
+        say!(self.sink, "");
+        Ok(())
+    }
+
     /// `bench [DEPTH]`: `xq bench` (the same positions, depth and table size, so the
     /// same node count), each position's nodes and the total as `info string` lines.
     fn bench(&mut self, args: &[&str]) -> Result<(), CommandError> {

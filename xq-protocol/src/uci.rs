@@ -152,6 +152,7 @@ impl<E: SearchEngine> Protocol for Uci<E> {
                 self.session.engine.new_game();
                 Ok(())
             }
+            "go" if args.first() == Some(&"perft") => self.session.perft(&args[1..]),
             "go" => {
                 let (limits, problems) = self.read_go(args);
                 // Said before the search can say anything.
@@ -219,5 +220,48 @@ mod tests {
         let (limits, problems) = uci.read_go(&["movetime", "300"]);
         assert_eq!(problems, Ok(()));
         assert_eq!(limits, Limits::movetime(ms(300)));
+    }
+
+    #[test]
+    fn go_perft_prints_the_divide_as_stockfish_does() {
+        let (sink, lines) = Sink::buffer();
+        let engine = xq_search::engine::Stepper::new(Default::default(), Default::default());
+        let mut uci = Uci::new(sink, engine);
+        uci.handle("position startpos moves h2e2");
+        uci.handle("go perft 2");
+        uci.handle("go perft");
+        uci.handle("go perft 0");
+        let lines = lines.lock().unwrap();
+        assert_eq!(lines.len(), 45 + 3 + 2, "{lines:?}");
+        assert!(lines.contains(&"h9g7: 35".to_string()), "{lines:?}");
+        assert_eq!(lines[45..48], ["", "Nodes searched: 1564", ""]);
+        assert!(lines[48].contains("missing value for perft"), "{lines:?}");
+        assert!(
+            lines[49].contains("perft must be between 1 and 64, not 0"),
+            "{lines:?}"
+        );
+        drop(lines);
+        // A host that caps nodes (the fuzzer's) caps perft too.
+        let (sink, lines) = Sink::buffer();
+        let caps = xq_search::engine::Caps {
+            max_nodes: Some(100),
+            ..Default::default()
+        };
+        let mut uci = Uci::new(
+            sink,
+            xq_search::engine::Stepper::new(Default::default(), caps),
+        );
+        uci.handle("go perft 3");
+        uci.handle("go perft 2");
+        let lines = lines.lock().unwrap();
+        assert!(
+            lines[0].contains("perft must be between 1 and 2, not 3"),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().map(String::as_str), Some(""));
+        assert!(
+            lines.contains(&"Nodes searched: 1920".to_string()),
+            "{lines:?}"
+        );
     }
 }
