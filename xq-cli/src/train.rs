@@ -12,7 +12,7 @@ use anyhow::{bail, Context, Result};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use xq_eval::nnue::{Network, MAX_BUCKETS, MAX_HIDDEN};
+use xq_eval::nnue::{Network, GENERAL_BUCKETS, MAX_BUCKETS, MAX_HIDDEN};
 use xq_train::nnue::{TrainOptions, Trainer, TrainingData};
 
 /// Train a network on self-play data.
@@ -32,6 +32,10 @@ pub struct TrainArgs {
     /// or the buckets of `--init`). A network of one bucket can start one of more.
     #[arg(long, value_name = "N")]
     buckets: Option<usize>,
+    /// Sets of feature-transformer rows by each side's own general: 1 or 6 (default 1,
+    /// or those of `--init`). A network of one set can start one of six.
+    #[arg(long, value_name = "N")]
+    general_buckets: Option<usize>,
     /// Passes over the data (the learning rate falls over them).
     #[arg(long, default_value_t = 20, value_name = "N")]
     epochs: usize,
@@ -131,6 +135,13 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     if !(1..=MAX_BUCKETS).contains(&buckets) {
         bail!("--buckets {buckets}: from 1 to {MAX_BUCKETS}");
     }
+    let generals = args
+        .general_buckets
+        .unwrap_or_else(|| init.as_ref().map_or(1, |n| n.general_buckets()));
+    let from = init.as_ref().map_or(1, |n| n.general_buckets());
+    if !(generals == 1 || generals == GENERAL_BUCKETS) || (from != 1 && from != generals) {
+        bail!("--general-buckets {generals}: 1 or {GENERAL_BUCKETS} (and a network of --init with one, or as many)");
+    }
     if let Some(dir) = &args.checkpoints {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -149,6 +160,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     let options = TrainOptions {
         hidden,
         buckets,
+        general_buckets: generals,
         lr: args.lr,
         wdl: args.wdl,
         batch: args.batch,

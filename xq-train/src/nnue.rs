@@ -57,7 +57,10 @@ use crate::text::Sample;
 use std::path::Path;
 use xq_core::{Color, Position, SplitMix64, Square};
 use xq_eval::endgame::{self, SCALE_MAX};
-use xq_eval::nnue::{feature, output_bucket, Network, INPUTS, MAX_BUCKETS, QA, QB, SCALE};
+use xq_eval::nnue::{
+    feature, general_bucket, output_bucket, Network, GENERAL_BUCKETS, INPUTS, MAX_BUCKETS, QA, QB,
+    SCALE,
+};
 
 /// The largest score (centipawns) a position is trained on: beyond it the game is
 /// decided and the score says little about the position.
@@ -86,6 +89,9 @@ pub struct TrainSample {
     result: f32,
     /// The game the position comes from ([`NO_GAME`]: not said).
     game: u32,
+    /// Each perspective's own general, its square seen from its side (Red's, then
+    /// Black's): the general bucket of a network that has them.
+    generals: [u8; 2],
 }
 
 /// The game of a sample that was not given one: such samples are held out one by one.
@@ -113,8 +119,21 @@ impl TrainSample {
         // The scale of the score's sign, as the evaluation applies it.
         let red = score * us.sign();
         let scale = endgame::scale(pos, red) as f32 / SCALE_MAX as f32;
+        let general = |c: Color| {
+            let sq = pos
+                .squares_of(xq_core::Piece::new(c, xq_core::PieceKind::General))
+                .next()
+                .unwrap_or(Square::E0);
+            let seen = if c == Color::Red {
+                sq
+            } else {
+                sq.flip_vertical()
+            };
+            seen.index() as u8
+        };
         TrainSample {
             inputs,
+            generals: [general(Color::Red), general(Color::Black)],
             count: count as u8,
             red_to_move: us == Color::Red,
             scale,
@@ -188,6 +207,11 @@ impl TrainSample {
             }
             side[..usize::from(self.count)].sort_unstable();
         }
+        for g in &mut out.generals {
+            if let Some(sq) = Square::from_index(usize::from(*g)) {
+                *g = sq.flip_horizontal().index() as u8;
+            }
+        }
         out
     }
 
@@ -198,14 +222,19 @@ impl TrainSample {
         self.flip_horizontal()
     }
 
-    /// The inputs of the side to move's perspective, then the other's.
-    fn sides(&self) -> (&[u16], &[u16]) {
+    /// The inputs of the side to move's perspective, then the other's, each with its
+    /// general bucket and whether its board is flipped left to right there.
+    fn sides(&self) -> [(&[u16], (usize, bool)); 2] {
         let n = usize::from(self.count);
-        let (red, black) = (&self.inputs[0][..n], &self.inputs[1][..n]);
+        let bucket = |p: usize| {
+            Square::from_index(usize::from(self.generals[p])).map_or((1, false), general_bucket)
+        };
+        let red = (&self.inputs[0][..n], bucket(0));
+        let black = (&self.inputs[1][..n], bucket(1));
         if self.red_to_move {
-            (red, black)
+            [red, black]
         } else {
-            (black, red)
+            [black, red]
         }
     }
 }
@@ -273,6 +302,9 @@ pub struct TrainOptions {
     /// Output buckets, 1 to [`MAX_BUCKETS`]: each position trains the
     /// output layer of its bucket ([`output_bucket`]) and the shared accumulator.
     pub buckets: usize,
+    /// General buckets: 1, or [`GENERAL_BUCKETS`] sets of feature-transformer rows by
+    /// each perspective's own general (`xq_eval::nnue::general_bucket`).
+    pub general_buckets: usize,
     /// The learning rate at the start.
     pub lr: f32,
     /// The weight of the game's result in the target (the rest is the search's score).
@@ -296,6 +328,7 @@ impl Default for TrainOptions {
         TrainOptions {
             hidden: 128,
             buckets: 1,
+            general_buckets: 1,
             lr: 0.001,
             wdl: 0.5,
             batch: 16_384,
@@ -313,6 +346,8 @@ impl Default for TrainOptions {
 struct Params {
     hidden: usize,
     buckets: usize,
+    /// Sets of feature-transformer rows (1 or [`GENERAL_BUCKETS`]).
+    generals: usize,
     /// `INPUTS x hidden`, then `hidden` biases, then `buckets x 2 x hidden` output
     /// weights, then the `buckets` output biases: one vector, so that the optimiser and
     /// the chunks' sums are one loop.
@@ -320,18 +355,28 @@ struct Params {
 }
 
 impl Params {
-    fn len(hidden: usize, buckets: usize) -> usize {
-        INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    fn len(hidden: usize, buckets: usize, generals: usize) -> usize {
+        generals * INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    }
+    /// The feature-transformer row of input `f` of a side with general bucket `gb`.
+    #[inline(always)]
+    fn row(&self, f: u16, (bucket, flipped): (usize, bool)) -> usize {
+        let f = usize::from(f);
+        if self.generals == 1 {
+            return f;
+        }
+        let f = if flipped { flip_input(f) } else { f };
+        bucket * INPUTS + f
     }
     fn ft(&self) -> usize {
         0
     }
     fn ft_bias(&self) -> usize {
-        INPUTS * self.hidden
+        self.generals * INPUTS * self.hidden
     }
     /// Bucket 0's output weights.
     fn out(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+        self.ft_bias() + self.hidden
     }
     /// Bucket 0's output bias.
     fn out_bias(&self) -> usize {
@@ -405,7 +450,12 @@ impl<'a> Trainer<'a> {
     ) -> Trainer<'a> {
         let h = options.hidden;
         let buckets = options.buckets;
+        let generals = options.general_buckets;
         assert!(h > 0 && h % 16 == 0, "the width must be a multiple of 16");
+        assert!(
+            generals == 1 || generals == GENERAL_BUCKETS,
+            "1 or {GENERAL_BUCKETS} general buckets"
+        );
         assert!(
             (1..=MAX_BUCKETS).contains(&buckets),
             "1 to {MAX_BUCKETS} output buckets"
@@ -438,13 +488,18 @@ impl<'a> Trainer<'a> {
                     net.buckets() == 1 || net.buckets() == buckets,
                     "the initial network's buckets"
                 );
-                dequantise(net, buckets)
+                assert!(
+                    net.general_buckets() == 1 || net.general_buckets() == generals,
+                    "the initial network's general buckets"
+                );
+                dequantise(net, buckets, generals)
             }
             None => {
-                let mut w = vec![0f32; Params::len(h, buckets)];
+                let mut w = vec![0f32; Params::len(h, buckets, generals)];
                 let p = Params {
                     hidden: h,
                     buckets,
+                    generals,
                     w: Vec::new(),
                 };
                 let ft_scale = 1.0 / (MAX_PIECES as f32).sqrt();
@@ -458,6 +513,7 @@ impl<'a> Trainer<'a> {
                 Params {
                     hidden: h,
                     buckets,
+                    generals,
                     w,
                 }
             }
@@ -499,12 +555,12 @@ impl<'a> Trainer<'a> {
     fn forward(&self, s: &TrainSample, acc: &mut [Vec<f32>; 2]) -> f32 {
         let p = &self.params;
         let h = p.hidden;
-        let (us, them) = s.sides();
-        for (side, inputs) in [us, them].into_iter().enumerate() {
+        for (side, (inputs, gb)) in s.sides().into_iter().enumerate() {
             let a = &mut acc[side];
             a.copy_from_slice(&p.w[p.ft_bias()..p.ft_bias() + h]);
             for &f in inputs {
-                let row = &p.w[usize::from(f) * h..(usize::from(f) + 1) * h];
+                let r = p.row(f, gb);
+                let row = &p.w[r * h..(r + 1) * h];
                 for (x, &w) in a.iter_mut().zip(row) {
                     *x += w;
                 }
@@ -594,14 +650,14 @@ impl<'a> Trainer<'a> {
                     };
                 }
             }
-            let (us, them) = s.sides();
-            for (side, inputs) in [us, them].into_iter().enumerate() {
+            for (side, (inputs, gb)) in s.sides().into_iter().enumerate() {
                 let da = &dacc[side];
                 for (g, &x) in grad[p.ft_bias()..p.ft_bias() + h].iter_mut().zip(da) {
                     *g += x;
                 }
                 for &f in inputs {
-                    let row = &mut grad[usize::from(f) * h..(usize::from(f) + 1) * h];
+                    let r = p.row(f, gb);
+                    let row = &mut grad[r * h..(r + 1) * h];
                     for (g, &x) in row.iter_mut().zip(da) {
                         *g += x;
                     }
@@ -738,13 +794,24 @@ impl<'a> Trainer<'a> {
     }
 }
 
-/// The float weights of a quantised network, with `buckets` output buckets: its own, or
-/// its one output layer copied into each.
-fn dequantise(net: &Network, buckets: usize) -> Params {
+/// Input `f` (a piece of a kind and colour on a square) with its square flipped left to
+/// right.
+fn flip_input(f: usize) -> usize {
+    let (block, sq) = (f / Square::COUNT, f % Square::COUNT);
+    let sq = Square::from_index(sq).map_or(sq, |s| s.flip_horizontal().index());
+    block * Square::COUNT + sq
+}
+
+/// The float weights of a quantised network, with `buckets` output buckets (its own, or
+/// its one output layer copied into each) and `generals` general buckets (its own, or
+/// its one set of rows copied into each).
+fn dequantise(net: &Network, buckets: usize, generals: usize) -> Params {
     let h = net.hidden();
     let copies = buckets / net.buckets();
-    let mut w = Vec::with_capacity(Params::len(h, buckets));
-    w.extend(net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32));
+    let mut w = Vec::with_capacity(Params::len(h, buckets, generals));
+    for _ in 0..generals / net.general_buckets() {
+        w.extend(net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32));
+    }
     w.extend(net.ft_biases().iter().map(|&x| f32::from(x) / QA as f32));
     for _ in 0..copies {
         w.extend(net.out_weights().iter().map(|&x| f32::from(x) / QB as f32));
@@ -759,6 +826,7 @@ fn dequantise(net: &Network, buckets: usize) -> Params {
     Params {
         hidden: h,
         buckets,
+        generals,
         w,
     }
 }
@@ -997,5 +1065,70 @@ mod tests {
             Some(&net),
         );
         assert_eq!(again.network(), net);
+    }
+
+    #[test]
+    fn general_buckets_start_from_one_set_of_rows_and_quantise_as_the_float_net() {
+        let data = samples();
+        let one = Trainer::new(
+            &data,
+            TrainOptions {
+                hidden: 32,
+                ..TrainOptions::default()
+            },
+            None,
+        )
+        .network();
+        let options = TrainOptions {
+            hidden: 32,
+            general_buckets: GENERAL_BUCKETS,
+            batch: 256,
+            lr: 0.003,
+            ..TrainOptions::default()
+        };
+        let mut t = Trainer::new(&data, options.clone(), Some(&one));
+        let six = t.network();
+        assert_eq!(six.general_buckets(), GENERAL_BUCKETS);
+        // Each bucket starts as the one set of rows: where no general stands on the
+        // f-file (no flip), the two networks agree.
+        let mut compared = 0;
+        for fen in xq_testkit::start_fens() {
+            let pos = Position::from_fen(fen).unwrap();
+            let on_f = |c: Color| {
+                pos.squares_of(xq_core::Piece::new(c, xq_core::PieceKind::General))
+                    .any(|sq| sq.file().index() == 5)
+            };
+            if on_f(Color::Red) || on_f(Color::Black) {
+                continue;
+            }
+            let a = one.evaluate(&pos, &Accumulator::new(&one, &pos));
+            let b = six.evaluate(&pos, &Accumulator::new(&six, &pos));
+            assert_eq!(a, b, "{pos}");
+            compared += 1;
+        }
+        assert!(compared > 10);
+        let check = |t: &Trainer<'_>| {
+            let net = t.network();
+            let mut worst = (0f32, String::new());
+            for fen in xq_testkit::start_fens() {
+                let pos = Position::from_fen(fen).unwrap();
+                let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
+                let d = (q - t.float_eval(&pos)).abs();
+                if d > worst.0 {
+                    worst = (d, pos.to_fen());
+                }
+            }
+            worst
+        };
+        // The quantised network is the float one, to the rounding of its weights.
+        assert!(check(&t).0 < 2.0, "{:?}", check(&t));
+        for _ in 0..3 {
+            t.epoch(|_, _| {});
+        }
+        assert!(check(&t).0 < 15.0, "{:?}", check(&t));
+        // A sample flipped left to right flips its generals too.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/5K3 w").unwrap();
+        let flipped = TrainSample::new(&pos, 0, 0.5).flip_horizontal();
+        assert_eq!(flipped, TrainSample::new(&pos.flip_horizontal(), 0, 0.5));
     }
 }

@@ -16,6 +16,12 @@
 //!   to `[0, 1]` and squared (SCReLU), times `2 x hidden` weights, plus a bias: one number,
 //!   scaled to centipawns by [`SCALE`], then by the same endgame scale and 60-move fade as
 //!   the classical evaluation ([`crate::endgame::scale`]).
+//! - **General buckets**: a network may have [`GENERAL_BUCKETS`] sets of feature-
+//!   transformer rows instead of one, chosen for each perspective by where its own general
+//!   stands ([`general_bucket`]: its palace rank and whether it is on the middle file, the
+//!   board flipped left to right when it stands on the f-file), as Stockfish's and
+//!   Pikafish's inputs follow their king. A general that moves to another bucket
+//!   recomputes its perspective's accumulator; every other move updates it.
 //! - **Output buckets**: a network may have up to [`MAX_BUCKETS`] sets of output weights
 //!   and bias, one for each range of material; the number of pieces on the board picks
 //!   the set ([`output_bucket`]), as Stockfish and Pikafish pick theirs. The accumulators
@@ -38,11 +44,12 @@
 //! | bytes | what |
 //! |---|---|
 //! | 4 | magic `XQNN` |
-//! | 2 | format version: 1 with one output bucket, 2 with more |
+//! | 2 | format version: 1 with one output bucket, 2 with more, 3 with general buckets |
 //! | 2 | `hidden`, the accumulator's width (a multiple of 16, at most [`MAX_HIDDEN`]) |
 //! | 4 | `INPUTS` (1,260: a check that the features are the ones this code computes) |
-//! | 2 | version 2 only: `buckets`, the output buckets (2 to [`MAX_BUCKETS`]; version 1 has 1) |
-//! | 2 `x INPUTS x hidden` | the feature transformer's weights, `i16`, row by input |
+//! | 2 | versions 2 and 3: `buckets`, the output buckets (2 to [`MAX_BUCKETS`] in version 2, 1 to it in 3; version 1 has 1) |
+//! | 2 | version 3 only: the general buckets, [`GENERAL_BUCKETS`] (versions 1 and 2 have 1) |
+//! | 2 `x generals x INPUTS x hidden` | the feature transformer's weights, `i16`, row by input, bucket by bucket |
 //! | 2 `x hidden` | its biases, `i16` |
 //! | 2 `x buckets x 2 x hidden` | the output weights, `i16`, bucket by bucket: the side to move's half, then the other |
 //! | 4 `x buckets` | the output biases, `i32` |
@@ -86,9 +93,35 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 128;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
 /// The newest file format's version (this build reads every version from 1 on).
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 /// The most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 8;
+/// The general buckets a network may have besides one: its feature transformer has a
+/// set of [`INPUTS`] rows for each place of the perspective's own general
+/// ([`general_bucket`]).
+pub const GENERAL_BUCKETS: usize = 6;
+
+/// Where a perspective's own general stands, as the feature transformer of a network
+/// with [`GENERAL_BUCKETS`] sees it: the general's square `general` seen from the
+/// perspective's side (its own back rank as rank 0), folded left to right (a general on
+/// the f-file is seen on the d-file, and the whole board with it). Returns the bucket
+/// (0 to 5: rank 0, 1 or 2 of the palace, on the d or the e file) and whether the board
+/// is flipped left to right.
+///
+/// ```
+/// use xq_core::Square;
+/// use xq_eval::nnue::general_bucket;
+/// assert_eq!(general_bucket(Square::E0), (1, false));
+/// assert_eq!(general_bucket(Square::D0), (0, false));
+/// assert_eq!(general_bucket(Square::F0), (0, true));
+/// assert_eq!(general_bucket(Square::F2), (4, true));
+/// ```
+#[inline]
+pub fn general_bucket(general: Square) -> (usize, bool) {
+    let file = general.file().index();
+    let rank = general.rank().index().min(2);
+    (rank * 2 + usize::from(file == 4), file > 4)
+}
 
 /// Which of `buckets` output layers evaluates a position with `pieces` pieces on the
 /// board, generals included: the 32 possible counts in `buckets` equal ranges, fewest
@@ -139,6 +172,35 @@ pub fn default_network() -> Option<Arc<Network>> {
     .clone()
 }
 
+/// The input of `piece` on `sq` for `perspective` in a network with general buckets:
+/// the [`feature`] of the piece (on the square flipped left to right when `flipped`),
+/// in the rows of `bucket` ([`general_bucket`] of the perspective's own general).
+#[inline(always)]
+pub fn bucketed_feature(
+    perspective: Color,
+    piece: Piece,
+    sq: Square,
+    (bucket, flipped): (usize, bool),
+) -> usize {
+    let sq = if flipped { sq.flip_horizontal() } else { sq };
+    bucket * INPUTS + feature(perspective, piece, sq)
+}
+
+/// The general bucket of `perspective` in `pos` (its own general's square seen from its
+/// side).
+#[inline]
+fn perspective_bucket(pos: &Position, perspective: Color) -> (usize, bool) {
+    let general = pos
+        .squares_of(Piece::new(perspective, PieceKind::General))
+        .next()
+        .unwrap_or(Square::E0);
+    let general = match perspective {
+        Color::Red => general,
+        Color::Black => general.flip_vertical(),
+    };
+    general_bucket(general)
+}
+
 /// The input index of `piece` on `sq` seen from `perspective`.
 ///
 /// ```
@@ -173,6 +235,8 @@ pub enum NetError {
     BadWidth(u16),
     /// A version-2 file with fewer than 2 or more than [`MAX_BUCKETS`] output buckets.
     BadBuckets(u16),
+    /// A version-3 file whose general buckets are not [`GENERAL_BUCKETS`].
+    BadGeneralBuckets(u16),
     /// The inputs are not this build's ([`INPUTS`]).
     WrongInputs(u32),
     /// The file is shorter or longer than its header says.
@@ -200,6 +264,10 @@ impl fmt::Display for NetError {
                 f,
                 "network width {h}: it must be a multiple of 16 from 16 to {MAX_HIDDEN}"
             ),
+            NetError::BadGeneralBuckets(g) => write!(
+                f,
+                "network with {g} general buckets: a version-3 file has {GENERAL_BUCKETS}"
+            ),
             NetError::BadBuckets(b) => write!(
                 f,
                 "network with {b} output buckets: a version-2 file has 2 to {MAX_BUCKETS}"
@@ -226,6 +294,9 @@ impl std::error::Error for NetError {}
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    /// 1, or [`GENERAL_BUCKETS`]: sets of feature-transformer rows by the perspective's
+    /// own general.
+    general_buckets: usize,
     /// `INPUTS x hidden`, row by input.
     ft_weights: Vec<i16>,
     ft_biases: Vec<i16>,
@@ -240,7 +311,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network {{ inputs: {INPUTS}, hidden: {}, buckets: {}, hash: {:016x} }}",
+            "Network {{ inputs: {}, hidden: {}, buckets: {}, hash: {:016x} }}",
+            INPUTS * self.general_buckets,
             self.hidden,
             self.buckets(),
             fnv1a(&self.to_bytes())
@@ -283,7 +355,9 @@ impl Network {
         assert!(hidden > 0 && hidden % 16 == 0 && hidden <= MAX_HIDDEN);
         let buckets = out_biases.len();
         assert!((1..=MAX_BUCKETS).contains(&buckets));
-        assert_eq!(ft_weights.len(), INPUTS * hidden);
+        let general_buckets = ft_weights.len() / (INPUTS * hidden);
+        assert!(general_buckets == 1 || general_buckets == GENERAL_BUCKETS);
+        assert_eq!(ft_weights.len(), general_buckets * INPUTS * hidden);
         assert_eq!(ft_biases.len(), hidden);
         assert_eq!(out_weights.len(), buckets * 2 * hidden);
         assert!(out_weights
@@ -291,11 +365,37 @@ impl Network {
             .all(|w| w.unsigned_abs() <= MAX_OUTPUT_WEIGHT.unsigned_abs()));
         Network {
             hidden,
+            general_buckets,
             ft_weights,
             ft_biases,
             out_weights,
             out_biases,
         }
+    }
+
+    /// The sets of feature-transformer rows by the perspective's own general: 1, or
+    /// [`GENERAL_BUCKETS`] ([`general_bucket`]).
+    pub fn general_buckets(&self) -> usize {
+        self.general_buckets
+    }
+
+    /// [`Network::seeded`] with [`GENERAL_BUCKETS`] sets of feature-transformer rows.
+    ///
+    /// ```
+    /// use xq_eval::nnue::{Network, GENERAL_BUCKETS};
+    /// let net = Network::seeded_with_general_buckets(16, 3);
+    /// assert_eq!(net.general_buckets(), GENERAL_BUCKETS);
+    /// assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+    /// ```
+    pub fn seeded_with_general_buckets(hidden: usize, seed: u64) -> Network {
+        let mut rng = SplitMix64::new(seed);
+        let mut small = |range: i64| (rng.below(2 * range as u64 + 1) as i64 - range) as i16;
+        let ft_weights = (0..GENERAL_BUCKETS * INPUTS * hidden)
+            .map(|_| small(40))
+            .collect();
+        let ft_biases = (0..hidden).map(|_| small(40)).collect();
+        let out_weights = (0..2 * hidden).map(|_| small(30)).collect();
+        Network::from_parts(hidden, ft_weights, ft_biases, out_weights, vec![0])
     }
 
     /// A network of width `hidden` with small pseudo-random weights from `seed` (for tests
@@ -351,14 +451,22 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let h = self.hidden;
         let buckets = self.buckets();
-        let version: u16 = if buckets == 1 { 1 } else { 2 };
-        let mut out = Vec::with_capacity(Network::file_size(h, buckets));
+        let generals = self.general_buckets;
+        let version: u16 = match (buckets, generals) {
+            (1, 1) => 1,
+            (_, 1) => 2,
+            _ => 3,
+        };
+        let mut out = Vec::with_capacity(Network::file_size(h, buckets, generals));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(h as u16).to_le_bytes());
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
-        if version == 2 {
+        if version >= 2 {
             out.extend_from_slice(&(buckets as u16).to_le_bytes());
+        }
+        if version == 3 {
+            out.extend_from_slice(&(generals as u16).to_le_bytes());
         }
         for w in self
             .ft_weights
@@ -376,19 +484,20 @@ impl Network {
         out
     }
 
-    /// The size of the header: 12 bytes, and the bucket count in version 2.
-    fn header_size(buckets: usize) -> usize {
-        if buckets == 1 {
-            12
-        } else {
-            14
+    /// The size of the header: 12 bytes, the output buckets in versions 2 and 3, the
+    /// general buckets in version 3.
+    fn header_size(buckets: usize, generals: usize) -> usize {
+        match (buckets, generals) {
+            (1, 1) => 12,
+            (_, 1) => 14,
+            _ => 16,
         }
     }
 
     /// The size of a file of width `hidden` with `buckets` output buckets.
-    fn file_size(hidden: usize, buckets: usize) -> usize {
-        Network::header_size(buckets)
-            + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden)
+    fn file_size(hidden: usize, buckets: usize, generals: usize) -> usize {
+        Network::header_size(buckets, generals)
+            + 2 * (generals * INPUTS * hidden + hidden + buckets * 2 * hidden)
             + 4 * buckets
             + 8
     }
@@ -426,19 +535,29 @@ impl Network {
         let buckets = if version == 1 {
             1
         } else {
-            if bytes.len() < 14 {
+            if bytes.len() < 16 {
                 return Err(NetError::WrongSize {
-                    expected: Network::file_size(h, 2),
+                    expected: Network::file_size(h, 2, 1),
                     found: bytes.len(),
                 });
             }
             let b = u16_at(12);
-            if !(2..=MAX_BUCKETS).contains(&usize::from(b)) {
+            let least = if version == 2 { 2 } else { 1 };
+            if !(least..=MAX_BUCKETS).contains(&usize::from(b)) {
                 return Err(NetError::BadBuckets(b));
             }
             usize::from(b)
         };
-        let expected = Network::file_size(h, buckets);
+        let generals = if version == 3 {
+            let g = u16_at(14);
+            if usize::from(g) != GENERAL_BUCKETS {
+                return Err(NetError::BadGeneralBuckets(g));
+            }
+            GENERAL_BUCKETS
+        } else {
+            1
+        };
+        let expected = Network::file_size(h, buckets, generals);
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
@@ -451,7 +570,7 @@ impl Network {
         if u64::from_le_bytes(hash) != fnv1a(body) {
             return Err(NetError::BadChecksum);
         }
-        let mut at = Network::header_size(buckets);
+        let mut at = Network::header_size(buckets, generals);
         let mut take = |n: usize| -> Vec<i16> {
             let v = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -460,7 +579,7 @@ impl Network {
             at += 2 * n;
             v
         };
-        let ft_weights = take(INPUTS * h);
+        let ft_weights = take(generals * INPUTS * h);
         let ft_biases = take(h);
         let out_weights = take(buckets * 2 * h);
         if let Some(&w) = out_weights
@@ -562,24 +681,47 @@ impl Accumulator {
 
     /// The accumulators of `pos` computed from scratch.
     pub fn new(net: &Network, pos: &Position) -> Accumulator {
-        let h = net.hidden;
         let mut acc = Accumulator {
             values: [[0; MAX_HIDDEN]; 2],
         };
         for p in Color::ALL {
-            acc.values[p.index()][..h].copy_from_slice(&net.ft_biases);
-        }
-        for color in Color::ALL {
-            for (piece, sq) in pos.pieces(color) {
-                for p in Color::ALL {
-                    add(
-                        &mut acc.values[p.index()][..h],
-                        net.row(feature(p, piece, sq)),
-                    );
-                }
-            }
+            acc.refresh(net, pos, p, None);
         }
         acc
+    }
+
+    /// Computes `perspective`'s accumulator from scratch for `pos`, or for the position
+    /// after `m` when given (before it is made): what a general changing its bucket
+    /// needs.
+    fn refresh(&mut self, net: &Network, pos: &Position, perspective: Color, m: Option<Move>) {
+        let values = &mut self.values[perspective.index()][..net.hidden];
+        values.copy_from_slice(&net.ft_biases);
+        // The general's square after the move.
+        let general = Piece::new(perspective, PieceKind::General);
+        let mut general_sq = pos.squares_of(general).next().unwrap_or(Square::E0);
+        if let Some(m) = m.filter(|m| Some(m.from()) == pos.squares_of(general).next()) {
+            general_sq = m.to();
+        }
+        let seen = match perspective {
+            Color::Red => general_sq,
+            Color::Black => general_sq.flip_vertical(),
+        };
+        let bucket = general_bucket(seen);
+        for color in Color::ALL {
+            for (piece, sq) in pos.pieces(color) {
+                let sq = match m {
+                    Some(m) if m.to() == sq => continue, // taken
+                    Some(m) if m.from() == sq => m.to(),
+                    _ => sq,
+                };
+                let input = if net.general_buckets == 1 {
+                    feature(perspective, piece, sq)
+                } else {
+                    bucketed_feature(perspective, piece, sq, bucket)
+                };
+                add(values, net.row(input));
+            }
+        }
     }
 
     /// The accumulators after the side to move plays `m` in `pos` (call before making
@@ -612,11 +754,32 @@ impl Accumulator {
         #[cfg(target_arch = "x86_64")]
         let avx2 = std::is_x86_feature_detected!("avx2");
         for p in Color::ALL {
+            if net.general_buckets > 1 {
+                // A general that changes its bucket changes every input of its side.
+                let own_general = moved.kind == PieceKind::General && moved.color == p;
+                if own_general {
+                    let view = |sq: Square| match p {
+                        Color::Red => sq,
+                        Color::Black => sq.flip_vertical(),
+                    };
+                    if general_bucket(view(from)) != general_bucket(view(to)) {
+                        self.refresh(net, pos, p, Some(m));
+                        continue;
+                    }
+                }
+            }
             let src = &parent.values[p.index()][..h];
             let dst = &mut self.values[p.index()][..h];
-            let sub = net.row(feature(p, moved, from));
-            let add = net.row(feature(p, moved, to));
-            let cap = captured.map(|c| net.row(feature(p, c, to)));
+            let input = |piece: Piece, sq: Square| {
+                if net.general_buckets == 1 {
+                    feature(p, piece, sq)
+                } else {
+                    bucketed_feature(p, piece, sq, perspective_bucket(pos, p))
+                }
+            };
+            let sub = net.row(input(moved, from));
+            let add = net.row(input(moved, to));
+            let cap = captured.map(|c| net.row(input(c, to)));
             #[cfg(target_arch = "x86_64")]
             if avx2 {
                 // SAFETY: `moved_rows_avx2` needs AVX2 and nothing else, and the
@@ -759,6 +922,63 @@ mod tests {
     }
 
     #[test]
+    fn with_general_buckets_the_accumulator_follows_every_move_and_the_file_round_trips() {
+        let net = Network::seeded_with_general_buckets(32, 9);
+        let mut moves = 0;
+        let mut general_moves = 0;
+        for fen in xq_testkit::start_fens().into_iter().take(30) {
+            let mut pos = Position::from_fen(fen).unwrap();
+            let mut acc = Accumulator::new(&net, &pos);
+            let mut rng = SplitMix64::new(moves as u64 + 77);
+            for _ in 0..80 {
+                let list = xq_movegen::legal_moves(&pos);
+                if list.is_empty() {
+                    break;
+                }
+                // Prefer general moves now and then, so that buckets change often.
+                let generals: Vec<Move> = list
+                    .iter()
+                    .copied()
+                    .filter(|m| pos.piece_on(m.from()).map(|p| p.kind) == Some(PieceKind::General))
+                    .collect();
+                let m = if !generals.is_empty() && rng.below(3) == 0 {
+                    general_moves += 1;
+                    generals[rng.below(generals.len() as u64) as usize]
+                } else {
+                    list[rng.below(list.len() as u64) as usize]
+                };
+                acc.update(&net, &pos, m);
+                pos.make_move(m);
+                assert_eq!(acc, Accumulator::new(&net, &pos), "{m} to {pos}");
+                moves += 1;
+            }
+        }
+        assert!(
+            moves > 1000 && general_moves > 100,
+            "{moves} {general_moves}"
+        );
+        // Colours swapped, the same evaluation.
+        for fen in xq_testkit::start_fens() {
+            let pos = Position::from_fen(fen).unwrap();
+            let flipped = pos.color_flipped();
+            assert_eq!(
+                net.evaluate(&pos, &Accumulator::new(&net, &pos)),
+                net.evaluate(&flipped, &Accumulator::new(&net, &flipped)),
+                "{pos}"
+            );
+        }
+        // Version 3, and a damaged count of general buckets is named.
+        let bytes = net.to_bytes();
+        assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 3);
+        assert_eq!(bytes.len(), Network::file_size(32, 1, GENERAL_BUCKETS));
+        let mut v = bytes.clone();
+        v[14] = 5;
+        assert_eq!(Network::from_bytes(&v), Err(NetError::BadGeneralBuckets(5)));
+        // A network without general buckets is still written as before.
+        assert_eq!(Network::seeded(32, 9).to_bytes()[4], 1);
+    }
+
+    #[test]
     fn the_evaluation_is_the_same_for_the_colour_flipped_position() {
         let net = Network::seeded(32, 11);
         for fen in xq_testkit::start_fens() {
@@ -776,7 +996,7 @@ mod tests {
     fn a_file_round_trips_and_bad_files_say_why() {
         let net = Network::seeded(16, 5);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), Network::file_size(16, 1));
+        assert_eq!(bytes.len(), Network::file_size(16, 1, 1));
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
         let mut v = bytes.clone();
         v[4] = 9;
@@ -877,7 +1097,7 @@ mod tests {
         let net = bucket_numbering_net(8);
         let bytes = net.to_bytes();
         assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 2);
-        assert_eq!(bytes.len(), Network::file_size(16, 8));
+        assert_eq!(bytes.len(), Network::file_size(16, 8, 1));
         assert_eq!(bytes.len(), one.len() + 2 + 7 * (2 * 2 * 16 + 4));
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
         for bad in [0u16, 1, 9] {
