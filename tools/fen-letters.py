@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Run a UCI/UCCI engine that spells the horse H and the elephant E in FEN (Sjaak II).
 
-The referee (../shared/tools/xqmatch.py) and xq write N and B. This filter starts the
+`xq match` and xq write N and B. This filter starts the
 engine given as its arguments, rewrites the board field of every `position fen ...` line
 it forwards (n->h, b->e, both cases; the side to move is left alone) and passes
 everything else through unchanged, line by line, in both directions.
 
-  xqmatch.py --engine "cmd='tools/fen-letters.py /usr/games/sjaakii' name=sjaak ranks=1
-             option.UCI_Variant=xiangqi option.Ponder=false" ...
+  xq match -engine cmd=tools/fen-letters.py arg=/usr/games/sjaakii name=sjaak ranks=1 \
+           option.UCI_Variant=xiangqi option.Ponder=false -engine cmd=xq ...
 """
 import subprocess
 import sys

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""SPSA tuning of the search's parameters through the tuning build and a match referee.
+"""SPSA tuning of the search's parameters through the tuning build and `xq match`.
 
 Each iteration draws a random sign for every parameter, plays the tuning build with the
 parameters moved one step up against itself with them moved one step down (the same
@@ -10,11 +10,12 @@ the SPSA of Fishtest's tuner (Spall's gains, `c_end` and `r_end` per parameter):
     a_k = r_end * c_end^2 * (A + N)^0.602 / (A + k)^0.602,   A = N / 10
     theta += a_k / c_k * (wins - losses of theta + c_k * delta) * delta
 
-Usage (from the repository's root, with a tuning build and the referee at hand):
+Usage (from the repository's root; the tuning build plays and referees its own games
+with `xq match`):
 
     cargo build --release -p xq-cli --features tune
     cp target/release/xq /tmp/xq-tune
-    tools/spsa.py --xq /tmp/xq-tune --referee ../shared/tools/xqmatch.py \\
+    tools/spsa.py --xq /tmp/xq-tune \\
         --param rfp_margin,95,40,200,10,0.002 --param futility_base,100,20,250,12,0.002 \\
         --iterations 500 --nodes 20000 --log tuning/spsa.jsonl
 
@@ -91,9 +92,10 @@ def check_options(xq, params):
             raise SystemExit(f"--param {p.name}: MIN..MAX must lie within {lo}..{hi}")
 
 
-def engine_spec(xq, name, values):
-    opts = " ".join(f"option.{n}={int(round(v))}" for n, v in values.items())
-    return f"cmd={xq} uci name={name} {opts}"
+def engine_args(xq, name, values):
+    """`xq match`'s words for one engine: the tuning build with these values."""
+    return ["-engine", f"cmd={xq}", "arg=uci", f"name={name}"] + [
+        f"option.{n}={int(round(v))}" for n, v in values.items()]
 
 
 def play(args, plus, minus, openings):
@@ -103,22 +105,17 @@ def play(args, plus, minus, openings):
         with open(book, "w") as f:
             f.write("\n".join(openings) + "\n")
         summary = os.path.join(tmp, "summary.json")
-        cmd = [
-            sys.executable, args.referee,
-            "--engine", engine_spec(args.xq, "plus", plus),
-            "--engine", engine_spec(args.xq, "minus", minus),
-            "--nodes", str(args.nodes),
-            "--games", str(2 * len(openings)),
-            "--concurrency", str(args.concurrency),
-            "--openings", book,
-            "--json", summary,
-        ]
+        cmd = ([args.xq, "match"] + engine_args(args.xq, "plus", plus)
+               + engine_args(args.xq, "minus", minus)
+               + ["-each", f"nodes={args.nodes}", "-games", str(2 * len(openings)),
+                  "-concurrency", str(args.concurrency), "-openings", f"file={book}",
+                  "-json", summary])
         done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
-            raise SystemExit(f"the referee failed ({done.returncode}): {done.stderr.strip()}")
+            raise SystemExit(f"xq match failed ({done.returncode}): {done.stderr.strip()}")
         with open(summary) as f:
             s = json.load(f)
-    if s.get("forfeits"):
+    if any(s["forfeits"].values()):
         raise SystemExit(f"a forfeit: {s}")
     return s["wins"] - s["losses"], s
 
@@ -126,7 +123,6 @@ def play(args, plus, minus, openings):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--xq", required=True, help="a tuning build: cargo build --release -p xq-cli --features tune")
-    ap.add_argument("--referee", required=True, help="the match referee, xqmatch.py")
     ap.add_argument("--param", action="append", required=True, help="NAME,START,MIN,MAX,C_END,R_END")
     ap.add_argument("--iterations", type=int, required=True)
     ap.add_argument("--nodes", type=int, default=20000)
