@@ -12,7 +12,7 @@ pub mod tc;
 
 pub use engine::{EngineConfig, Fault, Protocol};
 pub use game::{Adjudication, Ending, Opening, PlayedGame, Seat};
-pub use runner::{describe, play_pair, run, GameReport, MatchConfig, Summary};
+pub use runner::{describe, pgn_text, play_pair, run, GameCount, GameReport, MatchConfig, Summary};
 pub use stats::{Pentanomial, Sprt, Verdict};
 pub use tc::{Limits, TimeControl};
 

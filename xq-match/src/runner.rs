@@ -410,39 +410,20 @@ pub fn run(
             if reports.iter().any(|r| r.game.ending == Ending::Unfinished) {
                 continue;
             }
-            let mut pts = Vec::new();
-            for r in &reports {
-                let Some(result) = r.game.result else {
-                    continue;
-                };
-                pts.push(points(result, r.red));
-                if let Ending::Forfeit { by, .. } = &r.game.ending {
-                    let loser = if *by == Color::Red { r.red } else { 1 - r.red };
-                    summary.forfeits[loser] += 1;
-                }
-                *summary
-                    .endings
-                    .entry(r.game.ending.to_string())
-                    .or_default() += 1;
-                if let Some(file) = pgn.as_mut() {
-                    let text = xq_records::pgn::write(
-                        &record(config, r),
-                        &xq_records::pgn::WriteOptions::default(),
-                    )
-                    .map_err(|e| MatchError::Pgn {
+            if let Some(file) = pgn.as_mut() {
+                for r in &reports {
+                    let failed = |e: String| MatchError::Pgn {
                         path: config.pgn.clone().unwrap_or_default(),
-                        what: e.to_string(),
-                    })?;
+                        what: e,
+                    };
+                    let text = pgn_text(config, r).map_err(failed)?;
                     file.write_all(text.as_bytes())
                         .and_then(|()| file.write_all(b"\n"))
                         .and_then(|()| file.flush())
-                        .map_err(|e| MatchError::Pgn {
-                            path: config.pgn.clone().unwrap_or_default(),
-                            what: e.to_string(),
-                        })?;
+                        .map_err(|e| failed(e.to_string()))?;
                 }
             }
-            count(&mut summary, &pts, config.sprt.as_ref());
+            summary.add(&reports, config.sprt.as_ref());
             for r in &reports {
                 on_game(r, &summary);
             }
@@ -454,6 +435,72 @@ pub fn run(
     });
     result?;
     Ok(summary)
+}
+
+/// The PGN text of a game ([`record`], written).
+///
+/// # Errors
+/// The game cannot be written (a move is not legal: not from a match).
+pub fn pgn_text(config: &MatchConfig, report: &GameReport) -> Result<String, String> {
+    xq_records::pgn::write(
+        &record(config, report),
+        &xq_records::pgn::WriteOptions::default(),
+    )
+    .map_err(|e| e.to_string())
+}
+
+impl Summary {
+    /// Counts a pair's games (or the last, odd game alone) as they ended: points,
+    /// forfeits, endings, the pentanomial and the SPRT when one runs. What a match's
+    /// driver does with each pair, here or across a cluster.
+    pub fn add(&mut self, reports: &[GameReport], sprt: Option<&Sprt>) {
+        let games: Vec<GameCount> = reports.iter().filter_map(GameCount::of).collect();
+        self.add_counts(&games, sprt);
+    }
+
+    /// [`Summary::add`] from what each game counts for (a cluster's driver, which has
+    /// the games' dicts rather than their reports).
+    pub fn add_counts(&mut self, games: &[GameCount], sprt: Option<&Sprt>) {
+        let mut pts = Vec::new();
+        for g in games {
+            pts.push(points(g.result, g.red));
+            if let Some(loser) = g.forfeit {
+                self.forfeits[loser.min(1)] += 1;
+            }
+            *self.endings.entry(g.ending.clone()).or_default() += 1;
+        }
+        count(self, &pts, sprt);
+    }
+}
+
+/// What a finished game counts for in a [`Summary`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameCount {
+    /// The engine that played Red (0 or 1).
+    pub red: usize,
+    /// The result.
+    pub result: GameResult,
+    /// How it ended, in the summary's words ([`Ending`]'s).
+    pub ending: String,
+    /// The engine that lost by forfeit, if one did.
+    pub forfeit: Option<usize>,
+}
+
+impl GameCount {
+    /// What a game counts for (`None` while it is unfinished).
+    pub fn of(r: &GameReport) -> Option<GameCount> {
+        let result = r.game.result?;
+        let forfeit = match &r.game.ending {
+            Ending::Forfeit { by, .. } => Some(if *by == Color::Red { r.red } else { 1 - r.red }),
+            _ => None,
+        };
+        Some(GameCount {
+            red: r.red,
+            result,
+            ending: r.game.ending.to_string(),
+            forfeit,
+        })
+    }
 }
 
 /// Counts a pair's (or a single game's) points into the summary.

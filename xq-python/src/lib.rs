@@ -17,6 +17,7 @@ mod args;
 mod board;
 mod engine;
 mod errors;
+mod matches;
 mod ml;
 mod records;
 mod selfplay;
@@ -45,6 +46,8 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engine::Engine>()?;
     m.add_class::<engine::Analysis>()?;
     m.add_class::<tablebase::Tablebase>()?;
+    m.add_class::<matches::PyMatchConfig>()?;
+    m.add_class::<matches::MatchTally>()?;
     m.add_function(wrap_pyfunction!(types::parse_square, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_file, m)?)?;

@@ -6,6 +6,7 @@ is stopped (`ray stop`) whatever happens. Skipped only where Ray cannot be impor
 (.ci/run installs it)."""
 
 import importlib.util
+import json
 import os
 import pathlib
 import secrets
@@ -98,3 +99,45 @@ def test_the_ray_shards_are_those_of_one_process(cluster, tmp_path):
     assert example.main(ARGS + ["--out", str(tmp_path / "local")]) == 0
     for f in files:
         assert (tmp_path / "local" / f.name).read_bytes() == f.read_bytes()
+
+
+def xq_bin():
+    """The xq binary the engines of a match run: $XQ_BIN, else the release build."""
+    path = os.environ.get("XQ_BIN") or str(pathlib.Path(__file__).resolve().parents[2]
+                                           / "target" / "release" / "xq")
+    if not pathlib.Path(path).exists():
+        pytest.skip(f"no xq binary at {path} (set XQ_BIN)")
+    return path
+
+
+def test_a_match_on_the_cluster_plays_the_games_of_one_process(cluster, tmp_path):
+    address, env = cluster
+    xq_path = xq_bin()
+    openings = pathlib.Path(__file__).resolve().parents[2] / "tools" / "openings-wide.txt"
+    args = ["-engine", f"cmd={xq_path}", "name=a", "nodes=600",
+            "-engine", f"cmd={xq_path}", "name=b", "nodes=300",
+            "-each", "option.Hash=4", "-games", "6", "-openings", f"file={openings}"]
+    # The driver in a process of its own, with the cluster's environment.
+    driver = (
+        "import json, sys, xq.match\n"
+        "args = json.loads(sys.argv[1])\n"
+        "games = []\n"
+        "summary = xq.match.run(args, ray_address=sys.argv[2], on_game=lambda g, s: games.append(g))\n"
+        "print(json.dumps({'summary': summary, 'games': games}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", driver, json.dumps(args + ["-pgnout", str(tmp_path / "ray.pgn")]), address],
+                          capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ray_run = json.loads(done.stdout.strip().splitlines()[-1])
+    # The same match in this process, without Ray.
+    import xq.match
+
+    local_games = []
+    local = xq.match.run(args, on_game=lambda g, s: local_games.append(g))
+    by_number = lambda games: {g["number"]: (g["red"], g["result"], g["moves"]) for g in games}
+    assert by_number(ray_run["games"]) == by_number(local_games)
+    assert len(local_games) == 6
+    for key in ("games", "wins", "draws", "losses", "pentanomial", "forfeits"):
+        assert ray_run["summary"][key] == local[key], key
+    # The driver wrote every game to the PGN.
+    assert (tmp_path / "ray.pgn").read_text(encoding="utf-8").count("[Event ") == 6
