@@ -150,7 +150,7 @@ pub fn fill_mask(pos: &Position, relative: bool, out: &mut [u8]) {
 
 /// How many times the current position of `game` occurred before (since the last
 /// capture; 0 for a first occurrence).
-fn earlier_occurrences(game: &Game) -> usize {
+pub fn earlier_occurrences(game: &Game) -> usize {
     let keys = game.keys();
     let n = keys.len() - 1;
     let reversible = (game.position().halfmove_clock() as usize).min(n);
