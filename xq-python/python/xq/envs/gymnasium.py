@@ -11,6 +11,8 @@
             break
     print(reward, info["outcome"])
 
+    env = gymnasium.make("xq/Xiangqi-v0", opponent_level=5)   # the same, by its id
+
 The agent plays ``color`` (``"red"``, which moves first, or ``"black"``); after each of its
 moves the engine answers at ``opponent_level`` (0, a beginner's level, to 20, full
 strength; ``docs/levels.md`` says how strong each is) within ``opponent_limit`` (an
@@ -186,4 +188,10 @@ class XiangqiEnv(gymnasium.Env):
         self.engine.close()
 
 
-__all__: List[str] = ["XiangqiEnv"]
+#: The id ``gymnasium.make`` knows this environment by (registered on import).
+ENV_ID: str = "xq/Xiangqi-v0"
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="xq.envs.gymnasium:XiangqiEnv")
+
+__all__: List[str] = ["ENV_ID", "XiangqiEnv"]
