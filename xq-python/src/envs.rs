@@ -22,9 +22,10 @@
 use crate::args::{argument_error, int_in};
 use crate::board::{self, position_with, Board};
 use crate::errors::{value_error, Error, Kind};
-use crate::tensor::{actions, array, earlier_occurrences, fill_mask, N_ACTIONS, PLANE};
+use crate::tensor::{action_in, actions, array, earlier_occurrences, fill_mask, N_ACTIONS, PLANE};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
+use std::collections::VecDeque;
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::{move_rule_plies, NO_CAPTURE_DRAW_PLIES};
 use xq_movegen::{Game, GameResult};
@@ -79,13 +80,31 @@ impl View {
     }
 }
 
-/// Writes frame `t` (planes `16t ..`) of `game`'s current position into `out`.
-fn write_frame(game: &Game, view: View, t: usize, out: &mut [u8]) {
-    let pos = game.position();
-    let base = FRAME_PLANES * t;
-    let (flip, first) = (view.flips(), view.first());
-    for sq in Square::ALL {
-        if let Some(p) = pos.piece_on(sq) {
+/// What a frame of the observation shows of one position: where each piece stands, and
+/// how often the position occurred before (since its last capture). The vector games keep
+/// the frames of their last positions instead of taking moves back to see them again.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    pieces: Vec<(xq_core::Piece, Square)>,
+    earlier: usize,
+}
+
+impl Frame {
+    /// The frame of `game`'s current position.
+    pub fn of(game: &Game) -> Frame {
+        let pos = game.position();
+        let pieces = Color::ALL.iter().flat_map(|&c| pos.pieces(c)).collect();
+        Frame {
+            pieces,
+            earlier: earlier_occurrences(game),
+        }
+    }
+
+    /// Writes this frame as frame `t` (planes `16t ..`) of an observation into `out`.
+    fn write(&self, view: View, t: usize, out: &mut [u8]) {
+        let base = FRAME_PLANES * t;
+        let (flip, first) = (view.flips(), view.first());
+        for &(p, sq) in &self.pieces {
             let sq = if flip { sq.flip_vertical() } else { sq };
             let side = if p.color == first {
                 0
@@ -98,29 +117,18 @@ fn write_frame(game: &Game, view: View, t: usize, out: &mut [u8]) {
                 1.0,
             );
         }
-    }
-    let earlier = earlier_occurrences(game);
-    if earlier >= 1 {
-        fill(out, base + 14, 1.0);
-    }
-    if earlier >= 2 {
-        fill(out, base + 15, 1.0);
+        if self.earlier >= 1 {
+            fill(out, base + 14, 1.0);
+        }
+        if self.earlier >= 2 {
+            fill(out, base + 15, 1.0);
+        }
     }
 }
 
-/// Writes the observation of `game` (see the module's table) into `out`, which holds
-/// `planes(history) * 90` zeroed f32s.
-pub fn fill_observation(game: &Game, history: usize, view: View, out: &mut [u8]) {
-    write_frame(game, view, 0, out);
-    if history > 0 && !game.moves().is_empty() {
-        let mut earlier = game.clone();
-        for t in 1..=history {
-            if earlier.pop().is_none() {
-                break;
-            }
-            write_frame(&earlier, view, t, out);
-        }
-    }
+/// Writes the planes after the frames (the side to move, the observer, the move rule's
+/// count) of `game` for an observation with `history` earlier positions.
+fn write_extra(game: &Game, history: usize, view: View, out: &mut [u8]) {
     let extra = FRAME_PLANES * (history + 1);
     let pos = game.position();
     if pos.side_to_move() == Color::Red {
@@ -131,6 +139,23 @@ pub fn fill_observation(game: &Game, history: usize, view: View, out: &mut [u8])
     }
     let plies = move_rule_plies(pos.halfmove_clock(), game.checks()).min(NO_CAPTURE_DRAW_PLIES);
     fill(out, extra + 2, plies as f32 / NO_CAPTURE_DRAW_PLIES as f32);
+}
+
+/// Writes the observation of `game` (see the module's table) into `out`, which holds
+/// `planes(history) * 90` zeroed f32s, taking moves back on a copy to see the earlier
+/// positions.
+pub fn fill_observation(game: &Game, history: usize, view: View, out: &mut [u8]) {
+    Frame::of(game).write(view, 0, out);
+    if history > 0 && !game.moves().is_empty() {
+        let mut earlier = game.clone();
+        for t in 1..=history {
+            if earlier.pop().is_none() {
+                break;
+            }
+            Frame::of(&earlier).write(view, t, out);
+        }
+    }
+    write_extra(game, history, view, out);
 }
 
 /// Writes the legal mask of `game` for `view` (one byte an action): all 0 unless the
@@ -215,12 +240,12 @@ pub fn _play_action(mut board: PyRefMut<'_, Board>, action: i64, relative: bool)
 /// Many games stepped together, each started again when it ends: the native part of
 /// `xq.envs.VectorXiangqi`.
 ///
-/// `VectorGames(n, history=0, relative=True, max_plies=0, fen=STARTING_FEN)`: `n` games
+/// `xq._xq._VectorGames(n, history=0, relative=True, max_plies=0, fen=STARTING_FEN)`: `n` games
 /// from `fen`, observed by their side to move with `history` earlier positions,
 /// `relative` (actions and boards in the mover's frame), cut after `max_plies` plies (0:
 /// never; the rules alone end a game). Raises InvalidArgument for a bad setting,
 /// InvalidFen for a bad FEN.
-#[pyclass(module = "xq")]
+#[pyclass(module = "xq", name = "_VectorGames")]
 #[derive(Debug)]
 pub struct VectorGames {
     games: Vec<Game>,
@@ -228,6 +253,19 @@ pub struct VectorGames {
     history: usize,
     relative: bool,
     max_plies: usize,
+    /// The frames of each game's last `history + 1` positions, the current one first.
+    frames: Vec<VecDeque<Frame>>,
+    /// The state of the generator of `sample_actions` (SplitMix64).
+    rng: u64,
+}
+
+/// The next number of SplitMix64 (Steele, Lea and Flood), advancing `state`.
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl VectorGames {
@@ -245,8 +283,13 @@ impl VectorGames {
         let planes = planes(self.history);
         let frame = planes * PLANE * 4;
         let obs = array(py, "float32", &[n, planes, 10, 9], n * frame, |buf| {
-            for (g, out) in self.games.iter().zip(buf.chunks_exact_mut(frame)) {
-                fill_observation(g, self.history, self.view(g), out);
+            let outs = buf.chunks_exact_mut(frame);
+            for ((g, frames), out) in self.games.iter().zip(&self.frames).zip(outs) {
+                let view = self.view(g);
+                for (t, f) in frames.iter().enumerate() {
+                    f.write(view, t, out);
+                }
+                write_extra(g, self.history, view, out);
             }
         })?;
         let masks = array(py, "int8", &[n, N_ACTIONS], n * N_ACTIONS, |buf| {
@@ -285,12 +328,43 @@ impl VectorGames {
                 start.position().to_fen()
             )));
         }
+        let first = VecDeque::from([Frame::of(&start)]);
         Ok(VectorGames {
+            frames: vec![first; n],
             games: vec![start.clone(); n],
             start,
             history,
             relative,
             max_plies,
+            rng: 0,
+        })
+    }
+
+    /// Seeds the generator of `sample_actions`: the same seed, the same actions from
+    /// the same games. Any int is a seed (taken modulo 2**64).
+    fn seed(&mut self, seed: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.rng = seed.call_method1("__and__", (u64::MAX,))?.extract()?;
+        Ok(())
+    }
+
+    /// A uniformly random legal action of each game (int64, in its mover's frame when
+    /// `relative`), from the generator `seed` seeds: a random player, at the cost of a
+    /// move generation a game.
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.games.len();
+        let mut picks = Vec::with_capacity(n);
+        for g in &self.games {
+            let moves = xq_movegen::legal_moves(g.position());
+            let r = splitmix64(&mut self.rng);
+            // Multiply-shift: r * len / 2**64, uniform enough for a random player.
+            let i = ((u128::from(r) * moves.len() as u128) >> 64) as usize;
+            let flip = self.view(g).flips();
+            picks.push(moves.get(i).and_then(|&m| action_in(m, flip)).unwrap_or(0) as i64);
+        }
+        array(py, "int64", &[n], n * 8, |buf| {
+            for (c, a) in buf.chunks_exact_mut(8).zip(&picks) {
+                c.copy_from_slice(&a.to_ne_bytes());
+            }
         })
     }
 
@@ -307,8 +381,11 @@ impl VectorGames {
 
     /// Starts every game again; returns `(observations, masks)`.
     fn reset<'py>(&mut self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        for g in &mut self.games {
+        let first = Frame::of(&self.start);
+        for (g, frames) in self.games.iter_mut().zip(&mut self.frames) {
             g.clone_from(&self.start);
+            frames.clear();
+            frames.push_back(first.clone());
         }
         self.arrays(py)
     }
@@ -372,7 +449,9 @@ impl VectorGames {
         let mut truncated = vec![0u8; n];
         let mut winners = vec![0i8; n];
         let terminations = PyList::empty(py);
-        for (i, (g, m)) in self.games.iter_mut().zip(moves).enumerate() {
+        let first = Frame::of(&self.start);
+        let games = self.games.iter_mut().zip(&mut self.frames);
+        for (i, ((g, frames), m)) in games.zip(moves).enumerate() {
             let mover = g.position().side_to_move();
             g.play(m).map_err(|e| Error::new(Kind::IllegalMove, e))?;
             let mut tag: Option<&str> = None;
@@ -395,6 +474,11 @@ impl VectorGames {
             if tag.is_some() {
                 dones[i] = 1;
                 g.clone_from(&self.start);
+                frames.clear();
+                frames.push_back(first.clone());
+            } else {
+                frames.truncate(self.history);
+                frames.push_front(Frame::of(g));
             }
             terminations.append(tag)?;
         }
@@ -422,7 +506,7 @@ impl VectorGames {
 
     fn __repr__(&self) -> String {
         format!(
-            "<VectorGames {} games, history {}, relative {}, max_plies {}>",
+            "<_VectorGames {} games, history {}, relative {}, max_plies {}>",
             self.games.len(),
             self.history,
             self.relative,

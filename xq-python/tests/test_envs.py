@@ -478,3 +478,20 @@ def test_vector_random_play_keeps_every_action_legal():
         finished += int(dones.sum())
         assert set(np.unique(rewards)) <= {-1.0, 0.0, 1.0}
     assert finished > 0
+    # The frames the games keep are the positions the boards took back would show.
+    obs, masks = env.observe()
+    for o, m, board in zip(obs, masks, env.boards()):
+        expected, mask = xq.envs.observation(board, history=2)
+        assert np.array_equal(o, expected) and np.array_equal(m, mask)
+
+
+def test_vector_sampling_is_seeded():
+    a, b = xq.envs.VectorXiangqi(4, history=0), xq.envs.VectorXiangqi(4, history=0)
+    a.reset(seed=9)
+    b.reset(seed=9)
+    for _ in range(20):
+        actions = a.sample_actions()
+        assert np.array_equal(actions, b.sample_actions()) and actions.dtype == np.int64
+        a.step(actions)
+        b.step(actions)
+    assert [x.fen() for x in a.boards()] == [x.fen() for x in b.boards()]

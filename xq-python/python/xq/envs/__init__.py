@@ -36,6 +36,7 @@ nothing is mirrored. (``Board.planes()`` is the 18-plane layout of one position;
 adds the history and the observer.)
 """
 
+import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import _xq
@@ -100,7 +101,8 @@ class VectorXiangqi:
     changes.
 
     ``sample_actions()`` draws a uniformly random legal action for each game (a random
-    player), from the generator ``reset(seed)`` seeds.
+    player), from the generator ``reset(seed)`` seeds (in Rust: the same seed, the same
+    actions).
     """
 
     def __init__(
@@ -112,18 +114,14 @@ class VectorXiangqi:
         max_plies: Optional[int] = None,
         fen: Optional[str] = None,
     ) -> None:
-        import numpy as np
-
-        self._np = np
-        self._games = _xq.VectorGames(n, history, relative, max_plies, fen)
+        self._games = _xq._VectorGames(n, history, relative, max_plies, fen)
         self.num_envs: int = len(self._games)
         self.history = history
         self.relative = relative
         self.max_plies = max_plies
         self.observation_shape: Tuple[int, int, int] = (self._games.n_planes, 10, 9)
         self.infos: Dict[str, Any] = {}
-        self.rng = np.random.default_rng()
-        self._masks: Any = None
+        self._games.seed(random.SystemRandom().getrandbits(64))
 
     def __len__(self) -> int:
         return self.num_envs
@@ -131,33 +129,25 @@ class VectorXiangqi:
     def reset(self, seed: Optional[int] = None) -> Tuple[Any, Any]:
         """Starts every game again; returns ``(observations, masks)``."""
         if seed is not None:
-            self.rng = self._np.random.default_rng(seed)
-        obs, self._masks = self._games.reset()
+            self._games.seed(seed)
+        obs, masks = self._games.reset()
         self.infos = {}
-        return obs, self._masks
+        return obs, masks
 
     def observe(self) -> Tuple[Any, Any]:
         """``(observations, masks)`` of the games as they stand."""
-        obs, self._masks = self._games.observe()
-        return obs, self._masks
+        return self._games.observe()
 
     def step(self, actions: Union[Sequence[int], Any]) -> Tuple[Any, Any, Any, Any]:
         """Plays one action in every game; see the class."""
         obs, masks, rewards, dones, truncated, winners, terminations = self._games.step(actions)
-        self._masks = masks
         self.infos = {"truncated": truncated, "winner": winners, "termination": terminations}
         return obs, masks, rewards, dones
 
     def sample_actions(self) -> Any:
-        """A uniformly random legal action of each game (int64), drawn from ``self.rng``."""
-        np = self._np
-        if self._masks is None:
-            self.observe()
-        masks = self._masks
-        counts = masks.sum(axis=1, dtype=np.int64)
-        picks = (self.rng.random(len(counts)) * counts).astype(np.int64)
-        ranks = np.cumsum(masks, axis=1, dtype=np.int16)
-        return (ranks <= picks[:, None]).sum(axis=1)
+        """A uniformly random legal action of each game (int64, in its mover's frame),
+        drawn in Rust by the generator ``reset(seed)`` seeds: a random player."""
+        return self._games.sample_actions()
 
     def boards(self) -> List[Board]:
         """Copies of the games as ``xq.Board``s, with their moves."""

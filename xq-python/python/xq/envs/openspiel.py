@@ -26,8 +26,10 @@ draw; ``fen`` starts from another position; ``history`` is the number of earlier
 positions in the observation tensor (0 by default).
 
 ``observation_tensor(player)`` is ``xq.envs.observation(board, player == 0,
-history=history, relative=False)``: float32 ``(16 * (history + 1) + 3, 10, 9)``, Red's
-pieces first, nothing mirrored. ``observation_string`` is the FEN;
+history=history, relative=False)`` flattened: float32, ``(16 * (history + 1) + 3) * 90``
+values (a NumPy array, where OpenSpiel's C++ games give a list), Red's pieces first,
+nothing mirrored; OpenSpiel's observer API (``make_observation``) gives the same values
+shaped ``(planes, 10, 9)``. ``observation_string`` is the FEN;
 ``information_state_string`` the moves played (the game is of perfect information).
 ``state.board`` is the ``xq.Board``.
 """
@@ -113,6 +115,7 @@ class XiangqiState(pyspiel.State):
         super().__init__(game)
         self.board = _xq.Board(game.fen)
         self._max_plies = game.max_plies
+        self._history = game.history
         self._plies = 0
         self._outcome: Optional[Any] = None
         self._terminal = False
@@ -149,6 +152,18 @@ class XiangqiState(pyspiel.State):
         """How the rules ended the game (an ``xq.Outcome``), None while it goes on or when
         ``max_plies`` ended it."""
         return self._outcome
+
+    def observation_tensor(self, player: Optional[int] = None) -> Any:
+        """The observation of ``player`` (the player to move by default): the flat
+        float32 NumPy array of ``xq.envs.observation(board, player == 0,
+        history=history, relative=False)`` (OpenSpiel's C++ games give a list; this skips
+        the generic observer, which builds an observer and a state for every call)."""
+        if player is None:
+            player = self.current_player()
+        if player not in (0, 1):
+            raise ValueError(f"the player must be 0 or 1, not {player}")
+        obs, _ = _xq._observe(self.board, self._history, player == 0, False)
+        return obs.reshape(-1)
 
     def __str__(self) -> str:
         return self.board.fen()
