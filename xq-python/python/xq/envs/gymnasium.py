@@ -128,6 +128,7 @@ class XiangqiEnv(gymnasium.Env):
 
     def _opponent_moves(self, info: Dict[str, Any]) -> Tuple[float, bool, bool]:
         move = self.engine.play(self.board, self.opponent_limit).move
+        assert move is not None, "the engine is asked only while the game goes on"
         self.board.push(move)
         info["opponent_move"] = move
         return self._ended(info)
@@ -177,7 +178,7 @@ class XiangqiEnv(gymnasium.Env):
         """The legal actions of the agent now, bool of 2,086 (sb3-contrib's name)."""
         return self._mask.astype(bool)
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "render() was called without a render_mode (XiangqiEnv(render_mode='ansi'))")

@@ -123,7 +123,7 @@ class XiangqiState(pyspiel.State):
     def current_player(self) -> int:
         """0 (Red) or 1 (Black) to move, or ``pyspiel.PlayerId.TERMINAL``."""
         if self._terminal:
-            return pyspiel.PlayerId.TERMINAL
+            return int(pyspiel.PlayerId.TERMINAL)
         return 0 if self.board.turn else 1
 
     def _legal_actions(self, player: int) -> List[int]:

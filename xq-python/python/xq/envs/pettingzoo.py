@@ -83,7 +83,7 @@ class raw_env(AECEnv, EzPickle):
     ) -> None:
         EzPickle.__init__(self, render_mode, history, relative, max_plies, fen, random_plies)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+        if render_mode is not None and render_mode != "ansi":
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if max_plies is not None and (not isinstance(max_plies, int) or max_plies < 1):
             raise _xq.InvalidArgument(f"max_plies must be None or an int of at least 1, not {max_plies!r}")
@@ -120,10 +120,10 @@ class raw_env(AECEnv, EzPickle):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: Dict[str, Dict[str, Any]] = {name: {} for name in self.agents}
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> Dict[str, Any]:
@@ -154,7 +154,8 @@ class raw_env(AECEnv, EzPickle):
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            return self._was_dead_step(action)
+            self._was_dead_step(action)
+            return
         if action is None or not _xq._play_action(self.board, int(action), self.relative):
             raise _xq.IllegalMove(
                 f"action {action} is not a legal move of {agent} in {self.board.fen()}")
