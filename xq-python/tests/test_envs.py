@@ -339,6 +339,9 @@ def test_openspiel_states_are_xq_boards(spiel):
     assert clone.board.fen() == str(clone) and clone.action_to_string(1, 0) == "a0b0"
     obs, _ = xq.envs.observation(clone.board, xq.BLACK, history=0, relative=False)
     assert np.array_equal(np.array(clone.observation_tensor(1)), obs.reshape(-1))
+    # The state's own observation_tensor and OpenSpiel's generic observer agree.
+    generic = np.array(spiel.State.observation_tensor(clone, 1))
+    assert np.array_equal(generic, clone.observation_tensor(1))
     with pytest.raises(Exception, match="not legal"):
         clone.apply_action(0)
 
