@@ -214,6 +214,10 @@ def test_pettingzoo_illegal_actions(pz):
     assert raw.board.ply() == 0
     with pytest.raises(xq.InvalidArgument):
         pz.raw_env(history=100)
+    with pytest.raises(xq.InvalidArgument, match="max_plies"):
+        pz.raw_env(max_plies=0)
+    with pytest.raises(xq.InvalidArgument, match="render_mode"):
+        pz.raw_env(render_mode="human")
     with pytest.raises(xq.InvalidFen):
         pz.raw_env(fen="not a fen")
 

@@ -84,10 +84,11 @@ class raw_env(AECEnv, EzPickle):
         EzPickle.__init__(self, render_mode, history, relative, max_plies, fen, random_plies)
         super().__init__()
         if render_mode is not None and render_mode != "ansi":
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        if max_plies is not None and (not isinstance(max_plies, int) or max_plies < 1):
+            raise _xq.InvalidArgument(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if max_plies is not None and (not isinstance(max_plies, int) or isinstance(max_plies, bool)
+                                      or max_plies < 1):
             raise _xq.InvalidArgument(f"max_plies must be None or an int of at least 1, not {max_plies!r}")
-        if not isinstance(random_plies, int) or random_plies < 0:
+        if not isinstance(random_plies, int) or isinstance(random_plies, bool) or random_plies < 0:
             raise _xq.InvalidArgument(f"random_plies must be an int of at least 0, not {random_plies!r}")
         self.render_mode = render_mode
         self.history = history
