@@ -686,6 +686,16 @@ impl Outcome {
     fn __repr__(&self) -> String {
         format!("<Outcome {}>", self.inner)
     }
+
+    /// The outcome itself: it never changes.
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// The outcome itself (`copy.deepcopy` of a board's state, OpenSpiel's `clone()`).
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
+    }
 }
 
 /// `Outcome` for the engine and records: the result token of an optional result.

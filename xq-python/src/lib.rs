@@ -1,6 +1,7 @@
 //! The native module of the `xq-xiangqi` Python package, `xq._xq`: the rules
 //! (`xq-movegen`), game files (`xq-records`), the engine (`xq-search`), self-play
-//! (`xq-train`), endgame tables (`xq-tablebase`) and the machine-learning helpers, bound
+//! (`xq-train`), endgame tables (`xq-tablebase`), the machine-learning helpers and the
+//! reinforcement-learning environments' native part (`envs`), bound
 //! with PyO3 to the public API of those crates. The
 //! package `xq` (`python/xq/__init__.py`) re-exports it with the constants, the SVG
 //! boards and the `Termination` enum.
@@ -16,6 +17,7 @@ mod analysis;
 mod args;
 mod board;
 mod engine;
+mod envs;
 mod errors;
 mod matches;
 mod ml;
@@ -48,6 +50,7 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tablebase::Tablebase>()?;
     m.add_class::<matches::PyMatchConfig>()?;
     m.add_class::<matches::MatchTally>()?;
+    m.add_class::<envs::VectorGames>()?;
     m.add_function(wrap_pyfunction!(types::parse_square, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_name, m)?)?;
     m.add_function(wrap_pyfunction!(types::square_file, m)?)?;
@@ -62,6 +65,8 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ml::push_batch, m)?)?;
     m.add_function(wrap_pyfunction!(ml::read_datagen, m)?)?;
     m.add_function(wrap_pyfunction!(ml::_rust_batch_seconds, m)?)?;
+    m.add_function(wrap_pyfunction!(envs::_observe, m)?)?;
+    m.add_function(wrap_pyfunction!(envs::_play_action, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::annotate, m)?)?;
     m.add_function(wrap_pyfunction!(args::_check_int, m)?)?;

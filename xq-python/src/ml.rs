@@ -3,7 +3,7 @@
 //! fills are in `tensor`.
 //!
 //! The arrays are filled in Rust inside a `bytearray` and handed to NumPy with
-//! `numpy.frombuffer` (no copy, writable), so the native module needs no NumPy headers
+//! `numpy.ndarray(shape, dtype, buffer)` (no copy, writable), so the native module needs no NumPy headers
 //! and NumPy is imported only by the calls that return arrays.
 
 use crate::board::{self, Board};

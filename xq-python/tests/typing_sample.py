@@ -4,6 +4,7 @@ against the installed wheel's stubs (it is not a test module itself)."""
 import numpy as np
 import xq
 import xq.engine
+import xq.envs
 import xq.pgn
 
 board: xq.Board = xq.Board()
@@ -56,3 +57,9 @@ sq: int = xq.E4 + xq.parse_square("e4")
 svg: str = xq.svg.board(board, size=300)
 shard: bytes = xq.selfplay(2, nodes=100, seed=3, threads=1, classical=True) if False else b""
 data: dict[str, object] = xq.read_datagen("x.xqsp") if False else {}
+vec = xq.envs.VectorXiangqi(2, history=1)
+vec_obs, vec_masks = vec.reset(seed=1)
+vec_obs, vec_masks, vec_rewards, vec_dones = vec.step(vec.sample_actions())
+env_obs, env_mask = xq.envs.observation(board, xq.RED, history=0)
+env_move: xq.Move = xq.envs.action_to_move(board, xq.envs.move_to_action(board, moves[0]))
+n_env_planes: int = xq.envs.n_planes(xq.envs.DEFAULT_HISTORY)

@@ -22,6 +22,10 @@ engines over UCI and UCCI (``xq.engine.SimpleEngine.popen_uci("pikafish")``), wi
 same types. Game files: ``xq.pgn`` reads and writes python-chess's editable tree
 (``read_game``, ``Game``, ``GameNode``); ``xq.read_pgn`` returns flat ``xq.Record`` objects.
 
+Reinforcement learning: ``xq.envs`` has a PettingZoo environment, a Gymnasium one against
+the engine, an OpenSpiel game and ``xq.envs.VectorXiangqi`` (many games a call), all on
+the whole rules.
+
 Endgame tables written by ``xq tb gen`` are probed with ``xq.Tablebase(directory)``:
 ``probe_wdl(board)`` (1, 0, -1) and ``probe_dtm(board)`` (plies to mate, signed).
 

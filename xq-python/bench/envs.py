@@ -1,0 +1,168 @@
+"""Random play through the reinforcement-learning environments, side by side with
+OpenSpiel's C++ `xiangqi` driven from Python, in one run. Not a test: it prints a
+Markdown table (docs/python.md keeps one).
+
+    python xq-python/bench/envs.py [--seconds 3] [--n 256] [--repeats 3]
+
+A step is what an agent's loop does each ply through the environment's own calls: the
+legal actions or the mask, the observation, a uniformly random legal action chosen and
+applied; a finished game is started again (the restart is timed too). Each row runs for
+`--seconds` (best of `--repeats` runs, in steps a second):
+
+- OpenSpiel `xiangqi` (C++): `state.legal_actions()`, `state.observation_tensor()`,
+  `state.apply_action(a)`. It has no repetition rule and cuts games at 500 plies.
+- `python_xq_xiangqi` (xq's OpenSpiel game): the same three calls.
+- PettingZoo `xq.envs.pettingzoo.env()` (PettingZoo's wrappers): `env.last()` (the
+  observation dict with the mask), `env.step(a)`; `raw_env` without the wrappers.
+- `xq.envs.VectorXiangqi(n)`: `sample_actions()` and `step(actions)`, n plies a call.
+- Gymnasium `XiangqiEnv`: `env.step(a)` answers with the engine's move (level 0 at 4,000
+  nodes, about 1.5 ms), so its rate is the engine's; it is shown for scale only.
+
+The xq environments use their defaults (7 earlier positions: 131 planes an observation;
+OpenSpiel's xiangqi observation has 15 planes) and rows with `history=0` (19 planes).
+"""
+
+import argparse
+import os
+import platform
+import random
+import time
+
+
+def rate(run, seconds, repeats):
+    """The best steps a second of `repeats` runs of run(deadline) -> steps."""
+    best = 0.0
+    for _ in range(repeats):
+        start = time.perf_counter()
+        steps = run(start + seconds)
+        best = max(best, steps / (time.perf_counter() - start))
+    return best
+
+
+def openspiel_loop(game, seed):
+    rng = random.Random(seed)
+
+    def run(deadline):
+        steps = 0
+        state = game.new_initial_state()
+        while True:
+            if state.is_terminal():
+                state = game.new_initial_state()
+                if time.perf_counter() > deadline:
+                    return steps
+            legal = state.legal_actions()
+            state.observation_tensor()
+            state.apply_action(rng.choice(legal))
+            steps += 1
+            if steps % 256 == 0 and time.perf_counter() > deadline:
+                return steps
+
+    return run
+
+
+def pettingzoo_loop(env, seed):
+    import numpy as np
+
+    rng = random.Random(seed)
+
+    def run(deadline):
+        steps = 0
+        env.reset(seed=seed)
+        while True:
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset()
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"])))
+            steps += 1
+            if steps % 256 == 0 and time.perf_counter() > deadline:
+                return steps
+
+    return run
+
+
+def vector_loop(env, seed):
+    def run(deadline):
+        steps = 0
+        env.reset(seed=seed)
+        while time.perf_counter() < deadline:
+            env.step(env.sample_actions())
+            steps += env.num_envs
+        return steps
+
+    return run
+
+
+def gymnasium_loop(env, seed):
+    import numpy as np
+
+    rng = random.Random(seed)
+
+    def run(deadline):
+        steps = 0
+        _, info = env.reset(seed=seed)
+        while time.perf_counter() < deadline:
+            action = rng.choice(np.flatnonzero(info["action_mask"]))
+            _, _, terminated, truncated, info = env.step(action)
+            steps += 1
+            if terminated or truncated:
+                _, info = env.reset()
+        return steps
+
+    return run
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--n", type=int, default=256, help="games of the vector environment")
+    args = parser.parse_args()
+
+    import pyspiel
+    import xq
+    import xq.envs
+    import xq.envs.gymnasium
+    import xq.envs.openspiel
+    import xq.envs.pettingzoo
+
+    load = os.getloadavg()
+    rows = []
+
+    def row(name, run, note=""):
+        r = rate(run, args.seconds, args.repeats)
+        rows.append((name, r, note))
+        print(f"  {name}: {r:,.0f} steps/s", flush=True)
+
+    row("OpenSpiel `xiangqi` (C++)", openspiel_loop(pyspiel.load_game("xiangqi"), 1),
+        "15 planes; no repetition rule, games cut at 500 plies")
+    row("`python_xq_xiangqi` (xq's OpenSpiel game, history 0)",
+        openspiel_loop(pyspiel.load_game("python_xq_xiangqi"), 1), "19 planes")
+    row("PettingZoo `env()` (wrapped)", pettingzoo_loop(xq.envs.pettingzoo.env(), 1), "131 planes")
+    row("PettingZoo `env(history=0)`", pettingzoo_loop(xq.envs.pettingzoo.env(history=0), 1),
+        "19 planes")
+    row("PettingZoo `raw_env(history=0)`", pettingzoo_loop(xq.envs.pettingzoo.raw_env(history=0), 1),
+        "19 planes, no wrappers")
+    row(f"`VectorXiangqi({args.n})`", vector_loop(xq.envs.VectorXiangqi(args.n), 1), "131 planes")
+    row(f"`VectorXiangqi({args.n}, history=0)`",
+        vector_loop(xq.envs.VectorXiangqi(args.n, history=0), 1), "19 planes")
+    gym = xq.envs.gymnasium.XiangqiEnv(opponent_level=0)
+    row("Gymnasium `XiangqiEnv(0)`", gymnasium_loop(gym, 1),
+        "each step includes the engine's reply (4,000 nodes)")
+    gym.close()
+
+    base = rows[0][1]
+    print()
+    print(f"CPython {platform.python_version()}, xq {xq.__version__}, open_spiel "
+          f"{getattr(pyspiel, '__version__', '?')}, {os.cpu_count()} cores, load average "
+          f"{load[0]:.2f} before and {os.getloadavg()[0]:.2f} after; best of {args.repeats} "
+          f"runs of {args.seconds:g} s")
+    print()
+    print("| environment | random-play steps/s | vs OpenSpiel C++ | observation |")
+    print("|---|---|---|---|")
+    for name, r, note in rows:
+        print(f"| {name} | {r:,.0f} | {r / base:.1f}x | {note} |")
+
+
+if __name__ == "__main__":
+    main()
