@@ -68,7 +68,9 @@
 //! Two advisors or two elephants on one file are *not* marked: the one in front can only
 //! retreat and the one behind can only advance, so `仕六进五` / `A6+5` and `仕六退五` /
 //! `A6-5` already say which one moves (the rule of the xqbase notation specification
-//! and of common software).
+//! and of common software). Only in a composed position (an elephant across the river)
+//! can two of them make the same move; they are then marked like chariots (`前相退五` /
+//! `E+-5`).
 //!
 //! Soldiers follow the WXF rules for tandem pawns and their Chinese counterparts:
 //!

@@ -3,7 +3,7 @@
 //! then rendered in Chinese or WXF.
 
 use super::{advance, file_number, Direction, Notation};
-use xq_core::{Color, File, Move, Piece, PieceKind, Position, Square};
+use xq_core::{Color, File, Move, Piece, PieceKind, Position, Rank, Square};
 
 /// Writes the legal move `m` of `pos` in `notation`.
 pub(super) fn write(pos: &Position, m: Move, notation: Notation) -> String {
@@ -83,23 +83,27 @@ fn describe(pos: &Position, m: Move) -> Option<Parts> {
 
     Some(Parts {
         piece,
-        designator: designator(pos, piece, from),
+        designator: designator(pos, piece, from, to),
         direction,
         number,
     })
 }
 
-/// How the piece on `from` is named: by its file, or by its place among the pieces of its
-/// kind on that file.
-fn designator(pos: &Position, piece: Piece, from: Square) -> Designator {
+/// How the piece moving from `from` to `to` is named: by its file, or by its place among
+/// the pieces of its kind on that file.
+fn designator(pos: &Position, piece: Piece, from: Square, to: Square) -> Designator {
     let color = piece.color;
     let file = file_number(color, from.file());
     let plain = Designator::File(file);
-    if !matches!(
-        piece.kind,
-        PieceKind::Chariot | PieceKind::Horse | PieceKind::Cannon | PieceKind::Soldier
-    ) {
-        // One general; advisors and elephants on one file are told apart by direction.
+    if piece.kind == PieceKind::General {
+        return plain;
+    }
+    if matches!(piece.kind, PieceKind::Advisor | PieceKind::Elephant)
+        && !same_shape_elsewhere(pos, piece, from, to)
+    {
+        // Advisors and elephants on one file are told apart by direction, except in
+        // composed positions (an elephant across the river) where two on one file can
+        // make the same move.
         return plain;
     }
 
@@ -133,6 +137,24 @@ fn designator(pos: &Position, piece: Piece, from: Square) -> Designator {
         count: on_file.len(),
         two_files,
     }
+}
+
+/// Whether another `piece` on the file of `from` has a legal move of the same shape as
+/// `from`-`to` (the same rank step, to the same file), so that the file alone does not
+/// say which one moves.
+fn same_shape_elsewhere(pos: &Position, piece: Piece, from: Square, to: Square) -> bool {
+    let step = to.rank().index() as isize - from.rank().index() as isize;
+    pos.pieces(piece.color)
+        .filter(|&(p, sq)| p == piece && sq != from && sq.file() == from.file())
+        .any(|(_, sq)| {
+            let rank = sq.rank().index() as isize + step;
+            usize::try_from(rank)
+                .ok()
+                .and_then(Rank::from_index)
+                .is_some_and(|rank| {
+                    crate::is_legal(pos, Move::new(sq, Square::new(to.file(), rank)))
+                })
+        })
 }
 
 const RED_NUMERALS: [char; 10] = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
@@ -264,7 +286,7 @@ fn render_wxf(parts: &Parts) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{write_line, write_move, Notation, NotationError};
+    use super::super::{read_move, write_line, write_move, Notation, NotationError};
     use crate::{is_legal, IllegalMoveError};
     use xq_core::{Move, Position, Square, START_FEN};
 
@@ -488,6 +510,30 @@ mod tests {
             &p,
             &[("g9e7", "象7进5", "E7+5"), ("g5e7", "象7退5", "E7-5")],
         );
+    }
+
+    #[test]
+    fn composed_elephants_that_make_the_same_move_are_marked() {
+        // Red elephants on c6 (across the river, a composed position) and c4 both retreat
+        // to file 5 (and both to file 9): the file alone is ambiguous, so front and rear
+        // are marked as for chariots.
+        let p =
+            Position::from_fen_with("9/9/5k3/2B6/9/2B6/9/9/9/R2K5 w", xq_core::Ignore::PLAYABLE)
+                .unwrap();
+        check(
+            &p,
+            &[
+                ("c6e4", "前相退五", "E+-5"),
+                ("c4e2", "后相退五", "E--5"),
+                ("c6a4", "前相退九", "E+-9"),
+            ],
+        );
+        for m in ["c6e4", "c4e2", "c6a4", "c4a2"] {
+            for notation in Notation::ALL {
+                let text = write_move(&p, mv(m), notation).unwrap();
+                assert_eq!(read_move(&p, &text), Ok(mv(m)), "{text}");
+            }
+        }
     }
 
     #[test]
