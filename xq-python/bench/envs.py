@@ -14,7 +14,8 @@ applied; a finished game is started again (the restart is timed too). Each row r
 - `python_xq_xiangqi` (xq's OpenSpiel game): the same three calls.
 - PettingZoo `xq.envs.pettingzoo.env()` (PettingZoo's wrappers): `env.last()` (the
   observation dict with the mask), `env.step(a)`; `raw_env` without the wrappers.
-- `xq.envs.VectorXiangqi(n)`: `sample_actions()` and `step(actions)`, n plies a call.
+- `xq.envs.VectorXiangqi(n)`: `sample_actions()` and `step(actions)`, n plies a call;
+  with `copy=False` the same two arrays are overwritten at every step.
 - Gymnasium `XiangqiEnv`: `env.step(a)` answers with the engine's move (level 0 at 4,000
   nodes, about 1.5 ms), so its rate is the engine's; it is shown for scale only.
 
@@ -146,6 +147,9 @@ def main():
     row(f"`VectorXiangqi({args.n})`", vector_loop(xq.envs.VectorXiangqi(args.n), 1), "131 planes")
     row(f"`VectorXiangqi({args.n}, history=0)`",
         vector_loop(xq.envs.VectorXiangqi(args.n, history=0), 1), "19 planes")
+    row(f"`VectorXiangqi({args.n}, copy=False)`",
+        vector_loop(xq.envs.VectorXiangqi(args.n, copy=False), 1),
+        "131 planes, the same arrays overwritten each step")
     gym = xq.envs.gymnasium.XiangqiEnv(opponent_level=0)
     row("Gymnasium `XiangqiEnv(0)`", gymnasium_loop(gym, 1),
         "each step includes the engine's reply (4,000 nodes)")

@@ -22,9 +22,11 @@
 use crate::args::{argument_error, int_in};
 use crate::board::{self, position_with, Board};
 use crate::errors::{value_error, Error, Kind};
-use crate::tensor::{action_in, actions, array, earlier_occurrences, fill_mask, N_ACTIONS, PLANE};
+use crate::tensor::{
+    action_in, actions, array, array_over, earlier_occurrences, fill_mask, N_ACTIONS, PLANE,
+};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyList, PyTuple};
 use std::collections::VecDeque;
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::{move_rule_plies, NO_CAPTURE_DRAW_PLIES};
@@ -42,16 +44,68 @@ pub const fn planes(history: usize) -> usize {
     FRAME_PLANES * (history + 1) + EXTRA_PLANES
 }
 
-/// Writes `v` as the native-endian f32 at index `i` of `out`.
-fn put(out: &mut [u8], i: usize, v: f32) {
-    out[4 * i..4 * i + 4].copy_from_slice(&v.to_ne_bytes());
+/// Where an observation's values go: a zeroed buffer (`[u8]`, native-endian f32s), or
+/// one kept from the last step ([`Tracked`]) that remembers what it wrote.
+trait Sink {
+    /// Writes `v` as the f32 at index `i`.
+    fn put(&mut self, i: usize, v: f32);
+    /// Fills plane `plane` with `v`.
+    fn fill(&mut self, plane: usize, v: f32);
 }
 
-/// Fills plane `plane` of `out` with `v`.
-fn fill(out: &mut [u8], plane: usize, v: f32) {
-    let bytes = v.to_ne_bytes();
-    for c in out[4 * plane * PLANE..4 * (plane + 1) * PLANE].chunks_exact_mut(4) {
-        c.copy_from_slice(&bytes);
+impl Sink for [u8] {
+    fn put(&mut self, i: usize, v: f32) {
+        self[4 * i..4 * i + 4].copy_from_slice(&v.to_ne_bytes());
+    }
+
+    fn fill(&mut self, plane: usize, v: f32) {
+        let bytes = v.to_ne_bytes();
+        for c in self[4 * plane * PLANE..4 * (plane + 1) * PLANE].chunks_exact_mut(4) {
+            c.copy_from_slice(&bytes);
+        }
+    }
+}
+
+/// What was written into one game's part of a kept observation: its cells and whole
+/// planes, so that the next step clears only those (a few hundred values of the
+/// thousands an observation holds) instead of zeroing everything.
+#[derive(Clone, Debug, Default)]
+struct Written {
+    cells: Vec<u32>,
+    planes: Vec<u16>,
+}
+
+/// A game's part of a kept observation, recording what is written into it.
+struct Tracked<'a> {
+    out: &'a mut [u8],
+    written: &'a mut Written,
+}
+
+impl Tracked<'_> {
+    /// Sets to 0 what the last observation wrote, and forgets it.
+    fn clear(&mut self) {
+        for &i in &self.written.cells {
+            self.out.put(i as usize, 0.0);
+        }
+        for &p in &self.written.planes {
+            Sink::fill(self.out, usize::from(p), 0.0);
+        }
+        self.written.cells.clear();
+        self.written.planes.clear();
+    }
+}
+
+impl Sink for Tracked<'_> {
+    fn put(&mut self, i: usize, v: f32) {
+        self.out.put(i, v);
+        // An observation has fewer than 2**32 cells (at most 1,043 planes of 90).
+        self.written.cells.push(i as u32);
+    }
+
+    fn fill(&mut self, plane: usize, v: f32) {
+        Sink::fill(self.out, plane, v);
+        // At most 1,043 planes.
+        self.written.planes.push(plane as u16);
     }
 }
 
@@ -101,7 +155,7 @@ impl Frame {
     }
 
     /// Writes this frame as frame `t` (planes `16t ..`) of an observation into `out`.
-    fn write(&self, view: View, t: usize, out: &mut [u8]) {
+    fn write<S: Sink + ?Sized>(&self, view: View, t: usize, out: &mut S) {
         let base = FRAME_PLANES * t;
         let (flip, first) = (view.flips(), view.first());
         for &(p, sq) in &self.pieces {
@@ -111,34 +165,30 @@ impl Frame {
             } else {
                 PieceKind::COUNT
             };
-            put(
-                out,
-                (base + side + p.kind.index()) * PLANE + sq.index(),
-                1.0,
-            );
+            out.put((base + side + p.kind.index()) * PLANE + sq.index(), 1.0);
         }
         if self.earlier >= 1 {
-            fill(out, base + 14, 1.0);
+            out.fill(base + 14, 1.0);
         }
         if self.earlier >= 2 {
-            fill(out, base + 15, 1.0);
+            out.fill(base + 15, 1.0);
         }
     }
 }
 
 /// Writes the planes after the frames (the side to move, the observer, the move rule's
 /// count) of `game` for an observation with `history` earlier positions.
-fn write_extra(game: &Game, history: usize, view: View, out: &mut [u8]) {
+fn write_extra<S: Sink + ?Sized>(game: &Game, history: usize, view: View, out: &mut S) {
     let extra = FRAME_PLANES * (history + 1);
     let pos = game.position();
     if pos.side_to_move() == Color::Red {
-        fill(out, extra, 1.0);
+        out.fill(extra, 1.0);
     }
     if view.observer == Color::Red {
-        fill(out, extra + 1, 1.0);
+        out.fill(extra + 1, 1.0);
     }
     let plies = move_rule_plies(pos.halfmove_clock(), game.checks()).min(NO_CAPTURE_DRAW_PLIES);
-    fill(out, extra + 2, plies as f32 / NO_CAPTURE_DRAW_PLIES as f32);
+    out.fill(extra + 2, plies as f32 / NO_CAPTURE_DRAW_PLIES as f32);
 }
 
 /// Writes the observation of `game` (see the module's table) into `out`, which holds
@@ -257,6 +307,24 @@ pub struct VectorGames {
     frames: Vec<VecDeque<Frame>>,
     /// The state of the generator of `sample_actions` (SplitMix64).
     rng: u64,
+    /// New arrays every call (`copy`), or the same two overwritten in place.
+    copy: bool,
+    /// The two arrays kept when not `copy` (made on first use).
+    kept: Option<Kept>,
+}
+
+/// The observation and mask arrays a `copy=False` vector overwrites each step, with
+/// what each game's part holds, so that a step clears only that.
+#[derive(Debug)]
+struct Kept {
+    observations: Py<PyAny>,
+    observation_bytes: Py<PyByteArray>,
+    masks: Py<PyAny>,
+    mask_bytes: Py<PyByteArray>,
+    /// Per game: what its observation holds.
+    written: Vec<Written>,
+    /// Per game: the actions its mask sets.
+    masked: Vec<Vec<u16>>,
 }
 
 /// The next number of SplitMix64 (Steele, Lea and Flood), advancing `state`.
@@ -277,40 +345,111 @@ impl VectorGames {
         }
     }
 
-    /// The observations and masks of every game, as two arrays.
-    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    /// The observations and masks of every game, as two arrays: new ones (`copy`), or
+    /// the kept two overwritten.
+    fn arrays<'py>(&mut self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let n = self.games.len();
         let planes = planes(self.history);
         let frame = planes * PLANE * 4;
-        let obs = array(py, "float32", &[n, planes, 10, 9], n * frame, |buf| {
-            let outs = buf.chunks_exact_mut(frame);
-            for ((g, frames), out) in self.games.iter().zip(&self.frames).zip(outs) {
-                let view = self.view(g);
-                for (t, f) in frames.iter().enumerate() {
-                    f.write(view, t, out);
+        if self.copy {
+            let obs = array(py, "float32", &[n, planes, 10, 9], n * frame, |buf| {
+                let outs = buf.chunks_exact_mut(frame);
+                for ((g, frames), out) in self.games.iter().zip(&self.frames).zip(outs) {
+                    let view = self.view(g);
+                    for (t, f) in frames.iter().enumerate() {
+                        f.write(view, t, out);
+                    }
+                    write_extra(g, self.history, view, out);
                 }
-                write_extra(g, self.history, view, out);
+            })?;
+            let masks = array(py, "int8", &[n, N_ACTIONS], n * N_ACTIONS, |buf| {
+                for (g, out) in self.games.iter().zip(buf.chunks_exact_mut(N_ACTIONS)) {
+                    fill_view_mask(g, self.view(g), out);
+                }
+            })?;
+            return Ok((obs, masks));
+        }
+        let kept = match self.kept.take() {
+            Some(kept) => kept,
+            None => {
+                let (observations, observation_bytes) =
+                    array_over(py, "float32", &[n, planes, 10, 9], n * frame)?;
+                let (masks, mask_bytes) = array_over(py, "int8", &[n, N_ACTIONS], n * N_ACTIONS)?;
+                Kept {
+                    observations: observations.unbind(),
+                    observation_bytes: observation_bytes.unbind(),
+                    masks: masks.unbind(),
+                    mask_bytes: mask_bytes.unbind(),
+                    written: vec![Written::default(); n],
+                    masked: vec![Vec::new(); n],
+                }
             }
-        })?;
-        let masks = array(py, "int8", &[n, N_ACTIONS], n * N_ACTIONS, |buf| {
-            for (g, out) in self.games.iter().zip(buf.chunks_exact_mut(N_ACTIONS)) {
-                fill_view_mask(g, self.view(g), out);
+        };
+        let mut kept = kept;
+        {
+            // SAFETY: the two bytearrays are this object's own: Python sees them only
+            // through the NumPy arrays over them, which hold exports of their buffers, so
+            // they cannot be resized or freed while these slices live. The GIL is held
+            // and no Python code runs until the slices are dropped at the end of this
+            // block, so no other reference to their bytes is in use. Measured reason: a
+            // new zeroed 12 MB array a step was most of a 256-game step's time
+            // (docs/python.md).
+            #[allow(unsafe_code)]
+            let (obs, masks) = unsafe {
+                (
+                    kept.observation_bytes.bind(py).as_bytes_mut(),
+                    kept.mask_bytes.bind(py).as_bytes_mut(),
+                )
+            };
+            let games = self.games.iter().zip(&self.frames);
+            let outs = obs.chunks_exact_mut(frame).zip(&mut kept.written);
+            for ((g, frames), (out, written)) in games.zip(outs) {
+                let view = self.view(g);
+                let mut out = Tracked { out, written };
+                out.clear();
+                for (t, f) in frames.iter().enumerate() {
+                    f.write(view, t, &mut out);
+                }
+                write_extra(g, self.history, view, &mut out);
             }
-        })?;
-        Ok((obs, masks))
+            let outs = masks.chunks_exact_mut(N_ACTIONS).zip(&mut kept.masked);
+            for (g, (out, set)) in self.games.iter().zip(outs) {
+                for &a in set.iter() {
+                    out[usize::from(a)] = 0;
+                }
+                set.clear();
+                let view = self.view(g);
+                if g.position().side_to_move() == view.observer {
+                    for m in xq_movegen::legal_moves(g.position()) {
+                        if let Some(a) = action_in(m, view.flips()) {
+                            out[a] = 1;
+                            // Fewer than 2,086 actions.
+                            set.push(a as u16);
+                        }
+                    }
+                }
+            }
+        }
+        let result = (
+            kept.observations.bind(py).clone(),
+            kept.masks.bind(py).clone(),
+        );
+        self.kept = Some(kept);
+        Ok(result)
     }
 }
 
 #[pymethods]
 impl VectorGames {
     #[new]
-    #[pyo3(signature = (n, history = None, relative = true, max_plies = None, fen = None))]
+    #[pyo3(signature = (n, history = None, relative = true, max_plies = None, fen = None, copy = true))]
     fn new(
         n: &Bound<'_, PyAny>,
         history: Option<&Bound<'_, PyAny>>,
         relative: bool,
         max_plies: Option<&Bound<'_, PyAny>>,
         fen: Option<&str>,
+        copy: bool,
     ) -> PyResult<VectorGames> {
         let n = int_in("n", n, 1, 1 << 20, &argument_error)? as usize;
         let history = match history {
@@ -337,6 +476,8 @@ impl VectorGames {
             relative,
             max_plies,
             rng: 0,
+            copy,
+            kept: None,
         })
     }
 
@@ -391,7 +532,10 @@ impl VectorGames {
     }
 
     /// `(observations, masks)` of the games as they stand.
-    fn observe<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    fn observe<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         self.arrays(py)
     }
 

@@ -11,7 +11,7 @@
 //! arguments), and PyO3 turns a panic, should one happen, into `PanicException`
 //! rather than aborting the interpreter.
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod analysis;
 mod args;

@@ -139,6 +139,22 @@ pub fn array<'py>(
         .call1((PyTuple::new(py, shape)?, np.getattr(dtype)?, bytes))
 }
 
+/// A NumPy array of `dtype` and `shape` over a new zeroed `bytearray` of `len` bytes,
+/// and the bytearray, for a caller that writes into it again later.
+pub fn array_over<'py>(
+    py: Python<'py>,
+    dtype: &str,
+    shape: &[usize],
+    len: usize,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyByteArray>)> {
+    let np = numpy(py)?;
+    let bytes = PyByteArray::new_with(py, len, |_| Ok(()))?;
+    let array =
+        np.getattr("ndarray")?
+            .call1((PyTuple::new(py, shape)?, np.getattr(dtype)?, &bytes))?;
+    Ok((array, bytes))
+}
+
 /// Writes the legal mask of `board` into `out` (one byte per action).
 pub fn fill_mask(pos: &Position, relative: bool, out: &mut [u8]) {
     let flip = flips(pos, relative);

@@ -502,3 +502,50 @@ def test_vector_sampling_is_seeded():
         a.step(actions)
         b.step(actions)
     assert [x.fen() for x in a.boards()] == [x.fen() for x in b.boards()]
+
+
+@pytest.mark.parametrize("history", [0, 3])
+@pytest.mark.parametrize("relative", [True, False])
+def test_vector_without_copy_overwrites_the_same_arrays_with_the_same_values(history, relative):
+    # Short games (max_plies) so that finished games start again many times, and a
+    # start where the generals shuffle so that repetition planes come and go.
+    fresh = xq.envs.VectorXiangqi(8, history=history, relative=relative, max_plies=40)
+    kept = xq.envs.VectorXiangqi(8, history=history, relative=relative, max_plies=40, copy=False)
+    obs0, masks0 = kept.reset(seed=5)
+    expected = fresh.reset(seed=5)
+    assert np.array_equal(obs0, expected[0]) and np.array_equal(masks0, expected[1])
+    held = obs0.copy()
+    for _ in range(150):
+        actions = fresh.sample_actions()
+        assert np.array_equal(actions, kept.sample_actions())
+        new_obs, new_masks, rewards, dones = fresh.step(actions)
+        obs, masks, kept_rewards, kept_dones = kept.step(actions)
+        assert obs is obs0 and masks is masks0          # the same two arrays...
+        assert np.array_equal(obs, new_obs)             # ...holding what new ones hold
+        assert np.array_equal(masks, new_masks)
+        assert np.array_equal(rewards, kept_rewards) and np.array_equal(dones, kept_dones)
+    assert not np.array_equal(held, obs0)               # a copy kept is not overwritten
+    assert kept.observe()[0] is obs0
+    again, _ = kept.reset()
+    assert again is obs0 and np.array_equal(again, fresh.reset()[0])
+    assert "copy False" in repr(kept)
+
+
+def test_vector_without_copy_shows_repetitions_and_clears_them():
+    # The generals step back and forth: the repetition planes fill, then the game is
+    # cut and started again, and the kept arrays must show the fresh start exactly.
+    fen = "4k4/9/9/p8/9/9/8P/9/9/3K5 w - - 0 1"
+    shuffle = [xq.Move.from_iccs(m) for m in ["d0d1", "e9e8", "d1d0", "e8e9"] * 2]
+    fresh = xq.envs.VectorXiangqi(1, history=1, fen=fen, max_plies=8)
+    kept = xq.envs.VectorXiangqi(1, history=1, fen=fen, max_plies=8, copy=False)
+    fresh.reset()
+    kept.reset()
+    seen_repetition = False
+    for m in shuffle:
+        board = fresh.boards()[0]
+        action = xq.envs.move_to_action(board, m)
+        new_obs, _, _, _ = fresh.step([action])
+        obs, _, _, _ = kept.step([action])
+        assert np.array_equal(obs, new_obs)
+        seen_repetition |= bool(obs[0, 14].all())
+    assert seen_repetition

@@ -103,6 +103,12 @@ class VectorXiangqi:
     ``sample_actions()`` draws a uniformly random legal action for each game (a random
     player), from the generator ``reset(seed)`` seeds (in Rust: the same seed, the same
     actions).
+
+    With ``copy=False`` (Gymnasium's vector environments have the same switch) the
+    observations and masks are the same two arrays at every call, overwritten in place:
+    for large batches a step then costs a fraction of a new array's (only what the last
+    observation set is cleared). Copy what you keep (``obs.copy()``) and do not write
+    into them.
     """
 
     def __init__(
@@ -113,12 +119,14 @@ class VectorXiangqi:
         relative: bool = True,
         max_plies: Optional[int] = None,
         fen: Optional[str] = None,
+        copy: bool = True,
     ) -> None:
-        self._games = _xq._VectorGames(n, history, relative, max_plies, fen)
+        self._games = _xq._VectorGames(n, history, relative, max_plies, fen, copy)
         self.num_envs: int = len(self._games)
         self.history = history
         self.relative = relative
         self.max_plies = max_plies
+        self.copy = copy
         self.observation_shape: Tuple[int, int, int] = (self._games.n_planes, 10, 9)
         self.infos: Dict[str, Any] = {}
         self._games.seed(random.SystemRandom().getrandbits(64))
@@ -155,7 +163,7 @@ class VectorXiangqi:
 
     def __repr__(self) -> str:
         return (f"<VectorXiangqi {self.num_envs} games, history {self.history}, "
-                f"relative {self.relative}, max_plies {self.max_plies}>")
+                f"relative {self.relative}, max_plies {self.max_plies}, copy {self.copy}>")
 
 
 __all__ = [
