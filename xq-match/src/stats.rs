@@ -76,6 +76,9 @@ pub fn score_of(elo: f64) -> f64 {
 /// The share of a pair added to each count of the SPRT's distribution (see [`Sprt::llr`]).
 const REGULARISE: f64 = 1e-3;
 
+/// The pairs a sample whose pairs all ended alike needs before the SPRT may stop on it.
+pub const UNIFORM_PAIRS: u64 = 5;
+
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
 
@@ -219,8 +222,16 @@ impl Sprt {
         )
     }
 
-    /// What the test says after these pairs.
+    /// What the test says after these pairs. While every pair has ended alike (all
+    /// won, all drawn, ...) the sample has shown no variance, and the regularised
+    /// ratio of one pair can pass a bound on its own; so such a sample gives a verdict
+    /// only from [`UNIFORM_PAIRS`] pairs on (cutechess-cli, for the same reason, waits
+    /// for a win, a draw and a loss).
     pub fn verdict(&self, p: &Pentanomial) -> Verdict {
+        let kinds = p.counts.iter().filter(|&&c| c > 0).count();
+        if kinds < 2 && p.pairs() < UNIFORM_PAIRS {
+            return Verdict::Continue;
+        }
         let llr = self.llr(p);
         let (lo, hi) = self.bounds();
         if llr >= hi {
@@ -299,6 +310,21 @@ mod tests {
             counts: [0, 0, 0, 0, 5],
         };
         assert_eq!(sprt.verdict(&w), Verdict::H1);
+        // One pair, or four alike, is no verdict however far its ratio goes...
+        for counts in [[0, 1, 0, 0, 0], [0, 0, 0, 0, 1], [0, 4, 0, 0, 0]] {
+            let one = Pentanomial { counts };
+            assert!(sprt.llr(&one).abs() > hi, "{one}: {}", sprt.llr(&one));
+            assert_eq!(sprt.verdict(&one), Verdict::Continue, "{one}");
+        }
+        // ...five alike are, and so are two pairs that differ once their ratio says so.
+        let five = Pentanomial {
+            counts: [0, 5, 0, 0, 0],
+        };
+        assert_eq!(sprt.verdict(&five), Verdict::H0);
+        let two = Pentanomial {
+            counts: [0, 1, 1, 0, 0],
+        };
+        assert_eq!(sprt.verdict(&two), Verdict::Continue);
         // Every pair drawn is evidence for the null hypothesis (equal strength), slowly.
         let d = Pentanomial {
             counts: [0, 0, 500, 0, 0],
