@@ -290,11 +290,12 @@ pub fn _play_action(mut board: PyRefMut<'_, Board>, action: i64, relative: bool)
 /// Many games stepped together, each started again when it ends: the native part of
 /// `xq.envs.VectorXiangqi`.
 ///
-/// `xq._xq._VectorGames(n, history=0, relative=True, max_plies=0, fen=STARTING_FEN)`: `n` games
-/// from `fen`, observed by their side to move with `history` earlier positions,
-/// `relative` (actions and boards in the mover's frame), cut after `max_plies` plies (0:
-/// never; the rules alone end a game). Raises InvalidArgument for a bad setting,
-/// InvalidFen for a bad FEN.
+/// `xq._xq._VectorGames(n, history=0, relative=True, max_plies=0, fen=STARTING_FEN,
+/// copy=True)`: `n` games from `fen`, observed by their side to move with `history`
+/// earlier positions, `relative` (actions and boards in the mover's frame), cut after
+/// `max_plies` plies (0: never; the rules alone end a game); new observation and mask
+/// arrays at every call (`copy`), or the same two overwritten. Raises InvalidArgument for
+/// a bad setting, InvalidFen for a bad FEN.
 #[pyclass(module = "xq", name = "_VectorGames")]
 #[derive(Debug)]
 pub struct VectorGames {
