@@ -149,7 +149,7 @@ fn a_perpetual_chase_in_a_real_game_is_ruled_as_the_rules_say() {
     let g = &games(&pgn)[0];
     assert_eq!(g.result, Some(xq_movegen::GameResult::BlackWins));
     assert_eq!(g.main.nodes.len(), 9);
-    assert_eq!(g.tag("Termination"), Some("normal"));
+    assert_eq!(g.tag("Termination"), Some("rules infraction"));
 }
 
 #[test]

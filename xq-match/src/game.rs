@@ -87,10 +87,15 @@ pub enum Ending {
 }
 
 impl Ending {
-    /// PGN's `Termination` tag: `rules infraction` for a forfeit (and the reason in the
-    /// comment), `time forfeit`, `adjudication`, `normal` for the rules.
+    /// PGN's `Termination` tag: `rules infraction` for a forfeit and for a loss by the
+    /// perpetual check or chase rule (a side broke the rules; the ruling is in the last
+    /// comment), `time forfeit`, `adjudication`, `normal` for the other endings by the
+    /// rules (mate, stalemate, draws).
     pub fn tag(&self) -> &'static str {
         match self {
+            Ending::Rules(
+                Termination::PerpetualCheck { .. } | Termination::PerpetualChase { .. },
+            ) => "rules infraction",
             Ending::Rules(_) => "normal",
             Ending::Forfeit {
                 fault: Fault::TimeForfeit,
