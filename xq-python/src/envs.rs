@@ -23,7 +23,8 @@ use crate::args::{argument_error, int_in};
 use crate::board::{self, position_with, Board};
 use crate::errors::{value_error, Error, Kind};
 use crate::tensor::{
-    action_in, actions, array, array_over, earlier_occurrences, fill_mask, N_ACTIONS, PLANE,
+    action_in, actions, array, array_over, earlier_occurrences, fill_mask, for_each_legal_action,
+    N_ACTIONS, PLANE,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList, PyTuple};
@@ -421,13 +422,11 @@ impl VectorGames {
                 set.clear();
                 let view = self.view(g);
                 if g.position().side_to_move() == view.observer {
-                    for m in xq_movegen::legal_moves(g.position()) {
-                        if let Some(a) = action_in(m, view.flips()) {
-                            out[a] = 1;
-                            // Fewer than 2,086 actions.
-                            set.push(a as u16);
-                        }
-                    }
+                    for_each_legal_action(g.position(), view.relative, |a| {
+                        out[a] = 1;
+                        // Fewer than 2,086 actions.
+                        set.push(a as u16);
+                    });
                 }
             }
         }

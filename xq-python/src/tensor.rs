@@ -157,10 +157,16 @@ pub fn array_over<'py>(
 
 /// Writes the legal mask of `board` into `out` (one byte per action).
 pub fn fill_mask(pos: &Position, relative: bool, out: &mut [u8]) {
+    for_each_legal_action(pos, relative, |i| out[i] = 1);
+}
+
+/// Calls `f` with the action index of each legal move of `pos` (mirrored when `relative`
+/// asks for Black's view): the mask's ones.
+pub fn for_each_legal_action(pos: &Position, relative: bool, mut f: impl FnMut(usize)) {
     let flip = flips(pos, relative);
     for m in legal_moves(pos) {
         if let Some(i) = action_in(m, flip) {
-            out[i] = 1;
+            f(i);
         }
     }
 }
