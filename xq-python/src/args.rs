@@ -43,17 +43,21 @@ pub(crate) fn int_in(
     max: i128,
     error: &dyn Fn(String) -> PyErr,
 ) -> PyResult<i128> {
-    let range = format!(
-        "{name} must be an int from {} to {}",
-        bound(min),
-        bound(max)
-    );
+    // Formatted only on the way to an error: the environments check a history at
+    // every observation.
+    let range = || {
+        format!(
+            "{name} must be an int from {} to {}",
+            bound(min),
+            bound(max)
+        )
+    };
     if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        return Err(error(format!("{range}, not a {}", type_name(obj))));
+        return Err(error(format!("{}, not a {}", range(), type_name(obj))));
     }
     match obj.extract::<i128>() {
         Ok(v) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(error(format!("{range}, not {}", shown(obj)))),
+        _ => Err(error(format!("{}, not {}", range(), shown(obj)))),
     }
 }
 

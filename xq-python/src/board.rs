@@ -559,7 +559,7 @@ impl Board {
     fn legal_mask<'py>(&self, py: Python<'py>, relative: bool) -> PyResult<Bound<'py, PyAny>> {
         tensor::array(
             py,
-            "bool_",
+            tensor::Dtype::Bool,
             &[tensor::N_ACTIONS],
             tensor::N_ACTIONS,
             |buf| tensor::fill_mask(self.pos(), relative, buf),
@@ -593,7 +593,7 @@ impl Board {
     fn planes<'py>(&self, py: Python<'py>, relative: bool) -> PyResult<Bound<'py, PyAny>> {
         tensor::array(
             py,
-            "float32",
+            tensor::Dtype::Float32,
             &[tensor::N_PLANES, 10, 9],
             tensor::PLANE_BYTES,
             |buf| tensor::fill_planes(&self.game, relative, buf),

@@ -24,7 +24,7 @@ use crate::board::{self, position_with, Board};
 use crate::errors::{value_error, Error, Kind};
 use crate::tensor::{
     action_in, actions, array, array_over, earlier_occurrences, fill_mask, for_each_legal_action,
-    N_ACTIONS, PLANE,
+    Dtype, N_ACTIONS, PLANE,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyList, PyTuple};
@@ -148,7 +148,9 @@ impl Frame {
     /// The frame of `game`'s current position.
     pub fn of(game: &Game) -> Frame {
         let pos = game.position();
-        let pieces = Color::ALL.iter().flat_map(|&c| pos.pieces(c)).collect();
+        // 32 pieces at most: one allocation, never grown.
+        let mut pieces = Vec::with_capacity(32);
+        pieces.extend(Color::ALL.iter().flat_map(|&c| pos.pieces(c)));
         Frame {
             pieces,
             earlier: earlier_occurrences(game),
@@ -266,10 +268,10 @@ pub fn _observe<'py>(
         relative,
     };
     let n = planes(history);
-    let obs = array(py, "float32", &[n, 10, 9], n * PLANE * 4, |buf| {
+    let obs = array(py, Dtype::Float32, &[n, 10, 9], n * PLANE * 4, |buf| {
         fill_observation(&board.game, history, view, buf)
     })?;
-    let mask = array(py, "int8", &[N_ACTIONS], N_ACTIONS, |buf| {
+    let mask = array(py, Dtype::Int8, &[N_ACTIONS], N_ACTIONS, |buf| {
         fill_view_mask(&board.game, view, buf)
     })?;
     PyTuple::new(py, [obs, mask])
@@ -354,7 +356,7 @@ impl VectorGames {
         let planes = planes(self.history);
         let frame = planes * PLANE * 4;
         if self.copy {
-            let obs = array(py, "float32", &[n, planes, 10, 9], n * frame, |buf| {
+            let obs = array(py, Dtype::Float32, &[n, planes, 10, 9], n * frame, |buf| {
                 let outs = buf.chunks_exact_mut(frame);
                 for ((g, frames), out) in self.games.iter().zip(&self.frames).zip(outs) {
                     let view = self.view(g);
@@ -364,7 +366,7 @@ impl VectorGames {
                     write_extra(g, self.history, view, out);
                 }
             })?;
-            let masks = array(py, "int8", &[n, N_ACTIONS], n * N_ACTIONS, |buf| {
+            let masks = array(py, Dtype::Int8, &[n, N_ACTIONS], n * N_ACTIONS, |buf| {
                 for (g, out) in self.games.iter().zip(buf.chunks_exact_mut(N_ACTIONS)) {
                     fill_view_mask(g, self.view(g), out);
                 }
@@ -375,8 +377,9 @@ impl VectorGames {
             Some(kept) => kept,
             None => {
                 let (observations, observation_bytes) =
-                    array_over(py, "float32", &[n, planes, 10, 9], n * frame)?;
-                let (masks, mask_bytes) = array_over(py, "int8", &[n, N_ACTIONS], n * N_ACTIONS)?;
+                    array_over(py, Dtype::Float32, &[n, planes, 10, 9], n * frame)?;
+                let (masks, mask_bytes) =
+                    array_over(py, Dtype::Int8, &[n, N_ACTIONS], n * N_ACTIONS)?;
                 Kept {
                     observations: observations.unbind(),
                     observation_bytes: observation_bytes.unbind(),
@@ -502,7 +505,7 @@ impl VectorGames {
             let flip = self.view(g).flips();
             picks.push(moves.get(i).and_then(|&m| action_in(m, flip)).unwrap_or(0) as i64);
         }
-        array(py, "int64", &[n], n * 8, |buf| {
+        array(py, Dtype::Int64, &[n], n * 8, |buf| {
             for (c, a) in buf.chunks_exact_mut(8).zip(&picks) {
                 c.copy_from_slice(&a.to_ne_bytes());
             }
@@ -627,8 +630,9 @@ impl VectorGames {
             terminations.append(tag)?;
         }
         let (obs, masks) = self.arrays(py)?;
-        let bytes = |v: &[u8], dtype: &str| array(py, dtype, &[n], n, |buf| buf.copy_from_slice(v));
-        let rewards = array(py, "float32", &[n], n * 4, |buf| {
+        let bytes =
+            |v: &[u8], dtype: Dtype| array(py, dtype, &[n], n, |buf| buf.copy_from_slice(v));
+        let rewards = array(py, Dtype::Float32, &[n], n * 4, |buf| {
             for (c, r) in buf.chunks_exact_mut(4).zip(&rewards) {
                 c.copy_from_slice(&r.to_ne_bytes());
             }
@@ -640,9 +644,9 @@ impl VectorGames {
                 obs,
                 masks,
                 rewards,
-                bytes(&dones, "bool_")?,
-                bytes(&truncated, "bool_")?,
-                bytes(&winners, "int8")?,
+                bytes(&dones, Dtype::Bool)?,
+                bytes(&truncated, Dtype::Bool)?,
+                bytes(&winners, Dtype::Int8)?,
                 terminations.into_any(),
             ],
         )

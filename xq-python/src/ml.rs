@@ -9,7 +9,7 @@
 use crate::board::{self, Board};
 use crate::errors::{value_error, Error, Kind};
 use crate::tensor::{
-    action, actions, array, fill_mask, fill_planes, flips, N_ACTIONS, N_PLANES, PLANE_BYTES,
+    action, actions, array, fill_mask, fill_planes, flips, Dtype, N_ACTIONS, N_PLANES, PLANE_BYTES,
 };
 use crate::types::Move;
 use pyo3::prelude::*;
@@ -81,7 +81,7 @@ pub fn legal_masks<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let boards = board::boards(boards)?;
     let n = boards.len();
-    array(py, "bool_", &[n, N_ACTIONS], n * N_ACTIONS, |buf| {
+    array(py, Dtype::Bool, &[n, N_ACTIONS], n * N_ACTIONS, |buf| {
         for (b, out) in boards.iter().zip(buf.chunks_exact_mut(N_ACTIONS)) {
             fill_mask(b.pos(), relative, out);
         }
@@ -101,7 +101,7 @@ pub fn planes_batch<'py>(
     let n = boards.len();
     array(
         py,
-        "float32",
+        Dtype::Float32,
         &[n, N_PLANES, 10, 9],
         n * PLANE_BYTES,
         |buf| {
@@ -224,7 +224,7 @@ pub fn read_datagen<'py>(
     out.set_item("fen", fens)?;
     out.set_item(
         "score",
-        array(py, "int32", &[n], n * 4, |buf| {
+        array(py, Dtype::Int32, &[n], n * 4, |buf| {
             for (c, s) in buf.chunks_exact_mut(4).zip(&samples) {
                 c.copy_from_slice(&s.score.to_ne_bytes());
             }
@@ -232,7 +232,7 @@ pub fn read_datagen<'py>(
     )?;
     out.set_item(
         "result",
-        array(py, "float32", &[n], n * 4, |buf| {
+        array(py, Dtype::Float32, &[n], n * 4, |buf| {
             for (c, s) in buf.chunks_exact_mut(4).zip(&samples) {
                 c.copy_from_slice(&(s.result as f32).to_ne_bytes());
             }
@@ -240,7 +240,7 @@ pub fn read_datagen<'py>(
     )?;
     out.set_item(
         "game",
-        array(py, "int32", &[n], n * 4, |buf| {
+        array(py, Dtype::Int32, &[n], n * 4, |buf| {
             for (c, g) in buf.chunks_exact_mut(4).zip(&games) {
                 c.copy_from_slice(&g.to_ne_bytes());
             }
@@ -251,7 +251,7 @@ pub fn read_datagen<'py>(
             "planes",
             array(
                 py,
-                "float32",
+                Dtype::Float32,
                 &[n, N_PLANES, 10, 9],
                 n * PLANE_BYTES,
                 |buf| {

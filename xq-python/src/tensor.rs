@@ -116,16 +116,84 @@ pub fn numpy(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
         .map(|m| m.bind(py))
 }
 
+/// The element types of the arrays the package makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dtype {
+    Bool,
+    Int8,
+    Int32,
+    Int64,
+    Float32,
+}
+
+impl Dtype {
+    const ALL: [Dtype; 5] = [
+        Dtype::Bool,
+        Dtype::Int8,
+        Dtype::Int32,
+        Dtype::Int64,
+        Dtype::Float32,
+    ];
+
+    /// NumPy's name for it.
+    fn name(self) -> &'static str {
+        match self {
+            Dtype::Bool => "bool_",
+            Dtype::Int8 => "int8",
+            Dtype::Int32 => "int32",
+            Dtype::Int64 => "int64",
+            Dtype::Float32 => "float32",
+        }
+    }
+}
+
+/// `numpy.ndarray` and the dtypes of [`Dtype::ALL`], looked up once: the environments
+/// make two arrays a step, and looking the names up each time was a fifth of the cost.
+struct NumpyTypes {
+    ndarray: Py<PyAny>,
+    /// In the order of [`Dtype::ALL`] (a `Dtype`'s discriminant).
+    dtypes: Vec<Py<PyAny>>,
+}
+
+fn numpy_types(py: Python<'_>) -> PyResult<&NumpyTypes> {
+    static TYPES: PyOnceLock<NumpyTypes> = PyOnceLock::new();
+    TYPES.get_or_try_init(py, || {
+        let np = numpy(py)?;
+        Ok(NumpyTypes {
+            ndarray: np.getattr("ndarray")?.unbind(),
+            dtypes: Dtype::ALL
+                .iter()
+                .map(|d| np.getattr(d.name()).map(Bound::unbind))
+                .collect::<PyResult<_>>()?,
+        })
+    })
+}
+
+/// `numpy.ndarray(shape, dtype, buffer)`: one call where `frombuffer(...).reshape(...)`
+/// takes two (about half the time for the small arrays of the environments).
+fn ndarray_over<'py>(
+    py: Python<'py>,
+    dtype: Dtype,
+    shape: &[usize],
+    bytes: &Bound<'py, PyByteArray>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let types = numpy_types(py)?;
+    let dtype = &types.dtypes[dtype as usize];
+    types
+        .ndarray
+        .bind(py)
+        .call1((PyTuple::new(py, shape)?, dtype.bind(py), bytes))
+}
+
 /// A NumPy array of `dtype` and `shape` over a new `bytearray` of `len` bytes that
 /// `fill` writes (writable, no copy).
 pub fn array<'py>(
     py: Python<'py>,
-    dtype: &str,
+    dtype: Dtype,
     shape: &[usize],
     len: usize,
     fill: impl FnOnce(&mut [u8]),
 ) -> PyResult<Bound<'py, PyAny>> {
-    let np = numpy(py)?;
     let mut fill = Some(fill);
     let bytes = PyByteArray::new_with(py, len, |buf| {
         if let Some(f) = fill.take() {
@@ -133,25 +201,19 @@ pub fn array<'py>(
         }
         Ok(())
     })?;
-    // `numpy.ndarray(shape, dtype, buffer)`: one call where `frombuffer(...).reshape(...)`
-    // takes two (about half the time for the small arrays of the environments).
-    np.getattr("ndarray")?
-        .call1((PyTuple::new(py, shape)?, np.getattr(dtype)?, bytes))
+    ndarray_over(py, dtype, shape, &bytes)
 }
 
 /// A NumPy array of `dtype` and `shape` over a new zeroed `bytearray` of `len` bytes,
 /// and the bytearray, for a caller that writes into it again later.
 pub fn array_over<'py>(
     py: Python<'py>,
-    dtype: &str,
+    dtype: Dtype,
     shape: &[usize],
     len: usize,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyByteArray>)> {
-    let np = numpy(py)?;
     let bytes = PyByteArray::new_with(py, len, |_| Ok(()))?;
-    let array =
-        np.getattr("ndarray")?
-            .call1((PyTuple::new(py, shape)?, np.getattr(dtype)?, &bytes))?;
+    let array = ndarray_over(py, dtype, shape, &bytes)?;
     Ok((array, bytes))
 }
 

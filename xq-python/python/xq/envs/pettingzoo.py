@@ -178,7 +178,8 @@ class raw_env(AECEnv, EzPickle):
                 self.truncations[name] = True
                 self.infos[name] = {"result": "*", "termination": "max-plies",
                                     "outcome": f"cut at {self.max_plies} plies"}
-        self._accumulate_rewards()
+        if outcome is not None:  # every reward before the end is 0: nothing to add
+            self._accumulate_rewards()
         self.agent_selection = "red" if self.board.turn else "black"
 
     def render(self) -> Optional[str]:
