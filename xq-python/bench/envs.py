@@ -115,6 +115,111 @@ def gymnasium_loop(env, seed):
     return run
 
 
+def empty_openspiel_game():
+    """A pyspiel Python game that does nothing: `legal_actions()` answers one fixed list,
+    `observation_tensor()` one fixed array, `apply_action` only counts, and a game ends
+    after 100 plies. Its rate is pyspiel's own cost for a game written in Python, the
+    ceiling for any such game."""
+    import numpy as np
+    import pyspiel
+
+    game_type = pyspiel.GameType(
+        short_name="python_empty_bench", long_name="empty bench game",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=True,
+        parameter_specification={})
+    legal = list(range(0, 2086, 50))
+    tensor = np.zeros(19 * 90, np.float32)
+
+    class State(pyspiel.State):
+        def __init__(self, game):
+            super().__init__(game)
+            self.plies = 0
+
+        def current_player(self):
+            return int(pyspiel.PlayerId.TERMINAL) if self.plies >= 100 else self.plies % 2
+
+        def _legal_actions(self, player):
+            return legal
+
+        def _apply_action(self, action):
+            self.plies += 1
+
+        def is_terminal(self):
+            return self.plies >= 100
+
+        def returns(self):
+            return [0.0, 0.0]
+
+        def observation_tensor(self, player=None):
+            return tensor
+
+    class Game(pyspiel.Game):
+        def __init__(self, params=None):
+            info = pyspiel.GameInfo(num_distinct_actions=2086, max_chance_outcomes=0,
+                                    num_players=2, min_utility=-1.0, max_utility=1.0,
+                                    utility_sum=0.0, max_game_length=100)
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self):
+            return State(self)
+
+    return Game()
+
+
+def empty_pettingzoo_env():
+    """A PettingZoo AEC environment that does nothing: `observe` answers one fixed dict,
+    `step` passes the turn, a game ends after 100 plies. Its rate is the AEC protocol's
+    own cost in Python (`last()`, `step()`, the reward bookkeeping), the ceiling for any
+    environment behind it."""
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+
+    mask = np.zeros(2086, np.int8)
+    mask[::50] = 1
+    obs = {"observation": np.zeros((19, 10, 9), np.float32), "action_mask": mask}
+
+    class Env(AECEnv):
+        metadata = {"name": "empty_bench_v0"}
+
+        def __init__(self):
+            super().__init__()
+            self.possible_agents = ["red", "black"]
+            self.action_spaces = {a: spaces.Discrete(2086) for a in self.possible_agents}
+
+        def observe(self, agent):
+            return obs
+
+        def reset(self, seed=None, options=None):
+            self.agents = self.possible_agents[:]
+            self.agent_selection = "red"
+            self.plies = 0
+            self.rewards = dict.fromkeys(self.agents, 0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {a: {} for a in self.agents}
+
+        def step(self, action):
+            if self.terminations[self.agent_selection]:
+                self._was_dead_step(action)
+                return
+            self.plies += 1
+            if self.plies >= 100:
+                for a in self.agents:
+                    self.terminations[a] = True
+            self.agent_selection = "black" if self.agent_selection == "red" else "red"
+
+    return Env()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0)
@@ -141,11 +246,15 @@ def main():
         "15 planes; no repetition rule, games cut at 500 plies")
     row("`python_xq_xiangqi` (xq's OpenSpiel game, history 0)",
         openspiel_loop(pyspiel.load_game("python_xq_xiangqi"), 1), "19 planes")
+    row("(an empty Python game in pyspiel)", openspiel_loop(empty_openspiel_game(), 1),
+        "pyspiel's own cost for a Python game: the ceiling of the row above")
     row("PettingZoo `env()` (wrapped)", pettingzoo_loop(xq.envs.pettingzoo.env(), 1), "131 planes")
     row("PettingZoo `env(history=0)`", pettingzoo_loop(xq.envs.pettingzoo.env(history=0), 1),
         "19 planes")
     row("PettingZoo `raw_env(history=0)`", pettingzoo_loop(xq.envs.pettingzoo.raw_env(history=0), 1),
         "19 planes, no wrappers")
+    row("(an empty PettingZoo AEC environment)", pettingzoo_loop(empty_pettingzoo_env(), 1),
+        "the AEC protocol's own cost: the ceiling of the PettingZoo rows")
     row(f"`VectorXiangqi({args.n})`", vector_loop(xq.envs.VectorXiangqi(args.n), 1), "131 planes")
     row(f"`VectorXiangqi({args.n}, history=0)`",
         vector_loop(xq.envs.VectorXiangqi(args.n, history=0), 1), "19 planes")
