@@ -194,6 +194,9 @@ def empty_pettingzoo_env():
             self.possible_agents = ["red", "black"]
             self.action_spaces = {a: spaces.Discrete(2086) for a in self.possible_agents}
 
+        def action_space(self, agent):
+            return self.action_spaces[agent]
+
         def observe(self, agent):
             return obs
 
@@ -254,7 +257,13 @@ def main():
     row("PettingZoo `raw_env(history=0)`", pettingzoo_loop(xq.envs.pettingzoo.raw_env(history=0), 1),
         "19 planes, no wrappers")
     row("(an empty PettingZoo AEC environment)", pettingzoo_loop(empty_pettingzoo_env(), 1),
-        "the AEC protocol's own cost: the ceiling of the PettingZoo rows")
+        "the AEC protocol's own cost: the ceiling of `raw_env`")
+    from pettingzoo.utils import wrappers
+
+    empty = wrappers.TerminateIllegalWrapper(empty_pettingzoo_env(), illegal_reward=-1)
+    empty = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(empty))
+    row("(the empty environment wrapped as `env()` is)", pettingzoo_loop(empty, 1),
+        "PettingZoo's three wrappers' own cost: the ceiling of `env()`")
     row(f"`VectorXiangqi({args.n})`", vector_loop(xq.envs.VectorXiangqi(args.n), 1), "131 planes")
     row(f"`VectorXiangqi({args.n}, history=0)`",
         vector_loop(xq.envs.VectorXiangqi(args.n, history=0), 1), "19 planes")
