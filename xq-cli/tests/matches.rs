@@ -88,6 +88,8 @@ fn two_xq_engines_play_pairs_from_the_openings() {
     assert_eq!(rounds, ["1.1", "1.2", "2.1", "2.2"]);
     for r in &g {
         assert!(r.result.is_some());
+        // The Result tag, as rating tools read it, says what the movetext does.
+        assert_eq!(r.tag("Result"), r.result.map(|x| x.token()));
         assert!(r.tag("Termination").is_some());
         let pair: Vec<&xq_records::Record> = g
             .iter()

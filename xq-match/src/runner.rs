@@ -196,6 +196,8 @@ pub fn record(config: &MatchConfig, report: &GameReport) -> Record {
     r.set_tag("Round", round);
     r.set_tag("Red", names[report.red].clone());
     r.set_tag("Black", names[1 - report.red].clone());
+    // The seven-tag roster's `Result`, which rating tools (Ordo, BayesElo) read.
+    r.set_tag("Result", g.result.map_or("*", GameResult::token));
     if let Some(tc) = config.engines[report.red].limits.clock {
         r.set_tag("TimeControl", tc.to_string());
     }
