@@ -199,6 +199,14 @@ fn crashes_hangs_illegal_and_malformed_moves_forfeit_and_the_match_goes_on() {
         );
         for g in games(&pgn) {
             assert_eq!(g.tag("Termination"), Some(tag), "{fault}");
+            // Time odds: each side's clock in its own tag, as cutechess-cli writes them.
+            let (red, black) = match g.tag("Red") {
+                Some("xq") => ("2+0.05", "1+0.05"),
+                _ => ("1+0.05", "2+0.05"),
+            };
+            assert_eq!(g.tag("RedTimeControl"), Some(red), "{fault}");
+            assert_eq!(g.tag("BlackTimeControl"), Some(black), "{fault}");
+            assert_eq!(g.tag("TimeControl"), None, "{fault}");
             let last = g.main.nodes.last().unwrap().comment.clone().unwrap();
             assert!(last.contains(reason), "{fault}: {last}");
         }

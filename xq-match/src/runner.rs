@@ -198,8 +198,20 @@ pub fn record(config: &MatchConfig, report: &GameReport) -> Record {
     r.set_tag("Black", names[1 - report.red].clone());
     // The seven-tag roster's `Result`, which rating tools (Ordo, BayesElo) read.
     r.set_tag("Result", g.result.map_or("*", GameResult::token));
-    if let Some(tc) = config.engines[report.red].limits.clock {
-        r.set_tag("TimeControl", tc.to_string());
+    // One `TimeControl` when both clocks are the same; with time odds, each side's
+    // (cutechess-cli writes `WhiteTimeControl` and `BlackTimeControl`).
+    let clocks = [
+        config.engines[report.red].limits.clock,
+        config.engines[1 - report.red].limits.clock,
+    ];
+    if clocks[0] == clocks[1] {
+        if let Some(tc) = clocks[0] {
+            r.set_tag("TimeControl", tc.to_string());
+        }
+    } else {
+        for (tag, clock) in ["RedTimeControl", "BlackTimeControl"].into_iter().zip(clocks) {
+            r.set_tag(tag, clock.map_or_else(|| "-".to_string(), |tc| tc.to_string()));
+        }
     }
     r.set_tag("Termination", g.ending.tag());
     r.set_tag("PlyCount", g.moves.len().to_string());
