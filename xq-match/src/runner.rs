@@ -209,8 +209,14 @@ pub fn record(config: &MatchConfig, report: &GameReport) -> Record {
             r.set_tag("TimeControl", tc.to_string());
         }
     } else {
-        for (tag, clock) in ["RedTimeControl", "BlackTimeControl"].into_iter().zip(clocks) {
-            r.set_tag(tag, clock.map_or_else(|| "-".to_string(), |tc| tc.to_string()));
+        for (tag, clock) in ["RedTimeControl", "BlackTimeControl"]
+            .into_iter()
+            .zip(clocks)
+        {
+            r.set_tag(
+                tag,
+                clock.map_or_else(|| "-".to_string(), |tc| tc.to_string()),
+            );
         }
     }
     r.set_tag("Termination", g.ending.tag());
