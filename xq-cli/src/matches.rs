@@ -71,7 +71,9 @@ pub fn run_match(args: &MatchArgs) -> Result<i32> {
                 } else {
                     Ok(())
                 }
-            });
+            })
+            // The summary so far after every game: an interrupted match leaves it too.
+            .and_then(|()| write_json(m.json.as_deref(), s, config.sprt.as_ref()));
         if let Err(e) = shown {
             failed.get_or_insert(e);
         }
@@ -92,10 +94,23 @@ pub fn run_match(args: &MatchArgs) -> Result<i32> {
         summary.forfeits[1]
     )?;
     rating(&summary, config.sprt.as_ref())?;
-    if let Some(path) = &m.json {
-        let text = summary.to_json(config.sprt.as_ref()).to_string();
-        std::fs::write(path, text + "\n")
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-    }
+    write_json(m.json.as_deref(), &summary, config.sprt.as_ref())?;
     Ok(0)
+}
+
+/// Writes the JSON summary to `path` (when given) through a temporary file renamed over
+/// it, so that a reader never sees half of one.
+fn write_json(
+    path: Option<&std::path::Path>,
+    summary: &xq_match::Summary,
+    sprt: Option<&xq_match::Sprt>,
+) -> Result<()> {
+    let Some(path) = path else {
+        return Ok(());
+    };
+    let text = summary.to_json(sprt).to_string() + "\n";
+    let tmp = path.with_extension("json.part");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

@@ -376,3 +376,46 @@ fn fairy_stockfish_plays_xq_when_installed() {
         assert_eq!(g.validate(), Ok(()));
     }
 }
+
+#[test]
+fn an_interrupted_match_leaves_its_summary_so_far() {
+    let dir = scratch("matches", "interrupted");
+    let json = dir.join("summary.json");
+    let mut child = std::process::Command::new(bin())
+        .args([
+            "match",
+            "-engine",
+            &format!("cmd={}", bin()),
+            "name=a",
+            "-engine",
+            &format!("cmd={}", bin()),
+            "name=b",
+            "-each",
+            "nodes=1500",
+            "option.Hash=4",
+            "-games",
+            "200",
+            "-openings",
+            &format!("file={}", openings()),
+            "-json",
+            json.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The summary is written after every game, not only at the end.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !json.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let games = s["games"].as_u64().unwrap();
+    assert!((1..200).contains(&games), "{s}");
+    assert_eq!(
+        s["wins"].as_u64().unwrap() + s["draws"].as_u64().unwrap() + s["losses"].as_u64().unwrap(),
+        games
+    );
+}
