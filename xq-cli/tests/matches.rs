@@ -44,6 +44,24 @@ fn run_match(dir: &Path, args: &[&str]) -> (String, serde_json::Value) {
     (text, summary)
 }
 
+/// Two xq engines, `a` and `b`, at `nodes` nodes a move with a small hash table.
+fn two_xqs(nodes: &str) -> Vec<String> {
+    let cmd = format!("cmd={}", bin());
+    [
+        "-engine",
+        &cmd,
+        "name=a",
+        "-engine",
+        &cmd,
+        "name=b",
+        "-each",
+        &format!("nodes={nodes}"),
+        "option.Hash=4",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
 fn games(pgn: &PathBuf) -> Vec<xq_records::Record> {
     xq_records::pgn::read(&std::fs::read(pgn).unwrap(), &Default::default()).unwrap()
 }
@@ -52,29 +70,24 @@ fn games(pgn: &PathBuf) -> Vec<xq_records::Record> {
 fn two_xq_engines_play_pairs_from_the_openings() {
     let dir = scratch("matches", "pairs");
     let pgn = dir.join("games.pgn");
-    let (text, s) = run_match(
-        &dir,
-        &[
-            "-engine",
-            &format!("cmd={}", bin()),
-            "name=a",
-            "-engine",
-            &format!("cmd={}", bin()),
-            "name=b",
-            "-each",
-            "nodes=1500",
-            "option.Hash=4",
+    let openings = format!("file={}", openings());
+    let mut args = two_xqs("1500");
+    args.extend(
+        [
             "-games",
             "4",
             "-concurrency",
             "2",
             "-openings",
-            &format!("file={}", openings()),
+            &openings,
             "order=sequential",
             "-pgnout",
             pgn.to_str().unwrap(),
-        ],
+        ]
+        .map(String::from),
     );
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (text, s) = run_match(&dir, &refs);
     assert_eq!(s["games"], 4, "{s}");
     assert_eq!(s["forfeits"]["a"], 0);
     let ptnml: Vec<u64> = serde_json::from_value(s["pentanomial"].clone()).unwrap();
@@ -253,26 +266,20 @@ fn a_match_resumes_from_its_pgn() {
     let dir = scratch("matches", "resume");
     let pgn = dir.join("g.pgn");
     let args = |games: &str| -> Vec<String> {
-        [
-            "-engine",
-            &format!("cmd={}", bin()),
-            "name=a",
-            "-engine",
-            &format!("cmd={}", bin()),
-            "name=b",
-            "-each",
-            "nodes=800",
-            "option.Hash=4",
-            "-games",
-            games,
-            "-openings",
-            &format!("file={}", openings()),
-            "-pgnout",
-            pgn.to_str().unwrap(),
-            "-resume",
-        ]
-        .map(String::from)
-        .to_vec()
+        let mut v = two_xqs("800");
+        v.extend(
+            [
+                "-games",
+                games,
+                "-openings",
+                &format!("file={}", openings()),
+                "-pgnout",
+                pgn.to_str().unwrap(),
+                "-resume",
+            ]
+            .map(String::from),
+        );
+        v
     };
     fn refs(v: &[String]) -> Vec<&str> {
         v.iter().map(String::as_str).collect()
@@ -382,17 +389,9 @@ fn an_interrupted_match_leaves_its_summary_so_far() {
     let dir = scratch("matches", "interrupted");
     let json = dir.join("summary.json");
     let mut child = std::process::Command::new(bin())
+        .arg("match")
+        .args(two_xqs("1500"))
         .args([
-            "match",
-            "-engine",
-            &format!("cmd={}", bin()),
-            "name=a",
-            "-engine",
-            &format!("cmd={}", bin()),
-            "name=b",
-            "-each",
-            "nodes=1500",
-            "option.Hash=4",
             "-games",
             "200",
             "-openings",
