@@ -27,10 +27,10 @@ fn openings() -> String {
 }
 
 /// Runs `xq match` with `args`; its output and the JSON summary.
-fn run_match(dir: &Path, args: &[&str]) -> (String, serde_json::Value) {
+fn run_match(dir: &Path, args: &[impl AsRef<str>]) -> (String, serde_json::Value) {
     let json = dir.join("summary.json");
     let mut all: Vec<String> = vec!["match".into()];
-    all.extend(args.iter().map(|s| s.to_string()));
+    all.extend(args.iter().map(|s| s.as_ref().to_string()));
     all.extend(["-json".to_string(), json.to_string_lossy().into_owned()]);
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
     let out = xq(&refs);
@@ -86,8 +86,7 @@ fn two_xq_engines_play_pairs_from_the_openings() {
         ]
         .map(String::from),
     );
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (text, s) = run_match(&dir, &refs);
+    let (text, s) = run_match(&dir, &args);
     assert_eq!(s["games"], 4, "{s}");
     assert_eq!(s["forfeits"]["a"], 0);
     let ptnml: Vec<u64> = serde_json::from_value(s["pentanomial"].clone()).unwrap();
@@ -151,8 +150,7 @@ fn a_perpetual_chase_in_a_real_game_is_ruled_as_the_rules_say() {
         ]
         .map(String::from),
     );
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let (text, s) = run_match(&dir, &refs);
+    let (text, s) = run_match(&dir, &args);
     assert!(
         text.contains("0-1 {perpetual chase by red of the black horse on b7}"),
         "{text}"
@@ -281,16 +279,13 @@ fn a_match_resumes_from_its_pgn() {
         );
         v
     };
-    fn refs(v: &[String]) -> Vec<&str> {
-        v.iter().map(String::as_str).collect()
-    }
-    run_match(&dir, &refs(&args("4")));
+    run_match(&dir, &args("4"));
     // Cut the last game off: its pair is played again.
     let text = std::fs::read_to_string(&pgn).unwrap();
     let cut = text.rfind("[Event").unwrap();
     std::fs::write(&pgn, &text[..cut]).unwrap();
     assert_eq!(games(&pgn).len(), 3);
-    let (_, s) = run_match(&dir, &refs(&args("6")));
+    let (_, s) = run_match(&dir, &args("6"));
     assert_eq!(s["games"], 6, "{s}");
     let g = games(&pgn);
     assert_eq!(g.len(), 6);
