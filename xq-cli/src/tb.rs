@@ -26,8 +26,10 @@ enum TbCommand {
     /// E are accepted for N and B). Groups: `@one` (one attacker with any advisors and
     /// elephants on both sides, 324 endings), `@two` (two attackers against any defence,
     /// 90), `@phase1` (both), `@rook-vs-one` (a chariot against a horse, cannon or
-    /// soldier with any advisors and elephants, 27 endings built with the perpetual-check
-    /// rule). Both sides may have attacking pieces (KRKN), three at most in all.
+    /// soldier with any advisors and elephants, 27 endings), `@one-each` (one attacker a
+    /// side and at most two advisors or elephants in all, 126 endings). Both sides may
+    /// have attacking pieces (KRKN), three at most in all; those tables are built with
+    /// the rules of perpetual check and perpetual chase.
     Gen {
         /// Endings or groups (default: @phase1).
         endings: Vec<String>,

@@ -364,6 +364,52 @@ impl Ending {
         out
     }
 
+    /// The 126 endings with one attacker a side (a chariot, horse, cannon or soldier
+    /// each) and at most two advisors or elephants in all, on either side (`KRKR` ...
+    /// `KPBKPB`), smallest first: the first set where both sides can check and chase,
+    /// built with the rules of perpetual check and chase.
+    ///
+    /// ```
+    /// use xq_tablebase::Ending;
+    /// let all = Ending::one_attacker_each();
+    /// assert_eq!(all.len(), 126);
+    /// assert!(all.iter().all(|e| e.both_attack() && e.piece_count() <= 6));
+    /// assert_eq!(all[0].to_string(), "KCKC");
+    /// ```
+    pub fn one_attacker_each() -> Vec<Ending> {
+        use PieceKind::{Advisor, Elephant};
+        // The defences of both sides together: (advisors, elephants) of each.
+        let mut defences = Vec::new();
+        for red in [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2)] {
+            for black in [(0, 0), (1, 0), (0, 1), (2, 0), (1, 1), (0, 2)] {
+                if red.0 + red.1 + black.0 + black.1 <= 2 {
+                    defences.push((red, black));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (i, &a) in ATTACKERS.iter().enumerate() {
+            for &b in &ATTACKERS[i..] {
+                for &((ra, rb), (ba, bb)) in &defences {
+                    let mut red = Army::default();
+                    red.0[a.index()] = 1;
+                    red.0[Advisor.index()] = ra;
+                    red.0[Elephant.index()] = rb;
+                    let mut black = Army::default();
+                    black.0[b.index()] = 1;
+                    black.0[Advisor.index()] = ba;
+                    black.0[Elephant.index()] = bb;
+                    let e = Ending::from_armies(red, black).expect("two attackers");
+                    if !out.contains(&e) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+        sort_for_generation(&mut out);
+        out
+    }
+
     /// The endings one capture away that still have an attacker (a capture of the last
     /// attacker leaves a draw by insufficient material, which needs no table).
     ///
@@ -435,8 +481,9 @@ impl Ending {
     /// name (`KRKAABB`), or a group: `@one` (one attacker with any advisors and elephants
     /// on both sides, 324 endings), `@two` (two attackers against any defence, 90),
     /// `@phase1` (both), `@rook-vs-one` (a chariot against a horse, cannon or soldier
-    /// with any advisors and elephants, 27: [`Ending::chariot_against_one`]). An empty
-    /// list is `@phase1`.
+    /// with any advisors and elephants, 27: [`Ending::chariot_against_one`]), `@one-each`
+    /// (one attacker a side and at most two advisors or elephants in all, 126:
+    /// [`Ending::one_attacker_each`]). An empty list is `@phase1`.
     ///
     /// # Errors
     /// The first name that is neither a group nor an ending, with why.
@@ -455,6 +502,10 @@ impl Ending {
         for &name in names {
             if name == "@rook-vs-one" {
                 out.extend(Ending::chariot_against_one());
+                continue;
+            }
+            if name == "@one-each" {
+                out.extend(Ending::one_attacker_each());
                 continue;
             }
             let attackers = match name {

@@ -1,33 +1,52 @@
-//! The perpetual-check rule, for tables where both sides have attacking pieces.
+//! The rules of repetition, perpetual check and perpetual chase, for tables where both
+//! sides have attacking pieces.
 //!
 //! The retrograde analysis ([`generate`](crate::generate)) finds every forced mate; what
-//! is left is a draw *without* the rule. Under the Asian rules that xq applies, a side
-//! that checks with every move of a repetition loses, unless the other side does too.
-//! Among those draws, this pass finds the positions where one side (the winner `W`) can
-//! play so that every endless line ends in a cycle in which the other side (`L`) checks
-//! with every move and `W` does not; or where `L` must step out of the draws into a
-//! loss, or into a capture that leads to a position of a smaller table that `W` wins by
-//! the rule. Those become [`TableValue::RuleWin`] for `W` to move and
+//! is left is a draw *without* the rules. Under the Asian rules that xq's referee applies
+//! ([`xq_movegen::rules`]), a side that checks with every move of a repetition loses,
+//! unless the other side does too; with no check in the cycle, a side that newly chases
+//! the same enemy piece with every move loses, unless the other side also chases with
+//! every move. Among those draws, this pass finds the positions where one side (the
+//! winner `W`) can play so that every endless line ends in a cycle that the referee rules
+//! as the other side's (`L`'s) loss; or where `L` must step out of the draws into a loss,
+//! or into a capture that leads to a position of a smaller table that `W` wins by the
+//! rules. Those become [`TableValue::RuleWin`] for `W` to move and
 //! [`TableValue::RuleLoss`] for `L` to move.
 //!
-//! This is a parity game on the drawn positions, with the priority of a position given
-//! by the move that reached it: 2 when `L` has just moved without giving check (good for
-//! `L`: it is not checking perpetually), 1 when `W` has (good for `W`: it is not), 0 when
-//! the move gave check. `W` wins an endless line when the highest priority seen
-//! infinitely often is 1. It is solved by Zielonka's algorithm, whose attractors walk
-//! backwards with the generator's unmoves and move counters. Both players have
-//! positional winning strategies in a parity game, so every cycle of `W`'s strategy
-//! against any defence has `L` checking with every move and `W` not: the repetition the
-//! referee judges.
+//! Each rule is a parity game on the drawn positions with priorities 0, 1 and 2 on the
+//! moves; `W` wins an endless line when the highest priority seen infinitely often is 1.
 //!
-//! Chases are not counted: a side that chases an unprotected piece with every move also
-//! loses under the Asian rules, and this pass ignores it (docs/tablebases.md says which
-//! results that can change).
+//! - **Perpetual check.** 2 for a move of `L` without check (`L` is not checking
+//!   perpetually), 1 for a move of `W` without check, 0 for a check. The priority of a
+//!   move is that of the position it reaches (in check or not, and whose turn it is), so
+//!   this game is solved by Zielonka's algorithm on positions.
+//! - **Perpetual chase of one piece** of `W`, for each kind of which `W` has one piece
+//!   (so that a chase of that kind is a chase of the same piece, wherever it stands): 0
+//!   for a move of `L` that newly chases that piece and gives no check, 1 for a move of
+//!   `W` that newly chases nothing and gives no check, 2 for a check or any other move of
+//!   `L`, 0 for the other moves of `W`. A cycle won by `W` then has no check, `L` chasing
+//!   the piece with every move and `W` idle at least once: the referee's perpetual chase.
+//!   What a move newly chases depends on the positions before and after it, so this game
+//!   is solved by the nested fixpoint μZ₂. νZ₁. μZ₀ over moves.
+//!
+//! The games are solved in turn, each also won by forcing the play into what the others
+//! have won, until none adds a position. A winner's strategy is then a sequence of
+//! positional winning strategies, each leading only into the regions found before it, so
+//! every cycle its play can close lies in one game and is ruled as that game says: the
+//! repetition that the referee judges. The attractors walk backwards with the
+//! generator's unmoves and move counters.
+//!
+//! Where the rules leave room the pass takes the side of a draw, so that a rule win it
+//! finds is a win under the referee: a move of `W` that chases a piece of a kind `L` has
+//! two of, while another of that kind was chased before, counts as a chase (it may be a
+//! new one); a chase of a piece of which `W` has two is not counted for `W`; a line where
+//! both sides check or chase in other patterns is a draw.
 
 use crate::gen::{capture_value, split, unmove_weight, unmoves, Table};
 use crate::index::{Cursor, Placement, MAX_PIECES};
 use crate::value::{TableValue, CODE_RULE_LOSS, CODE_RULE_WIN};
-use xq_core::{Color, Square};
+use xq_core::{Color, PieceKind, Square};
+use xq_movegen::rules::chase_targets;
 
 /// A drawn position's facts, as bits.
 const BLACK_TO_MOVE: u8 = 1;
@@ -80,6 +99,11 @@ struct Game<'a> {
     /// The node of each entry, [`NONE`] if it is no drawn position.
     node: Vec<u32>,
     flags: Vec<u8>,
+    /// What each side (Red, Black) chases in each drawn position: for each kind of the
+    /// other side's pieces, how many of them, in four bits from `4 * kind.index()`.
+    chased: Vec<[u32; 2]>,
+    /// How many pieces of each kind each side has, in the same four-bit fields.
+    armies: [u32; 2],
 }
 
 /// A set of nodes.
@@ -106,6 +130,7 @@ impl<'a> Game<'a> {
             }
         }
         let mut flags = vec![0u8; entries.len()];
+        let mut chased = vec![[0u32; 2]; entries.len()];
         let mut p: Placement = [Square::A0; MAX_PIECES];
         let mut cursor = Cursor::new(layout);
         let ending = layout.ending;
@@ -141,12 +166,27 @@ impl<'a> Game<'a> {
                 }
             }
             flags[v] = f;
+            for by in Color::ALL {
+                for sq in chase_targets(pos, by).iter() {
+                    let victim = pos.piece_on(sq).expect("a chased piece is on its square");
+                    chased[v][by.index()] += 1 << (4 * victim.kind.index());
+                }
+            }
         }
+        let army = |color: Color| {
+            let army = ending.army(color);
+            PieceKind::ALL
+                .iter()
+                .map(|&k| (army.count(k) as u32) << (4 * k.index()))
+                .sum()
+        };
         Game {
             table,
             entries,
             node,
             flags,
+            chased,
+            armies: [army(Color::Red), army(Color::Black)],
         }
     }
 
@@ -310,18 +350,227 @@ impl<'a> Game<'a> {
         attracted
     }
 
-    /// The drawn positions that `winner` wins by the rule.
+    /// The drawn positions that `winner` wins by the rules: by perpetual check, or by a
+    /// perpetual chase of one of its pieces, or by forcing the play into positions won
+    /// either way (see the module docs).
     fn solve(&self, winner: Color) -> Set {
         let n = self.entries.len();
-        let none = vec![false; n];
+        // The kinds of which the winner has exactly one piece: a chase of that piece is a
+        // chase of the same piece, whichever of the winner's positions it stands on.
+        let kinds: Vec<PieceKind> = PieceKind::ALL
+            .into_iter()
+            .filter(|&k| k != PieceKind::General && self.count(winner, k) == 1)
+            .collect();
+        let mut won = vec![false; n];
+        loop {
+            won = self.solve_check(winner, &won);
+            let checked = count(&won);
+            for &kind in &kinds {
+                if self.must_chase(winner, kind) {
+                    won = self.solve_chase(winner, kind, &won);
+                }
+            }
+            if count(&won) == checked {
+                return won;
+            }
+        }
+    }
+
+    /// Is there a position where the loser must newly chase the winner's piece of `kind`:
+    /// it cannot leave the draws, and every move it has chases that piece without check?
+    /// If not, every cycle has a move of the loser of priority 2 in the chase game, and
+    /// the winner wins nothing there but what it forces by other means.
+    fn must_chase(&self, winner: Color, kind: PieceKind) -> bool {
+        let layout = &self.table.layout;
+        let mut p: Placement = [Square::A0; MAX_PIECES];
+        let mut cursor = Cursor::new(layout);
+        (0..self.entries.len()).any(|v| {
+            if self.side(v) == winner
+                || self.escapes(v, winner, Player::Loser)
+                || self.chases(v, !winner, kind) > 0
+            {
+                return false;
+            }
+            let (mut moves, mut chases) = (0, 0);
+            self.successors(v, &mut p, &mut cursor, |w| {
+                moves += 1;
+                chases += u32::from(self.chase_priority(v, w, winner, kind) == 0);
+            });
+            moves > 0 && chases == moves
+        })
+    }
+
+    /// How many pieces of `kind` `side` has.
+    fn count(&self, side: Color, kind: PieceKind) -> u32 {
+        (self.armies[side.index()] >> (4 * kind.index())) & 15
+    }
+
+    /// How many pieces of `kind` of the other side `by` chases in node `v`.
+    fn chases(&self, v: usize, by: Color, kind: PieceKind) -> u32 {
+        (self.chased[v][by.index()] >> (4 * kind.index())) & 15
+    }
+
+    /// The drawn positions that `winner` wins by perpetual check, or by forcing the play
+    /// into `target` (positions it wins already).
+    fn solve_check(&self, winner: Color, target: &Set) -> Set {
+        let n = self.entries.len();
         let all = vec![true; n];
         // Moves out of the draws first: what each side can force by them.
-        let w0 = self.attractor(winner, Player::Winner, &none, &all);
+        let w0 = self.attractor(winner, Player::Winner, target, &all);
         let d1 = minus(&all, &w0);
+        let none = vec![false; n];
         let l0 = self.attractor(winner, Player::Loser, &none, &d1);
         let d2 = minus(&d1, &l0);
         let w2 = self.zielonka(winner, d2);
         union(&w0, &w2)
+    }
+
+    /// The priority, in the game of the perpetual chase of the winner's piece of `kind`,
+    /// of the move from node `v` to node `w`: 0 for a move of the loser that newly chases
+    /// that piece without check, 1 for a move of the winner that newly chases nothing and
+    /// gives no check, 2 for a check or any other move of the loser, 0 for any other move
+    /// of the winner. The winner wins an endless play when the highest priority seen
+    /// forever is 1.
+    fn chase_priority(&self, v: usize, w: usize, winner: Color, kind: PieceKind) -> u8 {
+        if self.flags[w] & IN_CHECK != 0 {
+            return 2;
+        }
+        let mover = self.side(v);
+        if mover != winner {
+            // The winner has one piece of `kind`, which the loser's move does not move.
+            return if self.chases(w, mover, kind) > self.chases(v, mover, kind) {
+                0
+            } else {
+                2
+            };
+        }
+        // The loser's pieces stay where they were; the winner's move newly chases none of
+        // them if every kind it chases now was chased to the last piece before. Two
+        // pieces of a kind, one chased before and one after, may be a new chase: such a
+        // move is not counted as idle, which can only cost the winner a rule win.
+        let idle = PieceKind::ALL.into_iter().all(|k| {
+            let after = self.chases(w, mover, k);
+            after == 0 || self.chases(v, mover, k) == self.count(!mover, k)
+        });
+        u8::from(idle)
+    }
+
+    /// The drawn positions that `winner` wins by the loser's perpetual chase of the
+    /// winner's one piece of `kind`, or by forcing the play into `target`: the nested
+    /// fixpoint μZ₂. νZ₁. μZ₀ of the parity game whose priorities are on the moves
+    /// ([`chase_priority`](Game::chase_priority)).
+    fn solve_chase(&self, winner: Color, kind: PieceKind, target: &Set) -> Set {
+        self.solve_edges(
+            winner,
+            &|v, w| self.chase_priority(v, w, winner, kind),
+            target,
+        )
+    }
+
+    /// The drawn positions that `winner` wins in the parity game whose moves have the
+    /// priorities 0, 1, 2 that `priority` gives them (the winner needs the highest seen
+    /// forever to be 1), or from which it forces the play into `target`: the nested
+    /// fixpoint μZ₂. νZ₁. μZ₀.
+    fn solve_edges(
+        &self,
+        winner: Color,
+        priority: &dyn Fn(usize, usize) -> u8,
+        target: &Set,
+    ) -> Set {
+        let n = self.entries.len();
+        let mut z2 = vec![false; n];
+        loop {
+            let mut z1 = vec![true; n];
+            loop {
+                let z0 = self.edge_attractor(winner, priority, target, &z2, &z1);
+                if z0 == z1 {
+                    break;
+                }
+                z1 = z0;
+            }
+            if z1 == z2 {
+                return z2;
+            }
+            z2 = z1;
+        }
+    }
+
+    /// The least set `X` holding `target`, the winner's outright escapes and every node
+    /// whose player can (the winner) or must (the loser) move along a move of priority 2
+    /// into `z2`, of priority 1 into `z1` or of priority 0 into `X`.
+    fn edge_attractor(
+        &self,
+        winner: Color,
+        priority: &dyn Fn(usize, usize) -> u8,
+        target: &Set,
+        z2: &Set,
+        z1: &Set,
+    ) -> Set {
+        let layout = &self.table.layout;
+        let mut p: Placement = [Square::A0; MAX_PIECES];
+        let mut cursor = Cursor::new(layout);
+        let n = self.entries.len();
+        let mut attracted = vec![false; n];
+        let mut left = vec![0u8; n];
+        let mut blocked = vec![false; n];
+        let mut queue = Vec::new();
+        for v in 0..n {
+            if target[v] || self.escapes(v, winner, Player::Winner) {
+                attracted[v] = true;
+                queue.push(v);
+                continue;
+            }
+            let player = self.player(v, winner);
+            if self.escapes(v, winner, Player::Loser) {
+                blocked[v] = true;
+                continue;
+            }
+            let (mut good, mut bad, mut zeros) = (false, false, 0u32);
+            self.successors(v, &mut p, &mut cursor, |w| {
+                let ok = match priority(v, w) {
+                    2 => z2[w],
+                    1 => z1[w],
+                    _ => {
+                        zeros += 1;
+                        return;
+                    }
+                };
+                good |= ok;
+                bad |= !ok;
+            });
+            match player {
+                Player::Winner if good => {
+                    attracted[v] = true;
+                    queue.push(v);
+                }
+                Player::Winner => {}
+                Player::Loser if bad => blocked[v] = true,
+                Player::Loser if zeros == 0 => {
+                    attracted[v] = true;
+                    queue.push(v);
+                }
+                Player::Loser => left[v] = u8::try_from(zeros).expect("fewer than 256 moves"),
+            }
+        }
+        while let Some(u) = queue.pop() {
+            self.predecessors(u, &mut p, &mut cursor, |v, weight| {
+                if attracted[v] || blocked[v] || priority(v, u) != 0 {
+                    return;
+                }
+                if self.player(v, winner) == Player::Winner {
+                    attracted[v] = true;
+                    queue.push(v);
+                } else {
+                    debug_assert!(left[v] >= weight, "move counter below zero");
+                    left[v] -= weight;
+                    if left[v] == 0 {
+                        attracted[v] = true;
+                        queue.push(v);
+                    }
+                }
+            });
+        }
+        attracted
     }
 
     /// Zielonka's algorithm for priorities 0, 1 and 2 on the closed set `alive`, in
@@ -369,10 +618,140 @@ impl<'a> Game<'a> {
     }
 }
 
+fn count(a: &Set) -> usize {
+    a.iter().filter(|&&x| x).count()
+}
+
 fn minus(a: &Set, b: &Set) -> Set {
     a.iter().zip(b).map(|(&x, &y)| x && !y).collect()
 }
 
 fn union(a: &Set, b: &Set) -> Set {
     a.iter().zip(b).map(|(&x, &y)| x || y).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{generate, Ending};
+
+    /// The check game solved a second way, by the nested fixpoint over moves that the
+    /// chase games use: both must find the same positions, so the fixpoint's move
+    /// counters and its weights for mirror images are those of Zielonka's attractors.
+    #[test]
+    fn the_fixpoint_over_moves_agrees_with_zielonka() {
+        let plan = Ending::plan(&["KRKNA".parse().unwrap(), "KRKCA".parse().unwrap()], None);
+        let mut done: Vec<Table> = Vec::new();
+        let mut compared = 0;
+        for e in plan {
+            let subs: Vec<&Table> = done
+                .iter()
+                .filter(|t| e.captures().contains(&t.ending()))
+                .collect();
+            let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
+            if e.both_attack() {
+                let game = Game::new(&plain, &subs);
+                let none = vec![false; game.entries.len()];
+                for winner in Color::ALL {
+                    let check = |v: usize, w: usize| {
+                        if game.flags[w] & IN_CHECK != 0 {
+                            0
+                        } else if game.side(v) == winner {
+                            1
+                        } else {
+                            2
+                        }
+                    };
+                    let zielonka = game.solve_check(winner, &none);
+                    let fixpoint = game.solve_edges(winner, &check, &none);
+                    assert!(zielonka == fixpoint, "{e}, {winner:?} the winner");
+                    compared += zielonka.iter().filter(|&&x| x).count();
+                }
+            }
+            done.push(generate(&e, &subs, 2, &|_| {}).unwrap());
+        }
+        // KRKN 1,597, KRKNA 6,913 and KRKCA 270 positions won by the rule.
+        assert_eq!(compared, 1597 + 6913 + 270);
+    }
+
+    /// Every move between drawn positions gets, in each chase game, the priority that
+    /// the referee's own `chases` (what a move newly chases) and the check after it give,
+    /// through the fold of mirror images; KNKN and KNKC have positions where the loser
+    /// must chase, KRKNA has an advisor to chase.
+    #[test]
+    fn chase_priorities_are_the_referees() {
+        let plan = Ending::plan(&["KNKN", "KNKC", "KRKNA"].map(|n| n.parse().unwrap()), None);
+        let mut done: Vec<Table> = Vec::new();
+        let mut checked = [0u32; 3];
+        for e in plan {
+            let subs: Vec<&Table> = done
+                .iter()
+                .filter(|t| e.captures().contains(&t.ending()))
+                .collect();
+            let table = generate(&e, &subs, 2, &|_| {}).unwrap();
+            if e.both_attack() {
+                let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
+                let game = Game::new(&plain, &subs);
+                let layout = &plain.layout;
+                let mut p: Placement = [Square::A0; MAX_PIECES];
+                let mut cursor = Cursor::new(layout);
+                for v in 0..game.entries.len() {
+                    let (side, index) = split(game.entries[v], layout.size);
+                    layout.decode(index, &mut p);
+                    let pos = cursor.position(&p, side).unwrap().clone();
+                    for m in xq_movegen::legal_moves(&pos) {
+                        if pos.piece_on(m.to()).is_some() {
+                            continue;
+                        }
+                        let newly = xq_movegen::rules::chases(&pos, m);
+                        let mut after = pos.clone();
+                        after.make_move(m);
+                        let q = layout.placement(&after, Color::Red);
+                        let c = layout.canon(&q).unwrap();
+                        let w =
+                            game.node[((!side).index() as u64 * layout.size + c.index) as usize];
+                        if w == NONE {
+                            continue;
+                        }
+                        let w = w as usize;
+                        for winner in Color::ALL {
+                            for kind in [
+                                PieceKind::Chariot,
+                                PieceKind::Horse,
+                                PieceKind::Cannon,
+                                PieceKind::Advisor,
+                            ] {
+                                if game.count(winner, kind) != 1 {
+                                    continue;
+                                }
+                                let expected = if after.is_check() {
+                                    2
+                                } else if side != winner {
+                                    let chased = newly
+                                        .iter()
+                                        .any(|sq| pos.piece_on(sq).unwrap().kind == kind);
+                                    if chased {
+                                        0
+                                    } else {
+                                        2
+                                    }
+                                } else {
+                                    u8::from(newly.is_empty())
+                                };
+                                let found = game.chase_priority(v, w, winner, kind);
+                                assert_eq!(
+                                    found, expected,
+                                    "{e}: {pos} {m}, {winner:?} the winner, {kind:?}"
+                                );
+                                checked[usize::from(expected)] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            done.push(table);
+        }
+        // Moves of each priority were compared.
+        assert!(checked.iter().all(|&n| n > 1000), "{checked:?}");
+    }
 }

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
+use xq_movegen::rules::chases;
 use xq_tablebase::{
     generate, verify, write_table, Ending, Table, TableResult, TableValue, Tablebases,
     FORMAT_VERSION,
@@ -35,9 +36,9 @@ fn palace(color: Color) -> Vec<Square> {
         .collect()
 }
 
-/// Every legal position of a red general and chariot against a black general and
-/// `black` (a horse or a cannon), both sides to move.
-fn positions(black: PieceKind) -> Vec<Position> {
+/// Every legal position of a red general and `red` against a black general and `black`,
+/// both sides to move.
+fn positions(red: PieceKind, black: PieceKind) -> Vec<Position> {
     let mut out = Vec::new();
     for rk in palace(Color::Red) {
         for bk in palace(Color::Black) {
@@ -49,7 +50,7 @@ fn positions(black: PieceKind) -> Vec<Position> {
                     let mut fen = Fen::empty();
                     fen.set(rk, Some(Piece::new(Color::Red, PieceKind::General)));
                     fen.set(bk, Some(Piece::new(Color::Black, PieceKind::General)));
-                    fen.set(r, Some(Piece::new(Color::Red, PieceKind::Chariot)));
+                    fen.set(r, Some(Piece::new(Color::Red, red)));
                     fen.set(x, Some(Piece::new(Color::Black, black)));
                     for side in Color::ALL {
                         fen.side_to_move = side;
@@ -64,11 +65,20 @@ fn positions(black: PieceKind) -> Vec<Position> {
     out
 }
 
+/// A move (not a capture) from one node of the game to another.
+struct Edge {
+    to: usize,
+    /// It gives check.
+    check: bool,
+    /// The kinds of the pieces it newly chases, as bits from `1 << kind.index()`, by the
+    /// referee's own [`chases`].
+    chased: u8,
+}
+
 /// The rule's game on the positions a table calls drawn or decided by the rule.
 struct Game {
     positions: Vec<Position>,
-    /// Moves (not captures) to other nodes.
-    edges: Vec<Vec<usize>>,
+    edges: Vec<Vec<Edge>>,
     /// A capture into a draw.
     draw_exit: Vec<bool>,
 }
@@ -94,6 +104,10 @@ impl Game {
             let (mut out, mut draw) = (Vec::new(), false);
             for m in xq_movegen::legal_moves(&pos) {
                 let capture = pos.piece_on(m.to()).is_some();
+                let chased = chases(&pos, m)
+                    .iter()
+                    .map(|sq| 1u8 << pos.piece_on(sq).unwrap().kind.index())
+                    .fold(0, |a, b| a | b);
                 let undo = pos.make_move(m);
                 if capture {
                     let v = subs.iter().find_map(|t| t.probe(&pos)).unwrap();
@@ -105,7 +119,11 @@ impl Game {
                     );
                     draw |= v == TableValue::Draw;
                 } else if let Some(&j) = id.get(&pos.key()) {
-                    out.push(j);
+                    out.push(Edge {
+                        to: j,
+                        check: pos.is_check(),
+                        chased,
+                    });
                 } else {
                     let v = table.probe(&pos).unwrap();
                     assert_eq!(
@@ -126,29 +144,58 @@ impl Game {
         }
     }
 
-    /// The nodes `winner` wins: μZ2. νZ1. μZ0. ⋃ (V_i ∩ CPre(Z_i)), with priority 2 after
-    /// a move of the loser that is no check, 1 after such a move of the winner, 0 after
-    /// a check (the winner needs the highest priority seen forever to be 1).
+    /// The nodes `winner` wins by the rules: a game for perpetual check and one for a
+    /// perpetual chase of each of the winner's pieces (it has one of each kind here),
+    /// each game also won by reaching what the others won, until nothing changes.
     fn solve(&self, winner: Color) -> Vec<bool> {
+        let mut won = vec![false; self.positions.len()];
+        loop {
+            let mut next =
+                self.solve_game(winner, &won, |_, e| match (e.edge.check, e.mover_wins) {
+                    (true, _) => 0,
+                    (false, true) => 1,
+                    (false, false) => 2,
+                });
+            for kind in PieceKind::ALL.into_iter().skip(1) {
+                let bit = 1u8 << kind.index();
+                next = self.solve_game(winner, &next, |_, e| match (e.edge.check, e.mover_wins) {
+                    (true, _) => 2,
+                    (false, true) => u8::from(e.edge.chased == 0),
+                    (false, false) if e.edge.chased & bit != 0 => 0,
+                    (false, false) => 2,
+                });
+            }
+            if next == won {
+                return won;
+            }
+            won = next;
+        }
+    }
+
+    /// The nodes `winner` wins in the parity game whose moves have the priorities
+    /// `priority` gives (the winner needs the highest priority seen forever to be 1), or
+    /// from which it forces the play into `target`: μZ2. νZ1. μZ0. CPre, a move of
+    /// priority i leading into Z_i.
+    fn solve_game(
+        &self,
+        winner: Color,
+        target: &[bool],
+        priority: impl Fn(usize, Step<'_>) -> u8,
+    ) -> Vec<bool> {
         let n = self.positions.len();
-        let priority: Vec<u8> = self
-            .positions
-            .iter()
-            .map(|p| {
-                if p.is_check() {
-                    0
-                } else if p.side_to_move() == winner {
-                    2
-                } else {
-                    1
-                }
-            })
-            .collect();
-        let cpre = |v: usize, z: &[bool]| {
-            if self.positions[v].side_to_move() == winner {
-                self.edges[v].iter().any(|&w| z[w])
+        let cpre = |v: usize, z: [&[bool]; 3]| {
+            if target[v] {
+                return true;
+            }
+            let mover_wins = self.positions[v].side_to_move() == winner;
+            let mut ok = self.edges[v].iter().map(|edge| {
+                let i = priority(v, Step { edge, mover_wins });
+                z[usize::from(i)][edge.to]
+            });
+            if mover_wins {
+                ok.any(|x| x)
             } else {
-                !self.draw_exit[v] && self.edges[v].iter().all(|&w| z[w])
+                !self.draw_exit[v] && ok.all(|x| x)
             }
         };
         let mut z2 = vec![false; n];
@@ -159,15 +206,7 @@ impl Game {
                 loop {
                     let mut changed = false;
                     for v in 0..n {
-                        if z0[v] {
-                            continue;
-                        }
-                        let ok = match priority[v] {
-                            2 => cpre(v, &z2),
-                            1 => cpre(v, &z1),
-                            _ => cpre(v, &z0),
-                        };
-                        if ok {
+                        if !z0[v] && cpre(v, [&z0, &z1, &z2]) {
                             z0[v] = true;
                             changed = true;
                         }
@@ -189,26 +228,33 @@ impl Game {
     }
 }
 
-/// Generates `KRK`, the horse's or cannon's ending alone and `KRK<x>`, verifies the
-/// last by the forward pass, and compares every one of its positions with the
-/// independent solver. Returns the positions drawn without the rule, and (rule wins,
-/// rule losses) with Red to move and with Black to move, every position unfolded.
-fn check_against_the_solver(x: PieceKind) -> (usize, [[u64; 2]; 2]) {
-    let letter = x.to_char().to_ascii_uppercase();
-    let names = [
-        "KRK".to_string(),
-        format!("K{letter}K"),
-        format!("KRK{letter}"),
-    ];
+/// A move of the game as a priority function sees it.
+#[derive(Copy, Clone)]
+struct Step<'a> {
+    edge: &'a Edge,
+    /// The winner makes it.
+    mover_wins: bool,
+}
+
+/// Generates the endings of a red `a` and of a black `b` alone and then `a` against `b`,
+/// verifies the last by the forward pass, and compares every one of its positions (Red
+/// with `a`, Black with `b`) with the independent solver. Returns the positions drawn
+/// without the rule, and (rule wins, rule losses) with Red to move and with Black to
+/// move, every position unfolded.
+fn check_against_the_solver(a: PieceKind, b: PieceKind) -> (usize, [[u64; 2]; 2]) {
+    let letter = |k: PieceKind| k.to_char().to_ascii_uppercase();
+    let (a_, b_) = (letter(a), letter(b));
+    let mut names = vec![format!("K{a_}K"), format!("K{b_}K"), format!("K{a_}K{b_}")];
+    names.dedup();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let all = tables(&names);
-    let table = &all[2];
-    let subs = [&all[0], &all[1]];
+    let (table, subs) = all.split_last().unwrap();
+    let subs: Vec<&Table> = subs.iter().collect();
     assert_eq!(
         verify(table, &subs, 2, &|_| {}).unwrap(),
         table.stats().positions()
     );
-    let game = Game::new(table, &subs, positions(x));
+    let game = Game::new(table, &subs, positions(a, b));
     let red = game.solve(Color::Red);
     let black = game.solve(Color::Black);
     let mut counts = [[0u64; 2]; 2];
@@ -231,7 +277,7 @@ fn check_against_the_solver(x: PieceKind) -> (usize, [[u64; 2]; 2]) {
 
 #[test]
 fn a_chariot_against_a_horse_by_the_rule() {
-    let (draws, counts) = check_against_the_solver(PieceKind::Horse);
+    let (draws, counts) = check_against_the_solver(PieceKind::Chariot, PieceKind::Horse);
     // Of 4,412 positions drawn without the rule, 3,194 are won by it.
     assert_eq!(draws, 4412);
     // [Red to move: rule wins, rule losses], [Black to move: rule wins, rule losses].
@@ -255,8 +301,17 @@ fn a_chariot_against_a_horse_by_the_rule() {
 #[test]
 fn a_chariot_against_a_cannon_by_the_rule() {
     // The rule decides nothing here: the cannon's side never has to check forever.
-    let (draws, counts) = check_against_the_solver(PieceKind::Cannon);
+    let (draws, counts) = check_against_the_solver(PieceKind::Chariot, PieceKind::Cannon);
     assert_eq!(draws, 14796);
+    assert_eq!(counts, [[0, 0], [0, 0]]);
+}
+
+#[test]
+fn a_horse_against_a_horse_by_the_rules() {
+    // Each side's horse must chase the other somewhere, but no chase is forced for good:
+    // the rules decide none of the draws, and the solver agrees.
+    let (draws, counts) = check_against_the_solver(PieceKind::Horse, PieceKind::Horse);
+    assert_eq!(draws, 736_018);
     assert_eq!(counts, [[0, 0], [0, 0]]);
 }
 
@@ -282,7 +337,10 @@ fn rule_tables_are_files_of_version_2() {
     );
     // The files answer as the table in memory, for every position of both colourings.
     let mut rule = 0;
-    for pos in positions(PieceKind::Horse).into_iter().step_by(7) {
+    for pos in positions(PieceKind::Chariot, PieceKind::Horse)
+        .into_iter()
+        .step_by(7)
+    {
         let v = all[2].probe(&pos).unwrap();
         rule += usize::from(v.by_rule());
         assert_eq!(tb.probe_dtm(&pos).unwrap(), Some(v), "{pos}");
