@@ -186,7 +186,7 @@ fn gen(
         made += 1;
         let by_rule = s.rule_decided.filter(|_| ending.both_attack());
         let by_rule = by_rule.map_or(String::new(), |n| {
-            format!(" ({n} decided by the perpetual-check rule)")
+            format!(" ({n} decided by the rules of perpetual check and chase)")
         });
         outln!(
             "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",

@@ -163,7 +163,7 @@ fn gen_verify_probe() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The summary of the log in the repository (the phase-1 set and 25 endings where both
+/// The summary of the log in the repository (the phase-1 set and 58 endings where both
 /// sides attack): its totals, and that docs/tablebases.md shows it as it is.
 #[test]
 fn summary_of_the_log_in_the_repository() {
@@ -193,8 +193,8 @@ fn summary_of_the_log_in_the_repository() {
         [&phase1[6], &phase1[7]],
         ["133 (KCPKAAB)", "KCAABBKAABB (132,833,898)"]
     );
-    let both = row("| both sides attack | 25 |");
-    assert_eq!([&both[2], &both[6]], ["291,225,456", "131 (KRKNABB)"]);
+    let both = row("| both sides attack | 58 |");
+    assert_eq!([&both[2], &both[6]], ["341,806,388", "131 (KRKNABB)"]);
     let idle = row("| phase 1 | idle |");
     assert_eq!(
         [&idle[2], &idle[4], &idle[5]],
@@ -230,8 +230,8 @@ fn summary_of_the_log_in_the_repository() {
     );
 }
 
-/// A table where both sides attack: `xq tb probe` says which results the perpetual-check
-/// rule decides (the kept KRKN table).
+/// A table where both sides attack: `xq tb probe` says which results the rules of
+/// perpetual check and chase decide (the kept KRKN table).
 #[test]
 fn probe_reports_wins_by_the_perpetual_check_rule() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../xq-tablebase/tests/data");
@@ -241,9 +241,12 @@ fn probe_reports_wins_by_the_perpetual_check_rule() {
     let lines: Vec<&str> = probe.lines().collect();
     assert_eq!(
         lines[0],
-        "KRKN, black to move: loss by the perpetual-check rule"
+        "KRKN, black to move: loss by the perpetual check or chase rule"
     );
-    assert_eq!(lines[1], "  d2b1  loss by the perpetual-check rule");
+    assert_eq!(
+        lines[1],
+        "  d2b1  loss by the perpetual check or chase rule"
+    );
     assert_eq!(lines[2], "  d2f3  loss, mated in 14 plies");
     assert_eq!(lines.len(), 12);
     let json: serde_json::Value =

@@ -50,8 +50,8 @@ impl Tablebase {
     /// Distance to mate in plies for the side to move: positive when it mates, negative
     /// when it is mated, 0 for a draw or a side with no legal move (as python-chess's
     /// `probe_dtm`); None when the position's ending is not in the directory. Raises
-    /// ValueError for a position won or lost by the perpetual-check rule (tables where
-    /// both sides have attacking pieces), which has no distance to mate.
+    /// ValueError for a position won or lost by the rules of perpetual check and chase
+    /// (tables where both sides have attacking pieces), which has no distance to mate.
     fn probe_dtm(&self, py: Python<'_>, board: PyRef<'_, Board>) -> PyResult<Option<i32>> {
         let pos = board.game.position().clone();
         let v = py

@@ -34,7 +34,7 @@ def test_a_win_by_the_perpetual_check_rule_has_no_distance():
     # the chariot with it.
     board = xq.Board("9/9/4k4/9/9/9/9/9/1n7/R2K5 w")
     assert tb.probe_wdl(board) == 1
-    with pytest.raises(ValueError, match="perpetual-check rule"):
+    with pytest.raises(ValueError, match="perpetual check or chase rule"):
         tb.probe_dtm(board)
     # A chariot against a horse is mostly a plain win, with a distance.
     assert tb.probe_dtm(xq.Board("3k5/9/9/9/9/9/9/9/4n4/R3K4 w")) > 0

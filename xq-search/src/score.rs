@@ -21,9 +21,9 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// tables at ply `p` scores `TB_WIN - p`, so that a nearer table win is preferred and
 /// every mate the search proves ranks above it.
 pub const TB_WIN: i32 = MATE_BOUND - 1;
-/// The score of a table's win by the perpetual-check rule (the loser avoids mate only by
-/// checking with every move): found at ply `p` it scores `TB_RULE_WIN - p`, below every
-/// table mate and far above any evaluation.
+/// The score of a table's win by the rules of perpetual check and chase (the loser avoids
+/// mate only by checking, or chasing one piece, with every move): found at ply `p` it
+/// scores `TB_RULE_WIN - p`, below every table mate and far above any evaluation.
 pub const TB_RULE_WIN: i32 = TB_WIN - 2 * MAX_PLY as i32;
 
 /// The value of giving mate `ply` plies from the root.

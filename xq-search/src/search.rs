@@ -199,8 +199,8 @@ impl Searcher {
     /// A table win whose distance to mate does not fit in what the 60-move rule leaves
     /// (120 plies without a capture) may be a draw by the rule: inside the search it
     /// scores 1 (a loss -1), better than a draw but not a win. At the root the fastest
-    /// mate is always the best try for a win within the rule. A win by the
-    /// perpetual-check rule (tables where both sides attack) scores
+    /// mate is always the best try for a win within the rule. A win by the rules of
+    /// perpetual check and chase (tables where both sides attack) scores
     /// [`score::TB_RULE_WIN`] less the ply, below every table mate.
     pub fn set_tablebases(&mut self, tb: Option<Arc<Tablebases>>) {
         self.tablebases = tb;
@@ -233,8 +233,8 @@ impl Searcher {
             TableValue::Loss { plies } if u32::from(plies) <= left => -win,
             TableValue::Win { .. } => 1,
             TableValue::Loss { .. } => -1,
-            // A win by the perpetual-check rule: below every table mate, far above any
-            // evaluation; the search's own repetition rulings carry it out.
+            // A win by the rules of perpetual check and chase: below every table mate, far
+            // above any evaluation; the search's own repetition rulings carry it out.
             TableValue::RuleWin => score::TB_RULE_WIN - ply as i32,
             TableValue::RuleLoss => -(score::TB_RULE_WIN - ply as i32),
             TableValue::Draw => 0,

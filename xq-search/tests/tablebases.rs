@@ -154,7 +154,7 @@ fn a_win_by_the_perpetual_check_rule_is_kept_at_the_root() {
     assert_eq!(
         shown,
         [
-            "d1d2 win by the perpetual-check rule",
+            "d1d2 win by the perpetual check or chase rule",
             "d1e1 loss, mated in 12 plies",
             "d1d0 loss, mated in 12 plies"
         ]

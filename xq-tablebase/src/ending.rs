@@ -207,7 +207,8 @@ impl Ending {
     }
 
     /// Do both sides have attacking pieces (a chariot against a horse, ...)? Such tables
-    /// apply the perpetual-check rule ([`TableValue::RuleWin`](crate::TableValue)).
+    /// apply the rules of perpetual check and chase
+    /// ([`TableValue::RuleWin`](crate::TableValue)).
     ///
     /// ```
     /// use xq_tablebase::Ending;
@@ -337,7 +338,7 @@ impl Ending {
 
     /// The 27 endings of a lone chariot against a horse, a cannon or a soldier with 0–2
     /// advisors and 0–2 elephants (`KRKN` ... `KRKPAABB`), smallest first: the set where
-    /// the weaker side may check, built with the perpetual-check rule.
+    /// the weaker side may check, built with the rules of perpetual check and chase.
     ///
     /// ```
     /// use xq_tablebase::Ending;

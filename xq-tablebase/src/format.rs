@@ -3,7 +3,7 @@
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `58 51 54 42 00 0D 0A 1A` (`XQTB`, then bytes that text-mode transfers would alter) |
-//! | 8 | 2 | format version: `1`, or `2` for a table that holds results of the perpetual-check rule |
+//! | 8 | 2 | format version: `1`, or `2` for a table that holds results of the rules of perpetual check and chase |
 //! | 10 | 1 | bytes per value: `1` or `2` |
 //! | 11 | 1 | compression of the blocks: `1`, raw DEFLATE (RFC 1951) |
 //! | 12 | 4 | values per block (the last block may hold fewer) |
@@ -27,7 +27,7 @@
 //! code: `0` for a number that is no position, `1` for a draw, `2 + d` for a mate in `d`
 //! plies (odd `d`: the side to move wins; even: it loses). Version 2 adds two codes, in
 //! tables where both sides have attacking pieces (always 2 bytes a value): `0xFFFF`, the
-//! side to move wins by the perpetual-check rule, and `0xFFFE`, it loses by that rule.
+//! side to move wins by the rules of perpetual check and chase, and `0xFFFE`, it loses by them.
 //! A table without them is written as version 1, so that earlier readers read it. The CRC is the CRC-32 of
 //! ISO-HDLC (zlib's).
 //!

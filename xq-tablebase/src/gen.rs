@@ -103,7 +103,7 @@ impl Table {
         TableValue::from_code(self.code(pos.side_to_move(), c.index))
     }
 
-    /// Positions (both sides to move) won or lost by the perpetual-check rule
+    /// Positions (both sides to move) won or lost by the rules of perpetual check and chase
     /// ([`TableValue::RuleWin`], [`TableValue::RuleLoss`]): draws without the rule.
     ///
     /// ```
@@ -239,8 +239,8 @@ pub fn table_size(ending: &Ending) -> u64 {
 }
 
 /// The retrograde analysis of [`generate`](crate::generate): every forced mate; what it
-/// leaves undecided is a draw (before the perpetual-check rule's pass, for endings where
-/// both sides attack).
+/// leaves undecided is a draw (before the pass of the rules of perpetual check and chase,
+/// for endings where both sides attack).
 ///
 /// # Errors
 /// [`TablebaseError::MissingTable`] when a table a capture leads to is not given.
@@ -399,9 +399,9 @@ impl Generator<'_> {
                 pos.unmake_move(m, undo);
                 match child.for_mover() {
                     TableValue::Win { plies } => win = Some(win.map_or(plies, |w| w.min(plies))),
-                    // Results of the perpetual-check rule are no mates: such a move keeps
-                    // the position from being decided here, and the rule's own pass
-                    // (`rule::apply`) judges it.
+                    // Results of the rules of perpetual check and chase are no mates: such
+                    // a move keeps the position from being decided here, and the rules'
+                    // own pass (`rule::apply`) judges it.
                     TableValue::Draw | TableValue::RuleWin | TableValue::RuleLoss => count += 1,
                     TableValue::Loss { plies } => floor = floor.max(plies),
                 }

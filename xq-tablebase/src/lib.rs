@@ -25,8 +25,8 @@ use std::path::PathBuf;
 
 /// Generates the table of `ending` with `threads` threads; `subtables` must hold the
 /// table of every ending of [`Ending::captures`]. `progress` is called from the worker
-/// threads now and then. Where both sides have attacking pieces, the perpetual-check
-/// rule's pass follows the retrograde analysis ([`TableValue::RuleWin`]).
+/// threads now and then. Where both sides have attacking pieces, the pass of the rules of
+/// perpetual check and chase follows the retrograde analysis ([`TableValue::RuleWin`]).
 ///
 /// # Errors
 /// [`TablebaseError::MissingTable`] when a table a capture leads to is not given.

@@ -18,10 +18,10 @@
 //! | `wins`, `draws`, `losses` | positions won, drawn and lost for the side to move, both sides to move |
 //! | `attacker_wins`, `attacker_draws`, `attacker_losses` | the same with the attacking side to move |
 //! | `defender_wins`, `defender_draws`, `defender_losses` | with the defending side to move |
-//! | `rule_decided` | positions won or lost by the perpetual-check rule (in `wins` and `losses`; without the rule they are draws); 0 where one side alone attacks |
+//! | `rule_decided` | positions won or lost by the rules of perpetual check and chase (in `wins` and `losses`; without the rules they are draws); 0 where one side alone attacks |
 //! | `rule_wins` | of those, the wins for the side to move |
 //! | `longest_mate` | the longest distance to mate, in plies |
-//! | `gen_seconds` | wall-clock seconds of generation: reading the smaller tables, the retrograde analysis, the perpetual-check rule's pass |
+//! | `gen_seconds` | wall-clock seconds of generation: reading the smaller tables, the retrograde analysis, the pass of the rules of perpetual check and chase |
 //! | `verify_seconds` | wall-clock seconds of the forward pass (empty with `--no-verify`) |
 //! | `write_seconds` | wall-clock seconds of compressing and writing the file |
 //! | `threads` | threads used |
@@ -101,7 +101,7 @@ pub struct Record {
     /// Losses, draws and wins with the attacking side to move, then with the defending
     /// side, as in [`TableStats::counts`]; `None` when not known.
     pub counts: Option<[[u64; 3]; 2]>,
-    /// Positions won or lost by the perpetual-check rule (both sides to move).
+    /// Positions won or lost by the rules of perpetual check and chase (both sides to move).
     pub rule_decided: Option<u64>,
     /// Of those, the wins for the side to move.
     pub rule_wins: Option<u64>,

@@ -59,9 +59,9 @@ const DRAW_EXIT: u8 = 8;
 /// No node: the entry is no drawn position.
 const NONE: u32 = u32::MAX;
 
-/// Applies the perpetual-check rule to the draws of `table` (whose captures lead to the
-/// tables `subs`), rewriting them as rule wins and losses where the rule decides them.
-/// Returns how many positions changed.
+/// Applies the rules of perpetual check and chase to the draws of `table` (whose
+/// captures lead to the tables `subs`), rewriting them as rule wins and losses where the
+/// rules decide them. Returns how many positions changed.
 pub(crate) fn apply(table: &mut Table, subs: &[&Table]) -> u64 {
     let mut decided: Vec<(usize, u16)> = Vec::new();
     {

@@ -53,13 +53,14 @@ pub enum TableValue {
         /// Plies to mate; 0 when the side to move has no legal move.
         plies: u16,
     },
-    /// The side to move wins by the perpetual-check rule: it cannot force mate, but the
-    /// opponent avoids mate only by checking with every move (and the rules make a
-    /// perpetual check lose), while the winner does not check with every move. Only in
-    /// tables where both sides have attacking pieces.
+    /// The side to move wins by the rules of perpetual check and chase: it cannot force
+    /// mate, but the opponent avoids mate only by checking with every move, or by
+    /// chasing one of the winner's pieces with every move, which the rules make a loss
+    /// (the winner itself does neither). Only in tables where both sides have attacking
+    /// pieces.
     RuleWin,
-    /// The side to move loses by the perpetual-check rule: its only way to avoid mate is
-    /// to check with every move.
+    /// The side to move loses by the rules of perpetual check and chase: its only ways to
+    /// avoid mate are a perpetual check or a perpetual chase.
     RuleLoss,
 }
 
@@ -89,7 +90,8 @@ impl TableValue {
         }
     }
 
-    /// Plies to mate, `None` for a draw and for a result of the perpetual-check rule.
+    /// Plies to mate, `None` for a draw and for a result of the rules of perpetual check
+    /// and chase.
     pub fn plies(self) -> Option<u16> {
         match self {
             TableValue::Win { plies } | TableValue::Loss { plies } => Some(plies),
@@ -97,8 +99,8 @@ impl TableValue {
         }
     }
 
-    /// Is this a result of the perpetual-check rule ([`RuleWin`](TableValue::RuleWin) or
-    /// [`RuleLoss`](TableValue::RuleLoss))?
+    /// Is this a result of the rules of perpetual check and chase
+    /// ([`RuleWin`](TableValue::RuleWin) or [`RuleLoss`](TableValue::RuleLoss))?
     ///
     /// ```
     /// use xq_tablebase::TableValue;
@@ -111,7 +113,7 @@ impl TableValue {
 
     /// The distance in moves, as engines report a mate: `Some(n)` when the side to move
     /// mates in `n` moves, `Some(-n)` when it is mated in `n` (`Some(0)`: it has no legal
-    /// move now), `None` for a draw or a result of the perpetual-check rule.
+    /// move now), `None` for a draw or a result of the rules of perpetual check and chase.
     ///
     /// ```
     /// use xq_tablebase::TableValue::*;
@@ -156,7 +158,7 @@ impl TableValue {
     ///     "tablebase win, mate in 12 (23 plies; the 120-ply rule draws first unless a capture comes)"
     /// );
     /// assert_eq!(Draw.describe(0), "tablebase draw");
-    /// assert_eq!(RuleWin.describe(0), "tablebase win by the perpetual-check rule (no forced mate)");
+    /// assert_eq!(RuleWin.describe(0), "tablebase win by the perpetual check or chase rule (no forced mate)");
     /// ```
     pub fn describe(self, halfmove_clock: u32) -> String {
         let rule = if self.beyond_rule(halfmove_clock) {
@@ -173,10 +175,11 @@ impl TableValue {
                 format!("tablebase loss, mated in {} ({plies} plies{rule})", -n)
             }
             (TableValue::RuleWin, _) => {
-                "tablebase win by the perpetual-check rule (no forced mate)".to_string()
+                "tablebase win by the perpetual check or chase rule (no forced mate)".to_string()
             }
             (TableValue::RuleLoss, _) => {
-                "tablebase loss by the perpetual-check rule (only checks avoid mate)".to_string()
+                "tablebase loss by the perpetual check or chase rule (only perpetual checks or chases avoid mate)"
+                    .to_string()
             }
             _ => "tablebase draw".to_string(),
         }
@@ -195,7 +198,7 @@ impl TableValue {
     }
 
     /// Orders values from the side to move's point of view: a faster win is better, a
-    /// longer loss is better; a forced mate is better than a win by the perpetual-check
+    /// longer loss is better; a forced mate is better than a win by the perpetual check or chase
     /// rule, and a loss by that rule (no forced mate) better than any mate against.
     ///
     /// ```
@@ -216,7 +219,7 @@ impl TableValue {
 
     /// The stored code: 0 for no position, 1 for a draw, `2 + plies` for a mate (the
     /// parity of the plies tells a win from a loss), `CODE_RULE_LOSS` and
-    /// `CODE_RULE_WIN` for the results of the perpetual-check rule.
+    /// `CODE_RULE_WIN` for the results of the rules of perpetual check and chase.
     pub(crate) fn from_code(code: u16) -> Option<TableValue> {
         match code {
             0 => None,
@@ -248,8 +251,8 @@ impl fmt::Display for TableValue {
             TableValue::Draw => f.write_str("draw"),
             TableValue::Loss { plies: 0 } => f.write_str("loss, no legal move"),
             TableValue::Loss { plies } => write!(f, "loss, mated in {plies} plies"),
-            TableValue::RuleWin => f.write_str("win by the perpetual-check rule"),
-            TableValue::RuleLoss => f.write_str("loss by the perpetual-check rule"),
+            TableValue::RuleWin => f.write_str("win by the perpetual check or chase rule"),
+            TableValue::RuleLoss => f.write_str("loss by the perpetual check or chase rule"),
         }
     }
 }

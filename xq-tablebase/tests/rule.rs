@@ -1,8 +1,9 @@
-//! Tables where both sides have attacking pieces, built with the perpetual-check rule,
-//! checked against a solver written independently of the generator: every position
-//! unfolded (no mirror images identified), its moves found forwards, and the rule's game
-//! solved by the nested fixpoint formula of parity games instead of Zielonka's
-//! algorithm.
+//! Tables where both sides have attacking pieces, built with the rules of perpetual check
+//! and chase, checked against a solver written independently of the generator: every
+//! position unfolded (no mirror images identified), its moves found forwards with what
+//! each newly chases by the referee's own `chases`, and every rule's game solved by the
+//! nested fixpoint formula of parity games (the generator solves the check game by
+//! Zielonka's algorithm).
 
 use std::collections::HashMap;
 use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
