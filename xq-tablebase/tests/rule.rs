@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
 use xq_movegen::rules::chases;
+use xq_movegen::Termination;
 use xq_tablebase::{
     generate, verify, write_table, Ending, Table, TableResult, TableValue, Tablebases,
     FORMAT_VERSION,
@@ -68,6 +69,8 @@ fn positions(red: PieceKind, black: PieceKind) -> Vec<Position> {
 
 /// A move (not a capture) from one node of the game to another.
 struct Edge {
+    /// The move.
+    m: xq_core::Move,
     to: usize,
     /// It gives check.
     check: bool,
@@ -121,6 +124,7 @@ impl Game {
                     draw |= v == TableValue::Draw;
                 } else if let Some(&j) = id.get(&pos.key()) {
                     out.push(Edge {
+                        m,
                         to: j,
                         check: pos.is_check(),
                         chased,
@@ -149,25 +153,44 @@ impl Game {
     /// perpetual chase of each of the winner's pieces (it has one of each kind here),
     /// each game also won by reaching what the others won, until nothing changes.
     fn solve(&self, winner: Color) -> Vec<bool> {
-        let mut won = vec![false; self.positions.len()];
+        self.solve_with_strategy(winner).0
+    }
+
+    /// [`solve`](Game::solve), with a winning strategy: for each node of the winner's,
+    /// the index in its edges of the move to play (`None` where the winner won before
+    /// the node's turn in a game, or where the node is not the winner's).
+    fn solve_with_strategy(&self, winner: Color) -> (Vec<bool>, Vec<Option<usize>>) {
+        let n = self.positions.len();
+        let mut won = vec![false; n];
+        let mut strategy = vec![None; n];
+        let mut keep = |won: &[bool], next: (Vec<bool>, Vec<Option<usize>>)| {
+            for v in 0..n {
+                if next.0[v] && !won[v] {
+                    strategy[v] = next.1[v];
+                }
+            }
+            next.0
+        };
         loop {
-            let mut next =
-                self.solve_game(winner, &won, |_, e| match (e.edge.check, e.mover_wins) {
-                    (true, _) => 0,
-                    (false, true) => 1,
-                    (false, false) => 2,
-                });
+            let game = self.solve_game(winner, &won, |_, e| match (e.edge.check, e.mover_wins) {
+                (true, _) => 0,
+                (false, true) => 1,
+                (false, false) => 2,
+            });
+            let mut next = keep(&won, game);
             for kind in PieceKind::ALL.into_iter().skip(1) {
                 let bit = 1u8 << kind.index();
-                next = self.solve_game(winner, &next, |_, e| match (e.edge.check, e.mover_wins) {
-                    (true, _) => 2,
-                    (false, true) => u8::from(e.edge.chased == 0),
-                    (false, false) if e.edge.chased & bit != 0 => 0,
-                    (false, false) => 2,
-                });
+                let game =
+                    self.solve_game(winner, &next, |_, e| match (e.edge.check, e.mover_wins) {
+                        (true, _) => 2,
+                        (false, true) => u8::from(e.edge.chased == 0),
+                        (false, false) if e.edge.chased & bit != 0 => 0,
+                        (false, false) => 2,
+                    });
+                next = keep(&next, game);
             }
             if next == won {
-                return won;
+                return (won, strategy);
             }
             won = next;
         }
@@ -176,17 +199,23 @@ impl Game {
     /// The nodes `winner` wins in the parity game whose moves have the priorities
     /// `priority` gives (the winner needs the highest priority seen forever to be 1), or
     /// from which it forces the play into `target`: μZ2. νZ1. μZ0. CPre, a move of
-    /// priority i leading into Z_i.
+    /// priority i leading into Z_i. With them, the winner's move at each node won here:
+    /// the move by which the node entered Z0 in the last round of the layer (the
+    /// iteration of Z2) that won it. A move of priority 0 leads to a node that entered
+    /// before, one of priority 2 to a lower layer, so an endless play in a layer takes
+    /// moves of priority 1 forever and of priority 2 never.
     fn solve_game(
         &self,
         winner: Color,
         target: &[bool],
         priority: impl Fn(usize, Step<'_>) -> u8,
-    ) -> Vec<bool> {
+    ) -> (Vec<bool>, Vec<Option<usize>>) {
         let n = self.positions.len();
-        let cpre = |v: usize, z: [&[bool]; 3]| {
+        // `None`: not in CPre; `Some(None)`: in it without a move of the winner's to
+        // name; `Some(Some(i))`: in it by edge `i`.
+        let cpre = |v: usize, z: [&[bool]; 3]| -> Option<Option<usize>> {
             if target[v] {
-                return true;
+                return Some(None);
             }
             let mover_wins = self.positions[v].side_to_move() == winner;
             let mut ok = self.edges[v].iter().map(|edge| {
@@ -194,21 +223,28 @@ impl Game {
                 z[usize::from(i)][edge.to]
             });
             if mover_wins {
-                ok.any(|x| x)
+                ok.position(|x| x).map(Some)
             } else {
-                !self.draw_exit[v] && ok.all(|x| x)
+                (!self.draw_exit[v] && ok.all(|x| x)).then_some(None)
             }
         };
+        let mut strategy = vec![None; n];
         let mut z2 = vec![false; n];
         loop {
             let mut z1 = vec![true; n];
+            let mut choice;
             loop {
                 let mut z0 = vec![false; n];
+                choice = vec![None; n];
                 loop {
                     let mut changed = false;
                     for v in 0..n {
-                        if !z0[v] && cpre(v, [&z0, &z1, &z2]) {
+                        if z0[v] {
+                            continue;
+                        }
+                        if let Some(c) = cpre(v, [&z0, &z1, &z2]) {
                             z0[v] = true;
+                            choice[v] = c;
                             changed = true;
                         }
                     }
@@ -221,8 +257,13 @@ impl Game {
                 }
                 z1 = z0;
             }
+            for v in 0..n {
+                if z1[v] && !z2[v] {
+                    strategy[v] = choice[v];
+                }
+            }
             if z1 == z2 {
-                return z2;
+                return (z2, strategy);
             }
             z2 = z1;
         }
@@ -274,6 +315,116 @@ fn check_against_the_solver(a: PieceKind, b: PieceKind) -> (usize, [[u64; 2]; 2]
         }
     }
     (game.positions.len(), counts)
+}
+
+/// The moves with the best table value for the side to move in `pos`, a position of
+/// one of `tables` (a capture of the last attacker is a draw).
+fn best_table_moves(tables: &[Table], pos: &Position) -> Vec<xq_core::Move> {
+    let value = |m: xq_core::Move| {
+        let mut child = pos.clone();
+        child.make_move(m);
+        let v = tables
+            .iter()
+            .find_map(|t| t.probe(&child))
+            .unwrap_or(TableValue::Draw);
+        v.for_mover().rank()
+    };
+    let moves: Vec<_> = xq_movegen::legal_moves(pos).into_iter().collect();
+    let best = moves.iter().map(|&m| value(m)).max().unwrap();
+    moves.into_iter().filter(|&m| value(m) == best).collect()
+}
+
+/// The tables' lines under the referee. From every 8th position of KRKN that the rules
+/// decide, with either side to move, the winner plays the independent solver's strategy
+/// while the position is won by the rules and the table's fastest mate once it is a
+/// plain win; the loser plays, in turn, one of the table's best defences or any legal
+/// move, at random. Every game ends as the table
+/// says by xq's own referee (`Game::outcome`): a repetition ruled as the loser's
+/// perpetual check, or mate.
+#[test]
+fn the_referee_rules_the_tables_lines_as_the_tables_say() {
+    let all = tables(&["KRK", "KNK", "KRKN"]);
+    let (table, subs) = all.split_last().unwrap();
+    let subs: Vec<&Table> = subs.iter().collect();
+    let game = Game::new(
+        table,
+        &subs,
+        positions(PieceKind::Chariot, PieceKind::Horse),
+    );
+    let id: HashMap<u64, usize> = game
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key(), i))
+        .collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut games, mut by_check, mut by_mate, mut longest) = (0, 0, 0, 0);
+    for winner in Color::ALL {
+        let (won, strategy) = game.solve_with_strategy(winner);
+        let decided = game.positions.iter().enumerate().filter(|&(v, _)| won[v]);
+        for (_, start) in decided.step_by(8) {
+            let mut g = xq_movegen::Game::new(start.clone());
+            let mut plies = 0;
+            let outcome = loop {
+                if let Some(outcome) = g.outcome() {
+                    break outcome;
+                }
+                assert!(plies < 1000, "{start}: no end after 1,000 plies");
+                let pos = g.position().clone();
+                let m = if pos.side_to_move() == winner {
+                    match id.get(&pos.key()).filter(|&&w| won[w]) {
+                        Some(&w) => game.edges[w][strategy[w].expect("the winner's move")].m,
+                        None => best_table_moves(&all, &pos)[0],
+                    }
+                } else {
+                    // Every other game the loser defends as the table does (any of
+                    // its best moves), else it plays any legal move.
+                    let moves: Vec<_> = if games % 2 == 0 {
+                        best_table_moves(&all, &pos)
+                    } else {
+                        xq_movegen::legal_moves(&pos).into_iter().collect()
+                    };
+                    moves[random(moves.len())]
+                };
+                g.play(m).unwrap();
+                plies += 1;
+            };
+            assert_eq!(outcome.result.winner(), Some(winner), "{start}: {outcome}");
+            // Defending as the table does, the loser is never mated: the referee ends
+            // the game at the repetition.
+            if games % 2 == 0 {
+                assert!(
+                    matches!(outcome.termination, Termination::PerpetualCheck { .. }),
+                    "{start}: {outcome}"
+                );
+            }
+            match outcome.termination {
+                Termination::PerpetualCheck { by } => {
+                    assert_eq!(by, !winner);
+                    by_check += 1;
+                }
+                Termination::Checkmate | Termination::Stalemate => by_mate += 1,
+                other => panic!("{start}: ended by {other:?}"),
+            }
+            games += 1;
+            longest = longest.max(plies);
+        }
+    }
+    // 3,194 positions decided, all won by the chariot: 400 games, half of them with the
+    // table's defence.
+    assert_eq!(games, 400);
+    assert_eq!(by_check + by_mate, 400);
+    assert!(
+        by_check >= 200 && by_mate > 0,
+        "{by_check} by the rule, {by_mate} by mate"
+    );
+    assert!(longest < 100, "{longest} plies");
 }
 
 #[test]
