@@ -186,7 +186,11 @@ fn gen(
         made += 1;
         let by_rule = s.rule_decided.filter(|_| ending.both_attack());
         let by_rule = by_rule.map_or(String::new(), |n| {
-            format!(" ({n} decided by the rules of perpetual check and chase)")
+            let chase = table.chase_decided().unwrap_or(0);
+            format!(
+                " ({n} decided by the rules: {} by perpetual check, {chase} by perpetual chase)",
+                n - chase
+            )
         });
         outln!(
             "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",

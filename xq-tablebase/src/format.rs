@@ -385,6 +385,7 @@ impl TableFile {
         Ok(Table {
             layout: self.layout.clone(),
             codes,
+            by_chase: None,
         })
     }
 }

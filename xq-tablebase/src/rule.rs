@@ -61,13 +61,16 @@ const NONE: u32 = u32::MAX;
 
 /// Applies the rules of perpetual check and chase to the draws of `table` (whose
 /// captures lead to the tables `subs`), rewriting them as rule wins and losses where the
-/// rules decide them. Returns how many positions changed.
+/// rules decide them, and noting how many the chase rule decided. Returns how many
+/// positions changed.
 pub(crate) fn apply(table: &mut Table, subs: &[&Table]) -> u64 {
     let mut decided: Vec<(usize, u16)> = Vec::new();
+    let mut by_chase = 0;
     {
         let game = Game::new(table, subs);
         for winner in Color::ALL {
-            let won = game.solve(winner);
+            let (won, chase) = game.solve(winner);
+            by_chase += count(&chase) as u64;
             for (v, &w) in won.iter().enumerate() {
                 if w {
                     let code = if game.side(v) == winner {
@@ -87,6 +90,7 @@ pub(crate) fn apply(table: &mut Table, subs: &[&Table]) -> u64 {
         );
         table.codes[e] = code;
     }
+    table.by_chase = Some(by_chase);
     decided.len() as u64
 }
 
@@ -352,52 +356,68 @@ impl<'a> Game<'a> {
 
     /// The drawn positions that `winner` wins by the rules: by perpetual check, or by a
     /// perpetual chase of one of its pieces, or by forcing the play into positions won
-    /// either way (see the module docs).
-    fn solve(&self, winner: Color) -> Set {
+    /// either way (see the module docs); and of them, those first won in a chase game.
+    fn solve(&self, winner: Color) -> (Set, Set) {
         let n = self.entries.len();
-        // The kinds of which the winner has exactly one piece: a chase of that piece is a
-        // chase of the same piece, whichever of the winner's positions it stands on.
+        // The kinds of which the winner has exactly one piece: every chase of a piece of
+        // such a kind is a chase of the same piece, as the referee follows it.
         let kinds: Vec<PieceKind> = PieceKind::ALL
             .into_iter()
             .filter(|&k| k != PieceKind::General && self.count(winner, k) == 1)
             .collect();
+        let forced = self.must_chase(winner, &kinds);
         let mut won = vec![false; n];
+        let mut by_chase = vec![false; n];
         loop {
             won = self.solve_check(winner, &won);
-            let checked = count(&won);
-            for &kind in &kinds {
-                if self.must_chase(winner, kind) {
-                    won = self.solve_chase(winner, kind, &won);
-                }
+            let checked = won.clone();
+            for (&kind, _) in kinds.iter().zip(&forced).filter(|(_, &f)| f) {
+                won = self.solve_chase(winner, kind, &won);
             }
-            if count(&won) == checked {
-                return won;
+            if won == checked {
+                return (won, by_chase);
             }
+            by_chase = union(&by_chase, &minus(&won, &checked));
         }
     }
 
-    /// Is there a position where the loser must newly chase the winner's piece of `kind`:
-    /// it cannot leave the draws, and every move it has chases that piece without check?
-    /// If not, every cycle has a move of the loser of priority 2 in the chase game, and
-    /// the winner wins nothing there but what it forces by other means.
-    fn must_chase(&self, winner: Color, kind: PieceKind) -> bool {
+    /// For each of `kinds`: is there a position where the loser must newly chase the
+    /// winner's piece of that kind (it cannot leave the draws, and every move it has
+    /// chases that piece without check)? If not, every cycle has a move of the loser of
+    /// priority 2 in that chase game, and the winner wins nothing there but what it
+    /// forces by other means. One pass over the loser's positions answers for all kinds.
+    fn must_chase(&self, winner: Color, kinds: &[PieceKind]) -> Vec<bool> {
         let layout = &self.table.layout;
         let mut p: Placement = [Square::A0; MAX_PIECES];
         let mut cursor = Cursor::new(layout);
-        (0..self.entries.len()).any(|v| {
-            if self.side(v) == winner
-                || self.escapes(v, winner, Player::Loser)
-                || self.chases(v, !winner, kind) > 0
-            {
-                return false;
+        let mut forced = vec![false; kinds.len()];
+        for v in 0..self.entries.len() {
+            if forced.iter().all(|&f| f) {
+                break;
             }
-            let (mut moves, mut chases) = (0, 0);
+            if self.side(v) == winner || self.escapes(v, winner, Player::Loser) {
+                continue;
+            }
+            // The kinds still open that this position might force: a piece already
+            // chased here cannot be newly chased.
+            let mut open: Vec<usize> = (0..kinds.len())
+                .filter(|&i| !forced[i] && self.chases(v, !winner, kinds[i]) == 0)
+                .collect();
+            if open.is_empty() {
+                continue;
+            }
+            let mut moves = 0;
             self.successors(v, &mut p, &mut cursor, |w| {
                 moves += 1;
-                chases += u32::from(self.chase_priority(v, w, winner, kind) == 0);
+                open.retain(|&i| self.chase_priority(v, w, winner, kinds[i]) == 0);
             });
-            moves > 0 && chases == moves
-        })
+            if moves > 0 {
+                for i in open {
+                    forced[i] = true;
+                }
+            }
+        }
+        forced
     }
 
     /// How many pieces of `kind` `side` has.
