@@ -338,9 +338,8 @@ fn best_table_moves(tables: &[Table], pos: &Position) -> Vec<xq_core::Move> {
 /// decide, with either side to move, the winner plays the independent solver's strategy
 /// while the position is won by the rules and the table's fastest mate once it is a
 /// plain win; the loser plays, in turn, one of the table's best defences or any legal
-/// move, at random. Every game ends as the table
-/// says by xq's own referee (`Game::outcome`): a repetition ruled as the loser's
-/// perpetual check, or mate.
+/// move, at random. Every game ends as the table says by xq's own referee
+/// (`Game::outcome`): a repetition ruled as the loser's perpetual check, or mate.
 #[test]
 fn the_referee_rules_the_tables_lines_as_the_tables_say() {
     let all = tables(&["KRK", "KNK", "KRKN"]);
