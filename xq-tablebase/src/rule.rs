@@ -333,9 +333,30 @@ impl<'a> Game<'a> {
                 }
             }
         }
+        self.walk_back(winner, player, queue, &mut attracted, &mut left, |v, _| {
+            alive[v] && !blocked[v]
+        });
+        attracted
+    }
+
+    /// The backward walk of the attractors: from the nodes of `queue` (in `attracted`
+    /// already), each predecessor `v` of a node `u` taken in, over a move that
+    /// `counts(v, u)`, is taken in too if it is `player`'s node, or once the moves left to
+    /// it (`left`, by the unmoves' weights) are all spent.
+    fn walk_back(
+        &self,
+        winner: Color,
+        player: Player,
+        mut queue: Vec<usize>,
+        attracted: &mut Set,
+        left: &mut [u8],
+        counts: impl Fn(usize, usize) -> bool,
+    ) {
+        let mut p: Placement = [Square::A0; MAX_PIECES];
+        let mut cursor = Cursor::new(&self.table.layout);
         while let Some(u) = queue.pop() {
             self.predecessors(u, &mut p, &mut cursor, |v, weight| {
-                if !alive[v] || attracted[v] || blocked[v] {
+                if attracted[v] || !counts(v, u) {
                     return;
                 }
                 if self.player(v, winner) == player {
@@ -351,7 +372,6 @@ impl<'a> Game<'a> {
                 }
             });
         }
-        attracted
     }
 
     /// The drawn positions that `winner` wins by the rules: by perpetual check, or by a
@@ -572,24 +592,14 @@ impl<'a> Game<'a> {
                 Player::Loser => left[v] = u8::try_from(zeros).expect("fewer than 256 moves"),
             }
         }
-        while let Some(u) = queue.pop() {
-            self.predecessors(u, &mut p, &mut cursor, |v, weight| {
-                if attracted[v] || blocked[v] || priority(v, u) != 0 {
-                    return;
-                }
-                if self.player(v, winner) == Player::Winner {
-                    attracted[v] = true;
-                    queue.push(v);
-                } else {
-                    debug_assert!(left[v] >= weight, "move counter below zero");
-                    left[v] -= weight;
-                    if left[v] == 0 {
-                        attracted[v] = true;
-                        queue.push(v);
-                    }
-                }
-            });
-        }
+        self.walk_back(
+            winner,
+            Player::Winner,
+            queue,
+            &mut attracted,
+            &mut left,
+            |v, u| !blocked[v] && priority(v, u) == 0,
+        );
         attracted
     }
 
