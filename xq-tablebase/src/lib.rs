@@ -46,7 +46,7 @@ pub fn generate(
 ) -> Result<Table, TablebaseError> {
     let mut table = gen::retrograde(ending, subtables, threads, progress)?;
     if ending.both_attack() {
-        rule::apply(&mut table, subtables);
+        rule::apply(&mut table, subtables, threads);
     }
     Ok(table)
 }

@@ -43,8 +43,10 @@
 //! both sides check or chase in other patterns is a draw.
 
 use crate::gen::{capture_value, split, unmove_weight, unmoves, Table};
-use crate::index::{Cursor, Placement, MAX_PIECES};
+use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
 use crate::value::{TableValue, CODE_RULE_LOSS, CODE_RULE_WIN};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::chase_targets;
 
@@ -59,17 +61,37 @@ const DRAW_EXIT: u8 = 8;
 /// No node: the entry is no drawn position.
 const NONE: u32 = u32::MAX;
 
+/// Nodes handed to a thread at a time.
+const NODE_CHUNK: usize = 1024;
+
 /// Applies the rules of perpetual check and chase to the draws of `table` (whose
 /// captures lead to the tables `subs`), rewriting them as rule wins and losses where the
 /// rules decide them, and noting how many the chase rule decided. Returns how many
 /// positions changed.
-pub(crate) fn apply(table: &mut Table, subs: &[&Table]) -> u64 {
+pub(crate) fn apply(table: &mut Table, subs: &[&Table], threads: usize) -> u64 {
     let mut decided: Vec<(usize, u16)> = Vec::new();
     let mut by_chase = 0;
     {
-        let game = Game::new(table, subs);
-        for winner in Color::ALL {
-            let (won, chase) = game.solve(winner);
+        let game = Game::new(table, subs, threads);
+        // The two winners' games are independent: each on a thread of its own (whose
+        // scans take `threads` more), so that the one left running has the machine.
+        let results: Vec<(Color, Set, Set)> = std::thread::scope(|s| {
+            let solving: Vec<_> = Color::ALL
+                .into_iter()
+                .map(|winner| {
+                    let game = &game;
+                    s.spawn(move || {
+                        let (won, chase) = game.solve(winner);
+                        (winner, won, chase)
+                    })
+                })
+                .collect();
+            solving
+                .into_iter()
+                .map(|h| h.join().expect("a rule game's thread does not panic"))
+                .collect()
+        });
+        for (winner, won, chase) in results {
             by_chase += count(&chase) as u64;
             for (v, &w) in won.iter().enumerate() {
                 if w {
@@ -94,6 +116,39 @@ pub(crate) fn apply(table: &mut Table, subs: &[&Table]) -> u64 {
     decided.len() as u64
 }
 
+/// Runs `work` on every node `0..n` on `threads` threads, each with a placement and a
+/// cursor of its own, and returns what it gave for each, in order.
+fn map_nodes<T: Clone + Default + Send>(
+    layout: &Layout,
+    n: usize,
+    threads: usize,
+    work: impl Fn(usize, &mut Placement, &mut Cursor<'_>) -> T + Sync,
+) -> Vec<T> {
+    let mut out = vec![T::default(); n];
+    let chunks = Mutex::new(out.chunks_mut(NODE_CHUNK).enumerate());
+    let run = || {
+        let mut p: Placement = [Square::A0; MAX_PIECES];
+        let mut cursor = Cursor::new(layout);
+        loop {
+            let next = chunks.lock().expect("no thread panicked").next();
+            let Some((c, chunk)) = next else { break };
+            for (i, slot) in chunk.iter_mut().enumerate() {
+                *slot = work(c * NODE_CHUNK + i, &mut p, &mut cursor);
+            }
+        }
+    };
+    if threads <= 1 {
+        run();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(run);
+            }
+        });
+    }
+    out
+}
+
 /// The drawn positions of a table as a game graph; its edges are found when needed
 /// (moves forwards, unmoves backwards), so it costs a few bytes a position.
 struct Game<'a> {
@@ -108,10 +163,26 @@ struct Game<'a> {
     chased: Vec<[u32; 2]>,
     /// How many pieces of each kind each side has, in the same four-bit fields.
     armies: [u32; 2],
+    /// Threads for the scans over all nodes.
+    threads: usize,
 }
 
 /// A set of nodes.
 type Set = Vec<bool>;
+
+/// A node at the start of an attractor.
+#[derive(Copy, Clone, Default, PartialEq, Eq)]
+enum Start {
+    /// Not in play, or a node of the attracting player not yet attracted.
+    #[default]
+    Outside,
+    /// Attracted from the start.
+    Attracted,
+    /// A node of the opponent, which it can always leave: never attracted.
+    Blocked,
+    /// A node of the opponent, attracted once this many of its moves are.
+    Left(u8),
+}
 
 /// Who picks the move at a node, in the game of one winner.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -123,7 +194,7 @@ enum Player {
 }
 
 impl<'a> Game<'a> {
-    fn new(table: &'a Table, subs: &[&Table]) -> Game<'a> {
+    fn new(table: &'a Table, subs: &[&Table], threads: usize) -> Game<'a> {
         let layout = &table.layout;
         let mut node = vec![NONE; table.codes.len()];
         let mut entries = Vec::new();
@@ -133,18 +204,12 @@ impl<'a> Game<'a> {
                 entries.push(e as u64);
             }
         }
-        let mut flags = vec![0u8; entries.len()];
-        let mut chased = vec![[0u32; 2]; entries.len()];
-        let mut p: Placement = [Square::A0; MAX_PIECES];
-        let mut cursor = Cursor::new(layout);
         let ending = layout.ending;
-        for (v, &e) in entries.iter().enumerate() {
-            let (side, index) = split(e, layout.size);
-            let canonical = layout.decode(index, &mut p);
+        let facts = map_nodes(layout, entries.len(), threads, |v, p, cursor| {
+            let (side, index) = split(entries[v], layout.size);
+            let canonical = layout.decode(index, p);
             debug_assert!(canonical);
-            let pos = cursor
-                .position(&p, side)
-                .expect("a drawn position is legal");
+            let pos = cursor.position(p, side).expect("a drawn position is legal");
             let mut f = if side == Color::Black {
                 BLACK_TO_MOVE
             } else {
@@ -169,14 +234,16 @@ impl<'a> Game<'a> {
                     TableValue::Loss { .. } | TableValue::RuleLoss => {}
                 }
             }
-            flags[v] = f;
+            let mut chased = [0u32; 2];
             for by in Color::ALL {
                 for sq in chase_targets(pos, by).iter() {
                     let victim = pos.piece_on(sq).expect("a chased piece is on its square");
-                    chased[v][by.index()] += 1 << (4 * victim.kind.index());
+                    chased[by.index()] += 1 << (4 * victim.kind.index());
                 }
             }
-        }
+            (f, chased)
+        });
+        let (flags, chased) = facts.into_iter().unzip();
         let army = |color: Color| {
             let army = ending.army(color);
             PieceKind::ALL
@@ -191,6 +258,7 @@ impl<'a> Game<'a> {
             flags,
             chased,
             armies: [army(Color::Red), army(Color::Black)],
+            threads,
         }
     }
 
@@ -297,44 +365,69 @@ impl<'a> Game<'a> {
     /// for either player, out of the draws to its own advantage), staying in `alive`.
     /// `alive` must be closed for play: every node in it keeps a move in it.
     fn attractor(&self, winner: Color, player: Player, target: &Set, alive: &Set) -> Set {
-        let layout = &self.table.layout;
-        let mut p: Placement = [Square::A0; MAX_PIECES];
-        let mut cursor = Cursor::new(layout);
+        let other = match player {
+            Player::Winner => Player::Loser,
+            Player::Loser => Player::Winner,
+        };
+        let start = self.scan(|v, p, cursor| {
+            if !alive[v] {
+                Start::Outside
+            } else if target[v] || self.escapes(v, winner, player) {
+                Start::Attracted
+            } else if self.player(v, winner) == player {
+                Start::Outside
+            } else if self.escapes(v, winner, other) {
+                Start::Blocked
+            } else {
+                // Moves left to the opponent before it falls.
+                let mut count = 0u32;
+                self.successors(v, p, cursor, |w| count += u32::from(alive[w]));
+                if count == 0 {
+                    Start::Attracted
+                } else {
+                    Start::Left(u8::try_from(count).expect("fewer than 256 moves"))
+                }
+            }
+        });
+        self.attract(winner, player, &start, |v, _| alive[v])
+    }
+
+    /// What `start` gives for every node, found on the game's threads.
+    fn scan(
+        &self,
+        start: impl Fn(usize, &mut Placement, &mut Cursor<'_>) -> Start + Sync,
+    ) -> Vec<Start> {
+        map_nodes(&self.table.layout, self.entries.len(), self.threads, start)
+    }
+
+    /// The attractor from the starting states `start`: the nodes attracted at the
+    /// start, and every node the backward walk reaches from them over moves that
+    /// `counts`.
+    fn attract(
+        &self,
+        winner: Color,
+        player: Player,
+        start: &[Start],
+        counts: impl Fn(usize, usize) -> bool,
+    ) -> Set {
         let n = self.entries.len();
         let mut attracted = vec![false; n];
         // Moves left to the opponent's nodes before they fall; 0 for `player`'s nodes
         // and for nodes the opponent can always leave.
         let mut left = vec![0u8; n];
-        let mut blocked = vec![false; n];
         let mut queue = Vec::new();
-        for v in 0..n {
-            if !alive[v] {
-                continue;
-            }
-            if target[v] || self.escapes(v, winner, player) {
-                attracted[v] = true;
-                queue.push(v);
-            } else if self.player(v, winner) != player {
-                let other = match player {
-                    Player::Winner => Player::Loser,
-                    Player::Loser => Player::Winner,
-                };
-                if self.escapes(v, winner, other) {
-                    blocked[v] = true;
-                    continue;
-                }
-                let mut count = 0u32;
-                self.successors(v, &mut p, &mut cursor, |w| count += u32::from(alive[w]));
-                if count == 0 {
+        for (v, s) in start.iter().enumerate() {
+            match *s {
+                Start::Attracted => {
                     attracted[v] = true;
                     queue.push(v);
-                } else {
-                    left[v] = u8::try_from(count).expect("fewer than 256 moves");
                 }
+                Start::Left(k) => left[v] = k,
+                Start::Outside | Start::Blocked => {}
             }
         }
-        self.walk_back(winner, player, queue, &mut attracted, &mut left, |v, _| {
-            alive[v] && !blocked[v]
+        self.walk_back(winner, player, queue, &mut attracted, &mut left, |v, u| {
+            start[v] != Start::Blocked && counts(v, u)
         });
         attracted
     }
@@ -407,37 +500,44 @@ impl<'a> Game<'a> {
     /// priority 2 in that chase game, and the winner wins nothing there but what it
     /// forces by other means. One pass over the loser's positions answers for all kinds.
     fn must_chase(&self, winner: Color, kinds: &[PieceKind]) -> Vec<bool> {
-        let layout = &self.table.layout;
-        let mut p: Placement = [Square::A0; MAX_PIECES];
-        let mut cursor = Cursor::new(layout);
-        let mut forced = vec![false; kinds.len()];
-        for v in 0..self.entries.len() {
-            if forced.iter().all(|&f| f) {
-                break;
-            }
-            if self.side(v) == winner || self.escapes(v, winner, Player::Loser) {
-                continue;
-            }
-            // The kinds still open that this position might force: a piece already
-            // chased here cannot be newly chased.
-            let mut open: Vec<usize> = (0..kinds.len())
-                .filter(|&i| !forced[i] && self.chases(v, !winner, kinds[i]) == 0)
-                .collect();
-            if open.is_empty() {
-                continue;
-            }
-            let mut moves = 0;
-            self.successors(v, &mut p, &mut cursor, |w| {
-                moves += 1;
-                open.retain(|&i| self.chase_priority(v, w, winner, kinds[i]) == 0);
-            });
-            if moves > 0 {
-                for i in open {
-                    forced[i] = true;
+        // The kinds found forced so far, as bits: once all are, the scan has no more to do.
+        let all = (1u8 << kinds.len()) - 1;
+        let forced = AtomicU8::new(0);
+        map_nodes(
+            &self.table.layout,
+            self.entries.len(),
+            self.threads,
+            |v, p, cursor| {
+                let known = forced.load(Relaxed);
+                if known == all || self.side(v) == winner || self.escapes(v, winner, Player::Loser)
+                {
+                    return;
                 }
-            }
-        }
-        forced
+                // The kinds still open that this position might force: a piece already
+                // chased here cannot be newly chased.
+                let mut open: u8 = (0..kinds.len())
+                    .filter(|&i| known & (1 << i) == 0 && self.chases(v, !winner, kinds[i]) == 0)
+                    .map(|i| 1 << i)
+                    .sum();
+                if open == 0 {
+                    return;
+                }
+                let mut moves = 0;
+                self.successors(v, p, cursor, |w| {
+                    moves += 1;
+                    for (i, &kind) in kinds.iter().enumerate() {
+                        if self.chase_priority(v, w, winner, kind) != 0 {
+                            open &= !(1 << i);
+                        }
+                    }
+                });
+                if moves > 0 {
+                    forced.fetch_or(open, Relaxed);
+                }
+            },
+        );
+        let forced = forced.into_inner();
+        (0..kinds.len()).map(|i| forced & (1 << i) != 0).collect()
     }
 
     /// How many pieces of `kind` `side` has.
@@ -514,7 +614,7 @@ impl<'a> Game<'a> {
     fn solve_edges(
         &self,
         winner: Color,
-        priority: &dyn Fn(usize, usize) -> u8,
+        priority: &(dyn Fn(usize, usize) -> u8 + Sync),
         target: &Set,
     ) -> Set {
         let n = self.entries.len();
@@ -541,32 +641,20 @@ impl<'a> Game<'a> {
     fn edge_attractor(
         &self,
         winner: Color,
-        priority: &dyn Fn(usize, usize) -> u8,
+        priority: &(dyn Fn(usize, usize) -> u8 + Sync),
         target: &Set,
         z2: &Set,
         z1: &Set,
     ) -> Set {
-        let layout = &self.table.layout;
-        let mut p: Placement = [Square::A0; MAX_PIECES];
-        let mut cursor = Cursor::new(layout);
-        let n = self.entries.len();
-        let mut attracted = vec![false; n];
-        let mut left = vec![0u8; n];
-        let mut blocked = vec![false; n];
-        let mut queue = Vec::new();
-        for v in 0..n {
+        let start = self.scan(|v, p, cursor| {
             if target[v] || self.escapes(v, winner, Player::Winner) {
-                attracted[v] = true;
-                queue.push(v);
-                continue;
+                return Start::Attracted;
             }
-            let player = self.player(v, winner);
             if self.escapes(v, winner, Player::Loser) {
-                blocked[v] = true;
-                continue;
+                return Start::Blocked;
             }
             let (mut good, mut bad, mut zeros) = (false, false, 0u32);
-            self.successors(v, &mut p, &mut cursor, |w| {
+            self.successors(v, p, cursor, |w| {
                 let ok = match priority(v, w) {
                     2 => z2[w],
                     1 => z1[w],
@@ -578,29 +666,15 @@ impl<'a> Game<'a> {
                 good |= ok;
                 bad |= !ok;
             });
-            match player {
-                Player::Winner if good => {
-                    attracted[v] = true;
-                    queue.push(v);
-                }
-                Player::Winner => {}
-                Player::Loser if bad => blocked[v] = true,
-                Player::Loser if zeros == 0 => {
-                    attracted[v] = true;
-                    queue.push(v);
-                }
-                Player::Loser => left[v] = u8::try_from(zeros).expect("fewer than 256 moves"),
+            match self.player(v, winner) {
+                Player::Winner if good => Start::Attracted,
+                Player::Winner => Start::Outside,
+                Player::Loser if bad => Start::Blocked,
+                Player::Loser if zeros == 0 => Start::Attracted,
+                Player::Loser => Start::Left(u8::try_from(zeros).expect("fewer than 256 moves")),
             }
-        }
-        self.walk_back(
-            winner,
-            Player::Winner,
-            queue,
-            &mut attracted,
-            &mut left,
-            |v, u| !blocked[v] && priority(v, u) == 0,
-        );
-        attracted
+        });
+        self.attract(winner, Player::Winner, &start, |v, u| priority(v, u) == 0)
     }
 
     /// Zielonka's algorithm for priorities 0, 1 and 2 on the closed set `alive`, in
@@ -680,7 +754,7 @@ mod tests {
                 .collect();
             let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
             if e.both_attack() {
-                let game = Game::new(&plain, &subs);
+                let game = Game::new(&plain, &subs, 2);
                 let none = vec![false; game.entries.len()];
                 for winner in Color::ALL {
                     let check = |v: usize, w: usize| {
@@ -704,6 +778,29 @@ mod tests {
         assert_eq!(compared, 1597 + 6913 + 270);
     }
 
+    /// The scans over all nodes and the two winners' games run on threads: one thread
+    /// or three give the same table, rule wins included.
+    #[test]
+    fn threads_do_not_change_the_result() {
+        let plan = Ending::plan(&["KRKN".parse().unwrap()], None);
+        let mut done: Vec<Table> = Vec::new();
+        for e in plan {
+            let subs: Vec<&Table> = done
+                .iter()
+                .filter(|t| e.captures().contains(&t.ending()))
+                .collect();
+            let one = generate(&e, &subs, 1, &|_| {}).unwrap();
+            let three = generate(&e, &subs, 3, &|_| {}).unwrap();
+            assert!(one.codes == three.codes, "{e}");
+            if e.both_attack() {
+                let decided = |t: &Table| t.codes.iter().filter(|&&c| c >= CODE_RULE_LOSS).count();
+                assert_eq!(decided(&one), 1597, "{e}");
+                assert_eq!(one.by_chase, three.by_chase);
+            }
+            done.push(one);
+        }
+    }
+
     /// Every move between drawn positions gets, in each chase game, the priority that
     /// the referee's own `chases` (what a move newly chases) and the check after it give,
     /// through the fold of mirror images; KNKN and KNKC have positions where the loser
@@ -721,7 +818,7 @@ mod tests {
             let table = generate(&e, &subs, 2, &|_| {}).unwrap();
             if e.both_attack() {
                 let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
-                let game = Game::new(&plain, &subs);
+                let game = Game::new(&plain, &subs, 2);
                 let layout = &plain.layout;
                 let mut p: Placement = [Square::A0; MAX_PIECES];
                 let mut cursor = Cursor::new(layout);
