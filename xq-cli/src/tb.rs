@@ -172,7 +172,7 @@ fn gen(
         }
         let verified = check.then(|| t1.elapsed().as_secs_f64());
         let t2 = Instant::now();
-        let size_bytes = write_table(&table, &path)?;
+        let size_bytes = write_table(&table, &path, threads)?;
         let s = log::Record {
             gen_seconds: Some(generated.as_secs_f64()),
             verify_seconds: verified,

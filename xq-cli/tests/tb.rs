@@ -108,7 +108,7 @@ fn gen_verify_probe() {
     let summary = stdout(&xq(&["tb", "stats", "--summary", d]));
     assert!(
         summary
-            .contains("\n| **phase 1** | 3 | 29,892 | 13,503 | 474 | 15,915 | 14 (KNK) | KRKA (20,685) | 5,242 |"),
+            .contains("\n| **phase 1** | 3 | 29,892 | 13,503 | 474 | 15,915 | 14 (KNK) | KRKA (20,685) | 2,525 |"),
         "{summary}"
     );
     assert!(

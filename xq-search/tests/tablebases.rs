@@ -89,7 +89,7 @@ fn load(names: &[&str], tag: &str) -> (Arc<Tablebases>, std::path::PathBuf) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for t in tables(names) {
-        write_table(&t, &dir.join(t.ending().file_name())).unwrap();
+        write_table(&t, &dir.join(t.ending().file_name()), 2).unwrap();
     }
     (Arc::new(Tablebases::open(&dir).unwrap()), dir)
 }

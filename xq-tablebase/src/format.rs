@@ -1,12 +1,13 @@
-//! The file format (versions 1 and 2). All numbers are little-endian.
+//! The file format (version 3; versions 1 and 2 are read too). All numbers are
+//! little-endian.
 //!
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `58 51 54 42 00 0D 0A 1A` (`XQTB`, then bytes that text-mode transfers would alter) |
-//! | 8 | 2 | format version: `1`, or `2` for a table that holds results of the rules of perpetual check and chase |
+//! | 8 | 2 | format version: `3` (`1` and `2` below) |
 //! | 10 | 1 | bytes per value: `1` or `2` |
-//! | 11 | 1 | compression of the blocks: `1`, raw DEFLATE (RFC 1951) |
-//! | 12 | 4 | values per block (the last block may hold fewer) |
+//! | 11 | 1 | compression of the blocks: `2`, Brotli (RFC 7932); `1`, raw DEFLATE (RFC 1951), in versions 1 and 2 |
+//! | 12 | 4 | values per block (the last block may hold fewer): 32,768 (4,096 in versions 1 and 2) |
 //! | 16 | 16 | the ending's canonical name in ASCII, padded with zero bytes |
 //! | 32 | 8 | numbers per side to move (the index size) |
 //! | 40 | 4 | number of blocks |
@@ -24,12 +25,18 @@
 //!
 //! The values are the numbers of the index with the attacking side to move, then the
 //! same numbers with the defending side to move, each stored in the given width as a
-//! code: `0` for a number that is no position, `1` for a draw, `2 + d` for a mate in `d`
-//! plies (odd `d`: the side to move wins; even: it loses). Version 2 adds two codes, in
-//! tables where both sides have attacking pieces (always 2 bytes a value): `0xFFFF`, the
-//! side to move wins by the rules of perpetual check and chase, and `0xFFFE`, it loses by them.
-//! A table without them is written as version 1, so that earlier readers read it. The CRC is the CRC-32 of
-//! ISO-HDLC (zlib's).
+//! code: `1` for a draw, `2 + d` for a mate in `d` plies (odd `d`: the side to move wins;
+//! even: it loses), and for the rules of perpetual check and chase (tables where both
+//! sides have attacking pieces) `0xFFFF` in two bytes or `255` in one, the side to move
+//! wins by them, and `0xFFFE` or `254`, it loses by them. A table is written one byte a
+//! value when its longest mate is at most 251 plies. A *broken* number (no position)
+//! holds the code of the number before it (`1` at the start): no probe asks for it, and
+//! the runs compress better; the reader finds the broken numbers again from the index.
+//! The CRC is the CRC-32 of ISO-HDLC (zlib's).
+//!
+//! Versions 1 and 2, which earlier builds wrote, differ in three things: the blocks are
+//! raw DEFLATE of 4,096 values, a broken number holds `0`, and one-byte codes are all
+//! mates (`2 + d` up to 255); version 2 is a table with the rules' two-byte codes.
 //!
 //! # The index
 //!
@@ -58,21 +65,33 @@
 
 use crate::ending::Ending;
 use crate::gen::Table;
-use crate::index::Layout;
+use crate::index::{Cursor, Layout, MAX_PIECES};
+use crate::value::{CODE_RULE_LOSS, CODE_RULE_WIN};
 use crate::TablebaseError;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use xq_core::Color;
 
 const MAGIC: [u8; 8] = [b'X', b'Q', b'T', b'B', 0, 0x0d, 0x0a, 0x1a];
 /// The newest format version this crate writes and reads (it reads every version from 1).
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 const HEADER: usize = 128;
 const BLOCK_ENTRY: usize = 12;
+/// Compression of versions 1 and 2: raw DEFLATE.
 const DEFLATE: u8 = 1;
-/// Values per block.
-const BLOCK_VALUES: u32 = 4096;
+/// Compression of version 3: Brotli (RFC 7932).
+const BROTLI: u8 = 2;
+/// Values per block in version 3 (4,096 in versions 1 and 2).
+const BLOCK_VALUES: u32 = 32768;
+/// Brotli's quality (0 to 11) and window (log2 bytes) for the blocks.
+const BROTLI_QUALITY: u32 = 10;
+const BROTLI_WINDOW: u32 = 22;
+/// The one-byte codes of version 3 for the rules' results (mates are at most 251 plies
+/// in a one-byte table of version 3).
+const BYTE_RULE_LOSS: u8 = 254;
+const BYTE_RULE_WIN: u8 = 255;
 /// Decompressed blocks kept per open file.
 const CACHE_BLOCKS: usize = 32;
 
@@ -121,28 +140,82 @@ fn io_error(path: &Path, e: std::io::Error) -> TablebaseError {
     }
 }
 
-/// Writes `table` to `path` (through a temporary file renamed at the end) and returns
-/// the file's size in bytes.
+/// Writes `table` to `path` in the newest format version, compressing its blocks on
+/// `threads` threads (through a temporary file renamed at the end), and returns the
+/// file's size in bytes.
 ///
 /// # Errors
 /// [`TablebaseError::Io`] when the file cannot be written.
-pub fn write_table(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
+pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, TablebaseError> {
     let stats = table.stats();
-    let max = table.codes.iter().copied().max().unwrap_or(0);
-    let width: u8 = if max <= u8::MAX as u16 { 1 } else { 2 };
-    // Block by block: no second copy of the whole table.
-    let blocks: Vec<(Vec<u8>, u32)> = table
+    let longest_code = table
         .codes
-        .chunks(BLOCK_VALUES as usize)
-        .map(|chunk| {
-            let b: Vec<u8> = if width == 1 {
-                chunk.iter().map(|&c| c as u8).collect()
+        .iter()
+        .copied()
+        .filter(|&c| c < CODE_RULE_LOSS)
+        .max()
+        .unwrap_or(0);
+    let width: u8 = if longest_code < u16::from(BYTE_RULE_LOSS) {
+        1
+    } else {
+        2
+    };
+    // A broken number is never probed, so it takes the value before it: the runs grow
+    // and the blocks shrink. The block's CRC covers what is stored.
+    let encode = |first: usize, chunk: &[u16]| -> (Vec<u8>, u32) {
+        let mut last = table.codes[..first]
+            .iter()
+            .rev()
+            .find(|&&c| c != 0)
+            .copied()
+            .unwrap_or(1);
+        let mut b = Vec::with_capacity(chunk.len() * width as usize);
+        for &c in chunk {
+            if c != 0 {
+                last = c;
+            }
+            if width == 1 {
+                b.push(match last {
+                    CODE_RULE_LOSS => BYTE_RULE_LOSS,
+                    CODE_RULE_WIN => BYTE_RULE_WIN,
+                    c => c as u8,
+                });
             } else {
-                chunk.iter().flat_map(|c| c.to_le_bytes()).collect()
-            };
-            (miniz_oxide::deflate::compress_to_vec(&b, 9), crc32(&b))
-        })
-        .collect();
+                b.extend_from_slice(&last.to_le_bytes());
+            }
+        }
+        let mut compressed = Vec::new();
+        {
+            let mut w =
+                brotli::CompressorWriter::new(&mut compressed, 4096, BROTLI_QUALITY, BROTLI_WINDOW);
+            w.write_all(&b).expect("writing to memory does not fail");
+        }
+        (compressed, crc32(&b))
+    };
+    // Block by block, on `threads` threads: no second copy of the whole table.
+    let per = BLOCK_VALUES as usize;
+    let count = table.codes.len().div_ceil(per);
+    let blocks: Vec<(Vec<u8>, u32)> = {
+        let mut out = vec![(Vec::new(), 0u32); count];
+        let slots = Mutex::new(out.iter_mut().enumerate());
+        let run = || loop {
+            let next = slots.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some((i, slot)) = next else { break };
+            let first = i * per;
+            let end = (first + per).min(table.codes.len());
+            *slot = encode(first, &table.codes[first..end]);
+        };
+        if threads <= 1 {
+            run();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(run);
+                }
+            });
+        }
+        out
+    };
     let mut table_bytes = Vec::with_capacity(blocks.len() * BLOCK_ENTRY);
     let mut end = (HEADER + blocks.len() * BLOCK_ENTRY) as u64;
     for (data, crc) in &blocks {
@@ -152,14 +225,9 @@ pub fn write_table(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
     }
     let mut h = vec![0u8; HEADER];
     h[..8].copy_from_slice(&MAGIC);
-    let version: u16 = if max >= crate::value::CODE_RULE_LOSS {
-        2
-    } else {
-        1
-    };
-    h[8..10].copy_from_slice(&version.to_le_bytes());
+    h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     h[10] = width;
-    h[11] = DEFLATE;
+    h[11] = BROTLI;
     h[12..16].copy_from_slice(&BLOCK_VALUES.to_le_bytes());
     let name = table.layout.ending.to_string();
     h[16..16 + name.len()].copy_from_slice(name.as_bytes());
@@ -194,6 +262,7 @@ pub fn write_table(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
 #[derive(Clone, Debug)]
 pub(crate) struct Header {
     pub ending: Ending,
+    version: u16,
     width: u8,
     block_values: u32,
     pub size: u64,
@@ -259,7 +328,8 @@ impl TableFile {
         let size = u64_at(&h, 32);
         let block_count = u32_at(&h, 40) as u64;
         let layout = Layout::new(ending);
-        if !(width == 1 || width == 2) || h[11] != DEFLATE || block_values == 0 {
+        let compression = if version >= 3 { BROTLI } else { DEFLATE };
+        if !(width == 1 || width == 2) || h[11] != compression || block_values == 0 {
             return Err(corrupt("value width, compression or block size"));
         }
         if size != layout.size || block_count != (2 * size).div_ceil(block_values as u64) {
@@ -300,6 +370,7 @@ impl TableFile {
             path: path.to_path_buf(),
             header: Header {
                 ending,
+                version,
                 width,
                 block_values,
                 size,
@@ -347,8 +418,17 @@ impl TableFile {
             path: self.path.clone(),
             what: "block data",
         };
-        let data = miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, expected)
-            .map_err(|_| corrupt())?;
+        let data = if self.header.version >= 3 {
+            let mut data = Vec::with_capacity(expected);
+            brotli::Decompressor::new(&compressed[..], 4096)
+                .take(expected as u64 + 1)
+                .read_to_end(&mut data)
+                .map_err(|_| corrupt())?;
+            data
+        } else {
+            miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, expected)
+                .map_err(|_| corrupt())?
+        };
         if data.len() != expected || crc32(&data) != crc {
             return Err(corrupt());
         }
@@ -359,34 +439,85 @@ impl TableFile {
         Ok(data)
     }
 
-    /// The code stored for `entry` (`side * size + index`).
+    /// The code stored for `entry` (`side * size + index`). In version 3, a broken number
+    /// holds the code of the number before it; versions 1 and 2 hold 0.
     pub fn code(&self, entry: u64) -> Result<u16, TablebaseError> {
         let per = self.header.block_values as u64;
         let data = self.block((entry / per) as usize)?;
         let i = (entry % per) as usize;
         Ok(if self.header.width == 1 {
-            data[i] as u16
+            self.byte_code(data[i])
         } else {
             u16::from_le_bytes([data[2 * i], data[2 * i + 1]])
         })
     }
 
-    /// The whole table in memory (every block read and checked).
+    /// The code of a one-byte value.
+    fn byte_code(&self, b: u8) -> u16 {
+        match b {
+            BYTE_RULE_LOSS if self.header.version >= 3 => CODE_RULE_LOSS,
+            BYTE_RULE_WIN if self.header.version >= 3 => CODE_RULE_WIN,
+            b => u16::from(b),
+        }
+    }
+
+    /// The whole table in memory (every block read and checked). The broken numbers of
+    /// version 3 are found again from the index (on all the machine's threads), so that
+    /// they read 0 as in the table that was written.
     pub fn read_all(&self) -> Result<Table, TablebaseError> {
         let mut codes = Vec::with_capacity(2 * self.header.size as usize);
         for b in 0..self.blocks.len() {
             let data = self.block(b)?;
             if self.header.width == 1 {
-                codes.extend(data.iter().map(|&c| c as u16));
+                codes.extend(data.iter().map(|&c| self.byte_code(c)));
             } else {
                 codes.extend(data.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
             }
+        }
+        if self.header.version >= 3 {
+            self.clear_broken(&mut codes);
         }
         Ok(Table {
             layout: self.layout.clone(),
             codes,
             by_chase: None,
         })
+    }
+
+    /// Sets the code of every broken number (no legal position) to 0.
+    fn clear_broken(&self, codes: &mut [u16]) {
+        let layout = &self.layout;
+        let size = layout.size as usize;
+        let (red, black) = codes.split_at_mut(size);
+        let chunk = 4096;
+        let work = Mutex::new(
+            red.chunks_mut(chunk)
+                .zip(black.chunks_mut(chunk))
+                .enumerate(),
+        );
+        let run = || {
+            let mut p = [xq_core::Square::A0; MAX_PIECES];
+            let mut cursor = Cursor::new(layout);
+            loop {
+                let next = work.lock().unwrap_or_else(|e| e.into_inner()).next();
+                let Some((c, (red, black))) = next else { break };
+                for (i, (r, b)) in red.iter_mut().zip(black.iter_mut()).enumerate() {
+                    let index = (c * chunk + i) as u64;
+                    let canonical = layout.decode(index, &mut p);
+                    for (side, code) in [(Color::Red, r), (Color::Black, b)] {
+                        if !canonical || cursor.position(&p, side).is_none() {
+                            *code = 0;
+                        }
+                    }
+                }
+            }
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(run);
+            }
+        });
     }
 }
 
@@ -396,7 +527,8 @@ fn read_magic_ok(file: &mut File) -> bool {
 }
 
 /// Reads a whole table into memory (to verify it, or to generate a larger ending from
-/// it), checking every block.
+/// it), checking every block. For a file of version 3 the broken numbers are found again
+/// from the index, on all the machine's threads.
 ///
 /// # Errors
 /// When the file is unreadable, not a table, truncated or corrupt.

@@ -63,6 +63,17 @@ impl std::fmt::Debug for Table {
     }
 }
 
+/// Two tables are equal when they are of one ending and hold the same value for every
+/// number of the index, broken numbers included; how many positions the chase rule
+/// decided, which files do not keep, is not compared.
+impl PartialEq for Table {
+    fn eq(&self, other: &Table) -> bool {
+        self.layout.ending == other.layout.ending && self.codes == other.codes
+    }
+}
+
+impl Eq for Table {}
+
 impl Table {
     /// The ending.
     pub fn ending(&self) -> Ending {

@@ -24,7 +24,7 @@ use xq_core::{Color, Move, Piece, Position};
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let krk: Ending = "KRK".parse().unwrap();
 /// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
-/// write_table(&table, &dir.join(krk.file_name())).unwrap();
+/// write_table(&table, &dir.join(krk.file_name()), 1).unwrap();
 ///
 /// let tb = Tablebases::open(&dir).unwrap();
 /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();

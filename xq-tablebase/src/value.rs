@@ -238,9 +238,11 @@ impl TableValue {
     }
 }
 
-/// The code of [`TableValue::RuleLoss`] (files of format version 2).
+/// The code of [`TableValue::RuleLoss`] (in two-byte values; 254 in one-byte values of
+/// format version 3).
 pub(crate) const CODE_RULE_LOSS: u16 = 0xfffe;
-/// The code of [`TableValue::RuleWin`] (files of format version 2).
+/// The code of [`TableValue::RuleWin`] (in two-byte values; 255 in one-byte values of
+/// format version 3).
 pub(crate) const CODE_RULE_WIN: u16 = 0xffff;
 
 impl fmt::Display for TableValue {

@@ -467,20 +467,23 @@ fn a_horse_against_a_horse_by_the_rules() {
 }
 
 #[test]
-fn rule_tables_are_files_of_version_2() {
+fn rule_tables_are_files_of_version_3_with_one_byte_values() {
     let all = tables(&["KRK", "KNK", "KRKN"]);
     let dir = std::env::temp_dir().join(format!("xq-tb-rule-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     for t in &all {
-        write_table(t, &dir.join(t.ending().file_name())).unwrap();
+        write_table(t, &dir.join(t.ending().file_name()), 2).unwrap();
     }
     let version = |name: &str| {
         let b = std::fs::read(dir.join(name)).unwrap();
         u16::from_le_bytes([b[8], b[9]])
     };
-    assert_eq!(version("KRK.xqtb"), 1);
-    assert_eq!(version("KRKN.xqtb"), FORMAT_VERSION);
+    assert_eq!(FORMAT_VERSION, 3);
+    assert_eq!(version("KRK.xqtb"), 3);
+    assert_eq!(version("KRKN.xqtb"), 3);
+    // The rules' results fit in one byte a value beside mates of up to 26 plies.
+    assert_eq!(std::fs::read(dir.join("KRKN.xqtb")).unwrap()[10], 1);
     let tb = Tablebases::open(&dir).unwrap();
     assert_eq!(
         xq_tablebase::verify_file(&dir, &"KRKN".parse().unwrap(), 2, &|_| {}).unwrap(),
