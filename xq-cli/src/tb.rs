@@ -6,8 +6,8 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    generate, log, memory_needed, read_captures, table_size, verify, verify_file, write_table,
-    Ending, Progress, Table, Tablebases,
+    generate, log, memory_needed, read_captures, rewrite_table, table_size, verify, verify_file,
+    write_table, Ending, Progress, Table, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -68,6 +68,9 @@ enum TbCommand {
     Verify {
         /// The directory of tables.
         dir: PathBuf,
+        /// Rewrite each table that verifies in the newest file format (smaller), in place.
+        #[arg(long)]
+        rewrite: bool,
         /// Threads.
         #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
         threads: usize,
@@ -100,7 +103,11 @@ pub fn run(args: &TbArgs) -> Result<i32> {
             position,
             json,
         } => probe(dir, position, *json),
-        TbCommand::Verify { dir, threads } => verify_dir(dir, *threads),
+        TbCommand::Verify {
+            dir,
+            rewrite,
+            threads,
+        } => verify_dir(dir, *rewrite, *threads),
         TbCommand::Stats { dir, summary } => stats(dir, *summary),
     }
 }
@@ -261,7 +268,7 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
     Ok(0)
 }
 
-fn verify_dir(dir: &Path, threads: usize) -> Result<i32> {
+fn verify_dir(dir: &Path, rewrite: bool, threads: usize) -> Result<i32> {
     let tb = Tablebases::open(dir)?;
     let endings = tb.endings();
     if endings.is_empty() {
@@ -274,6 +281,10 @@ fn verify_dir(dir: &Path, threads: usize) -> Result<i32> {
         let result = verify_file(dir, &ending, threads, &|d| pb.set_position(d));
         pb.finish_and_clear();
         match result {
+            Ok(n) if rewrite => match rewrite_table(&dir.join(ending.file_name()), threads)? {
+                Some((a, b)) => outln!("{ending}: ok, {n} positions, rewritten: {a} -> {b} bytes")?,
+                None => outln!("{ending}: ok, {n} positions, of the newest format already")?,
+            },
             Ok(n) => outln!("{ending}: ok, {n} positions")?,
             Err(e) => {
                 failed += 1;

@@ -353,3 +353,43 @@ fn annotate_values_endings_by_the_tables() {
     assert_eq!(moves[2]["score"], "#2");
     assert_eq!(moves[2]["loss"], 0);
 }
+
+/// `xq tb verify --rewrite` turns a directory of old files (format versions 1 and 2) into
+/// the kept files of the newest version, saying each table's sizes; a second run leaves
+/// them as they are (KNK and KRK hold 4,806 and 4,401 positions: with KRKA, the 29,892
+/// of `gen_verify_probe`).
+#[test]
+fn verify_rewrites_old_files() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xq-tablebase/tests/data");
+    let dir = std::env::temp_dir().join(format!("xq-cli-tb-rewrite-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["KRK", "KNK", "KRKN"] {
+        let file = format!("{name}.xqtb");
+        std::fs::copy(data.join("format-1-2").join(&file), dir.join(&file)).unwrap();
+    }
+    let d = dir.to_str().unwrap();
+    let out = xq(&["tb", "verify", d, "--rewrite", "--threads", "2"]);
+    assert!(out.status.success());
+    let kept = |name: &str| std::fs::read(data.join(format!("{name}.xqtb"))).unwrap();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "KNK: ok, 4806 positions, rewritten: 1075 -> {} bytes\n\
+             KRK: ok, 4401 positions, rewritten: 634 -> {} bytes\n\
+             KRKN: ok, 380325 positions, rewritten: 163105 -> {} bytes\n",
+            kept("KNK").len(),
+            kept("KRK").len(),
+            kept("KRKN").len()
+        )
+    );
+    for name in ["KRK", "KNK", "KRKN"] {
+        assert!(std::fs::read(dir.join(format!("{name}.xqtb"))).unwrap() == kept(name));
+    }
+    let again = stdout(&xq(&["tb", "verify", d, "--rewrite"]));
+    assert!(
+        again.starts_with("KNK: ok, 4806 positions, of the newest format already\n"),
+        "{again}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

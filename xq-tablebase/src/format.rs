@@ -536,6 +536,49 @@ pub fn read_table(path: &Path) -> Result<Table, TablebaseError> {
     TableFile::open(path)?.read_all()
 }
 
+/// Rewrites the table file at `path` in the newest format version ([`FORMAT_VERSION`]),
+/// which is smaller, compressing on `threads` threads: the new file is read back and
+/// compared with the old one's table before it takes the old one's place. Returns the
+/// sizes before and after, or `None` for a file of the newest version already (left as
+/// it is).
+///
+/// # Errors
+/// When the file cannot be read or written, is not a good table, or (a bug) the new file
+/// does not read as the old one.
+///
+/// ```
+/// use xq_tablebase::{generate, read_table, rewrite_table, write_table, Ending};
+/// let dir = std::env::temp_dir().join(format!("xq-tb-rewrite-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("KRK.xqtb");
+/// let table = generate(&"KRK".parse::<Ending>().unwrap(), &[], 1, &|_| {}).unwrap();
+/// write_table(&table, &path, 1).unwrap();
+/// // A file of the newest version is left as it is.
+/// assert_eq!(rewrite_table(&path, 1).unwrap(), None);
+/// assert!(read_table(&path).unwrap() == table);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn rewrite_table(path: &Path, threads: usize) -> Result<Option<(u64, u64)>, TablebaseError> {
+    let old = TableFile::open(path)?;
+    if old.header.version == FORMAT_VERSION {
+        return Ok(None);
+    }
+    let before = old.header.length;
+    let table = old.read_all()?;
+    drop(old);
+    let tmp = path.with_extension("xqtb.rewrite");
+    let after = write_table(&table, &tmp, threads)?;
+    if read_table(&tmp)? != table {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(TablebaseError::Corrupt {
+            path: tmp,
+            what: "the rewritten table differs from the old one",
+        });
+    }
+    std::fs::rename(&tmp, path).map_err(|e| io_error(path, e))?;
+    Ok(Some((before, after)))
+}
+
 /// The tables of `dir` that `ending`'s captures lead to, which generating or verifying
 /// it needs.
 ///

@@ -13,7 +13,9 @@ mod value;
 mod verify;
 
 pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
-pub use format::{read_captures, read_table, verify_file, write_table, FORMAT_VERSION};
+pub use format::{
+    read_captures, read_table, rewrite_table, verify_file, write_table, FORMAT_VERSION,
+};
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use probe::Tablebases;
 #[allow(deprecated)]

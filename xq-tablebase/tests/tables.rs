@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use xq_core::{Position, SplitMix64};
 use xq_tablebase::{
-    generate, read_table, verify, write_table, Ending, Table, TableResult, TableValue,
-    TablebaseError, Tablebases,
+    generate, read_table, rewrite_table, verify, write_table, Ending, Table, TableResult,
+    TableValue, TablebaseError, Tablebases,
 };
 
 /// Generates `names` in order (each after the tables its captures need), with `threads`.
@@ -311,6 +311,27 @@ fn files_of_versions_1_and_2_still_read() {
         tb.probe_dtm(&krkn).unwrap(),
         Tablebases::open(&data).unwrap().probe_dtm(&krkn).unwrap()
     );
+}
+
+/// `rewrite_table` turns each file of versions 1 and 2 into the very file of version 3
+/// that the kept set holds, smaller; a second rewrite leaves it alone.
+#[test]
+fn old_files_are_rewritten_as_new_ones() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = temp_dir("rewrite");
+    for name in ["KCK", "KNK", "KPK", "KRK", "KRKA", "KRKN"] {
+        let file = format!("{name}.xqtb");
+        std::fs::copy(data.join("format-1-2").join(&file), dir.join(&file)).unwrap();
+        let (before, after) = rewrite_table(&dir.join(&file), 2).unwrap().unwrap();
+        let kept = std::fs::read(data.join(&file)).unwrap();
+        assert_eq!(std::fs::read(dir.join(&file)).unwrap(), kept, "{name}");
+        assert_eq!(after, kept.len() as u64);
+        assert!(after < before, "{name}: {before} -> {after}");
+        assert_eq!(rewrite_table(&dir.join(&file), 2).unwrap(), None);
+    }
+    // Only the tables are left: no temporary file.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 6);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The start positions of the tables-on-against-off matches (tools/tb-starts.txt and
