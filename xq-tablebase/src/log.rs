@@ -2,10 +2,10 @@
 //! directory, so what a run found and measured (counts, longest mate, times, sizes) is
 //! data, and tables for the docs are made from it ([`summary`]).
 //!
-//! # Format 1
+//! # Format 2
 //!
 //! A CSV file (RFC 4180: a field with a comma or a quote is quoted, its quotes doubled).
-//! The first line is `# xq tablebase log, format 1`, the second names the columns, then
+//! The first line is `# xq tablebase log, format 2`, the second names the columns, then
 //! comes one row for each ending the generator made or kept, in the order it did them.
 //! A run that is stopped and started again appends `kept` rows for the tables it finds;
 //! [`latest`] picks one row an ending. An empty field is not known.
@@ -20,6 +20,7 @@
 //! | `defender_wins`, `defender_draws`, `defender_losses` | with the defending side to move |
 //! | `rule_decided` | positions won or lost by the rules of perpetual check and chase (in `wins` and `losses`; without the rules they are draws); 0 where one side alone attacks |
 //! | `rule_wins` | of those, the wins for the side to move |
+//! | `chase_decided` | of those, the positions the perpetual-chase rule decided (the others, perpetual check) |
 //! | `longest_mate` | the longest distance to mate, in plies |
 //! | `gen_seconds` | wall-clock seconds of generation: reading the smaller tables, the retrograde analysis, the pass of the rules of perpetual check and chase |
 //! | `verify_seconds` | wall-clock seconds of the forward pass (empty with `--no-verify`) |
@@ -30,6 +31,10 @@
 //! | `finished` | when the row was written, UTC: `2026-11-28T09:57:03Z` (a date alone in rows converted from older notes) |
 //! | `version` | the version of the crate that wrote the row |
 //! | `note` | free text (`xq tb gen --note`) |
+//!
+//! Format 1 had no `chase_decided`; its rows read with it 0 where `rule_decided` is 0
+//! and not known otherwise, and [`Log::open`] rewrites a log of format 1 as format 2
+//! before it appends.
 
 use crate::{Ending, Table, TableStats, TableValue, TablebaseError};
 use std::collections::BTreeMap;
@@ -41,13 +46,13 @@ use std::path::{Path, PathBuf};
 pub const LOG_FILE: &str = "endings.csv";
 
 /// The format version this crate writes and reads.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// The first line of a log, before the version number.
 const MAGIC: &str = "# xq tablebase log, format ";
 
-/// The columns of format 1, in order.
-pub const COLUMNS: [&str; 24] = [
+/// The columns of format 2, in order.
+pub const COLUMNS: [&str; 25] = [
     "ending",
     "status",
     "positions",
@@ -62,6 +67,7 @@ pub const COLUMNS: [&str; 24] = [
     "defender_losses",
     "rule_decided",
     "rule_wins",
+    "chase_decided",
     "longest_mate",
     "gen_seconds",
     "verify_seconds",
@@ -105,6 +111,9 @@ pub struct Record {
     pub rule_decided: Option<u64>,
     /// Of those, the wins for the side to move.
     pub rule_wins: Option<u64>,
+    /// Of those, the positions the perpetual-chase rule decided (the others, perpetual
+    /// check).
+    pub chase_decided: Option<u64>,
     /// The longest distance to mate in plies.
     pub longest_mate: u16,
     /// Wall-clock seconds of generation (with the reading of the smaller tables).
@@ -138,7 +147,7 @@ impl Record {
     /// let table = generate(&"KRK".parse::<Ending>().unwrap(), &[], 1, &|_| {}).unwrap();
     /// let row = Record { gen_seconds: Some(0.25), ..Record::generated(&table, 634) };
     /// assert_eq!((row.status, row.positions, row.wins, row.longest_mate), (Status::Generated, 4401, 1917, 4));
-    /// assert!(row.to_csv().starts_with("KRK,generated,4401,1917,54,2430,1917,0,0,0,54,2430,0,0,4,0.250,,,,634,"));
+    /// assert!(row.to_csv().starts_with("KRK,generated,4401,1917,54,2430,1917,0,0,0,54,2430,0,0,0,4,0.250,,,,634,"));
     /// ```
     pub fn generated(table: &Table, bytes: u64) -> Record {
         let (mut decided, mut wins) = (0, 0);
@@ -155,6 +164,7 @@ impl Record {
             status: Status::Generated,
             rule_decided: Some(decided),
             rule_wins: Some(wins),
+            chase_decided: table.chase_decided().or((decided == 0).then_some(0)),
             ..Record::kept(&table.stats(), bytes)
         }
     }
@@ -174,6 +184,7 @@ impl Record {
             counts: Some(stats.counts),
             rule_decided: none_by_rule,
             rule_wins: none_by_rule,
+            chase_decided: none_by_rule,
             longest_mate: stats.longest,
             gen_seconds: None,
             verify_seconds: None,
@@ -213,6 +224,7 @@ impl Record {
             count(1, 0),
             opt(self.rule_decided),
             opt(self.rule_wins),
+            opt(self.chase_decided),
             self.longest_mate.to_string(),
             secs(self.gen_seconds),
             secs(self.verify_seconds),
@@ -227,11 +239,17 @@ impl Record {
         fields.join(",")
     }
 
-    /// A line of the log, checked: the counts add up.
-    fn from_csv(line: &str) -> Result<Record, String> {
-        let f = split(line)?;
-        if f.len() != COLUMNS.len() {
-            return Err(format!("{} fields, not {}", f.len(), COLUMNS.len()));
+    /// A line of a log of format `format` (1 or 2), checked: the counts add up.
+    fn from_csv(line: &str, format: u32) -> Result<Record, String> {
+        let mut f = split(line)?;
+        let columns = COLUMNS.len() - usize::from(format == 1);
+        if f.len() != columns {
+            return Err(format!("{} fields, not {columns}", f.len()));
+        }
+        if format == 1 {
+            // No chase_decided: 0 where the rules decided nothing, else not known.
+            let none = if f[12] == "0" { "0" } else { "" };
+            f.insert(14, none.to_owned());
         }
         fn num<T: std::str::FromStr>(f: &[String], i: usize) -> Result<Option<T>, String> {
             if f[i].is_empty() {
@@ -265,16 +283,17 @@ impl Record {
             counts,
             rule_decided: num(&f, 12)?,
             rule_wins: num(&f, 13)?,
-            longest_mate: num(&f, 14)?.ok_or("longest_mate is empty")?,
-            gen_seconds: num(&f, 15)?,
-            verify_seconds: num(&f, 16)?,
-            write_seconds: num(&f, 17)?,
-            threads: num(&f, 18)?,
-            bytes: need(19)?,
-            load: num(&f, 20)?,
-            finished: f[21].clone(),
-            version: f[22].clone(),
-            note: f[23].clone(),
+            chase_decided: num(&f, 14)?,
+            longest_mate: num(&f, 15)?.ok_or("longest_mate is empty")?,
+            gen_seconds: num(&f, 16)?,
+            verify_seconds: num(&f, 17)?,
+            write_seconds: num(&f, 18)?,
+            threads: num(&f, 19)?,
+            bytes: need(20)?,
+            load: num(&f, 21)?,
+            finished: f[22].clone(),
+            version: f[23].clone(),
+            note: f[24].clone(),
         };
         if r.wins + r.draws + r.losses != r.positions {
             return Err("wins, draws and losses do not add up to the positions".into());
@@ -286,6 +305,9 @@ impl Record {
         }
         if r.rule_wins > r.rule_decided {
             return Err("rule_wins is more than rule_decided".into());
+        }
+        if r.chase_decided > r.rule_decided {
+            return Err("chase_decided is more than rule_decided".into());
         }
         Ok(r)
     }
@@ -325,11 +347,20 @@ fn split(line: &str) -> Result<Vec<String>, String> {
     Ok(fields)
 }
 
-/// Checks the first two lines of a log.
+/// The columns of format 1: those of format 2 without `chase_decided`.
+fn columns_of(format: u32) -> Vec<&'static str> {
+    COLUMNS
+        .iter()
+        .copied()
+        .filter(|&c| format != 1 || c != "chase_decided")
+        .collect()
+}
+
+/// Checks the first two lines of a log; its format (1 or 2).
 fn check_start(
     path: &Path,
     lines: &mut impl Iterator<Item = String>,
-) -> Result<(), TablebaseError> {
+) -> Result<u32, TablebaseError> {
     let bad = |line, message: String| TablebaseError::BadLog {
         path: path.to_path_buf(),
         line,
@@ -342,16 +373,21 @@ fn check_start(
             format!("not a tablebase log (it must start with {MAGIC:?})"),
         )
     })?;
-    if version.trim() != FORMAT.to_string() {
-        return Err(bad(
-            1,
-            format!("format {version}, this build reads format {FORMAT}"),
-        ));
+    let format = match version.trim() {
+        "1" => 1,
+        "2" => 2,
+        _ => {
+            return Err(bad(
+                1,
+                format!("format {version}, this build reads formats 1 and {FORMAT}"),
+            ))
+        }
+    };
+    let columns = columns_of(format).join(",");
+    if lines.next().unwrap_or_default() != columns {
+        return Err(bad(2, format!("the columns must be {columns}")));
     }
-    if lines.next().unwrap_or_default() != COLUMNS.join(",") {
-        return Err(bad(2, format!("the columns must be {}", COLUMNS.join(","))));
-    }
-    Ok(())
+    Ok(format)
 }
 
 fn io_error(path: &Path, e: &std::io::Error) -> TablebaseError {
@@ -370,15 +406,28 @@ pub struct Log {
 
 impl Log {
     /// Opens `dir`'s log ([`LOG_FILE`]), creating it with its first two lines when it
-    /// is missing or empty. Rows appended without a note of their own get `note`.
+    /// is missing or empty, and rewriting it in format [`FORMAT`] when it is of format 1.
+    /// Rows appended without a note of their own get `note`.
     ///
     /// # Errors
-    /// When the file cannot be read or written, or is not a log of format [`FORMAT`].
+    /// When the file cannot be read or written, or is not a good log.
     pub fn open(dir: &Path, note: &str) -> Result<Log, TablebaseError> {
         let path = dir.join(LOG_FILE);
         match std::fs::File::open(&path) {
             Ok(f) if f.metadata().map_err(|e| io_error(&path, &e))?.len() > 0 => {
-                check_start(&path, &mut BufReader::new(f).lines().map_while(Result::ok))?;
+                let lines = &mut BufReader::new(f).lines().map_while(Result::ok);
+                if check_start(&path, lines)? == 1 {
+                    let records = read(&path)?;
+                    let mut text = format!("{MAGIC}{FORMAT}\n{}\n", COLUMNS.join(","));
+                    for r in &records {
+                        text.push_str(&r.to_csv());
+                        text.push('\n');
+                    }
+                    let tmp = path.with_extension("csv.part");
+                    std::fs::write(&tmp, text)
+                        .and_then(|()| std::fs::rename(&tmp, &path))
+                        .map_err(|e| io_error(&path, &e))?;
+                }
             }
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_error(&path, &e)),
             _ => {
@@ -422,8 +471,8 @@ impl Log {
 /// Reads a log: the file `path`, or [`LOG_FILE`] in it when it is a directory.
 ///
 /// # Errors
-/// When the file cannot be read ([`TablebaseError::Io`]), or a line is not as format
-/// [`FORMAT`] has it ([`TablebaseError::BadLog`]).
+/// When the file cannot be read ([`TablebaseError::Io`]), or a line is not as its format
+/// (1 or [`FORMAT`]) has it ([`TablebaseError::BadLog`]).
 ///
 /// ```
 /// use xq_tablebase::{generate, log, Ending};
@@ -447,14 +496,14 @@ pub fn read(path: &Path) -> Result<Vec<Record>, TablebaseError> {
     };
     let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, &e))?;
     let mut lines = text.lines().map(str::to_owned);
-    check_start(&path, &mut lines)?;
+    let format = check_start(&path, &mut lines)?;
     let mut out = Vec::new();
     for (i, line) in lines.enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         out.push(
-            Record::from_csv(&line).map_err(|message| TablebaseError::BadLog {
+            Record::from_csv(&line, format).map_err(|message| TablebaseError::BadLog {
                 path: path.clone(),
                 line: i + 3,
                 message,
@@ -592,7 +641,8 @@ const RULE_PLIES: u16 = 120;
 /// A short summary of a log in Markdown, made from [`latest`]'s rows: the endings by
 /// group (positions, results, the longest mate, the largest ending, bytes); the
 /// generation times by group and note; the endings with mates longer than the 120 plies
-/// the 60-move rule allows.
+/// the 60-move rule allows; the endings where the rules of perpetual check and chase
+/// decide positions, with how many each rule decided (`?` where the log does not say).
 ///
 /// ```
 /// use xq_tablebase::{generate, log, Ending};
@@ -731,6 +781,35 @@ pub fn summary(records: &[Record]) -> String {
         ];
         table(&mut out, &header, 1, &beyond);
     }
+
+    let decided: Vec<Vec<String>> = rows
+        .iter()
+        .filter(|r| r.rule_decided.is_some_and(|d| d > 0))
+        .map(|r| {
+            let d = r.rule_decided.unwrap_or(0);
+            let known = |v: Option<u64>| v.map_or("?".to_owned(), thousands);
+            vec![
+                r.ending.to_string(),
+                thousands(r.positions),
+                thousands(d),
+                known(r.chase_decided.map(|c| d - c)),
+                known(r.chase_decided),
+                known(r.rule_wins),
+            ]
+        })
+        .collect();
+    if !decided.is_empty() {
+        out.push('\n');
+        let header = [
+            "decided by the rules",
+            "positions",
+            "decided",
+            "by perpetual check",
+            "by perpetual chase",
+            "wins for the side to move",
+        ];
+        table(&mut out, &header, 1, &decided);
+    }
     out
 }
 
@@ -765,7 +844,7 @@ mod tests {
         };
         let line = row.to_csv();
         assert!(line.ends_with(",\"idle, \"\"quiet\"\" machine\""), "{line}");
-        let back = Record::from_csv(&line).unwrap();
+        let back = Record::from_csv(&line, 2).unwrap();
         assert_eq!(back.note, "idle, \"quiet\" machine");
         assert_eq!(
             Record {
@@ -777,10 +856,49 @@ mod tests {
         // Counts that do not add up are refused.
         let bad = line.replacen(",1917,54,", ",1916,54,", 1);
         assert!(
-            Record::from_csv(&bad).unwrap_err().contains("add up"),
+            Record::from_csv(&bad, 2).unwrap_err().contains("add up"),
             "{bad}"
         );
-        assert!(Record::from_csv("KRK,made").unwrap_err().contains("fields"));
+        assert!(Record::from_csv("KRK,made", 2)
+            .unwrap_err()
+            .contains("fields"));
+        // More positions decided by the chase rule than by the rules at all.
+        let bad = line.replacen(",0,0,0,4,", ",0,0,1,4,", 1);
+        assert!(
+            Record::from_csv(&bad, 2)
+                .unwrap_err()
+                .contains("chase_decided is more"),
+            "{bad}"
+        );
+    }
+
+    /// A log of format 1 reads with `chase_decided` 0 where the rules decided nothing and
+    /// not known elsewhere; opening it to append rewrites it in format 2, rows kept.
+    #[test]
+    fn logs_of_format_1_are_read_and_rewritten() {
+        let dir = std::env::temp_dir().join(format!("xq-log-format-1-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = [
+            "# xq tablebase log, format 1",
+            &columns_of(1).join(","),
+            "KRK,generated,4401,1917,54,2430,1917,0,0,0,54,2430,0,0,4,0.250,,,,634,,2026-11-28,,",
+            "KRKN,kept,380325,192333,609,187383,,,,,,,1597,,26,,,,,163105,,,,",
+        ]
+        .join("\n");
+        std::fs::write(dir.join(LOG_FILE), format!("{old}\n")).unwrap();
+        let rows = read(&dir).unwrap();
+        assert_eq!(rows[0].chase_decided, Some(0));
+        assert_eq!(
+            (rows[1].rule_decided, rows[1].chase_decided),
+            (Some(1597), None)
+        );
+        let log = Log::open(&dir, "").unwrap();
+        let text = std::fs::read_to_string(log.path()).unwrap();
+        assert!(text.starts_with(&format!("{MAGIC}2\n{}\n", COLUMNS.join(","))));
+        assert!(text.contains("\nKRKN,kept,380325,192333,609,187383,,,,,,,1597,,,26,"));
+        assert_eq!(read(&dir).unwrap(), rows);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
