@@ -67,6 +67,79 @@ fn positions(red: PieceKind, black: PieceKind) -> Vec<Position> {
     out
 }
 
+/// The squares a piece of `kind` and `color` may stand on in a table's positions: the
+/// general in its palace, an advisor on its five points, everything else anywhere.
+fn places(color: Color, kind: PieceKind) -> Vec<Square> {
+    let base = match color {
+        Color::Red => 0,
+        Color::Black => 7,
+    };
+    match kind {
+        PieceKind::General => palace(color),
+        PieceKind::Advisor => palace(color)
+            .into_iter()
+            .filter(|s| (s.file().index() + s.rank().index() - base + 1) % 2 == 0)
+            .collect(),
+        _ => Square::ALL.to_vec(),
+    }
+}
+
+/// The positions of the ending `name` (Red the first army, no elephants) with either
+/// side to move that `keep` keeps; every legal placement is offered once.
+fn ending_positions(name: &str, keep: impl Fn(&Position) -> bool) -> Vec<Position> {
+    let black_at = name[1..].find('K').unwrap() + 1;
+    let mut pieces = Vec::new();
+    for (i, c) in name.chars().enumerate() {
+        let color = if i < black_at {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let c = if color == Color::Red {
+            c
+        } else {
+            c.to_ascii_lowercase()
+        };
+        pieces.push(Piece::from_char(c).unwrap());
+    }
+    let mut out = Vec::new();
+    let mut fen = Fen::empty();
+    fn place(
+        pieces: &[Piece],
+        from: usize,
+        fen: &mut Fen,
+        last: Option<(Piece, Square)>,
+        out: &mut Vec<Position>,
+        keep: &dyn Fn(&Position) -> bool,
+    ) {
+        let Some(&piece) = pieces.get(from) else {
+            for side in Color::ALL {
+                fen.side_to_move = side;
+                if let Ok(pos) = Position::try_from(&*fen) {
+                    if keep(&pos) {
+                        out.push(pos);
+                    }
+                }
+            }
+            return;
+        };
+        for sq in places(piece.color, piece.kind) {
+            // Like pieces in ascending squares: each placement once.
+            if last.is_some_and(|(p, s)| p == piece && s.index() >= sq.index()) {
+                continue;
+            }
+            if fen.piece_on(sq).is_some() {
+                continue;
+            }
+            fen.set(sq, Some(piece));
+            place(pieces, from + 1, fen, Some((piece, sq)), out, keep);
+            fen.set(sq, None);
+        }
+    }
+    place(&pieces, 0, &mut fen, None, &mut out, &keep);
+    out
+}
+
 /// A move (not a capture) from one node of the game to another.
 struct Edge {
     /// The move.
@@ -178,7 +251,14 @@ impl Game {
                 (false, false) => 2,
             });
             let mut next = keep(&won, game);
-            for kind in PieceKind::ALL.into_iter().skip(1) {
+            // A chase of a kind of which the winner has two pieces may be a chase of
+            // either: the tables leave it alone, and so does this solver.
+            let single = |kind| {
+                self.positions
+                    .first()
+                    .is_some_and(|p| p.squares_of(Piece::new(winner, kind)).count() == 1)
+            };
+            for kind in PieceKind::ALL.into_iter().skip(1).filter(|&k| single(k)) {
                 let bit = 1u8 << kind.index();
                 let game =
                     self.solve_game(winner, &next, |_, e| match (e.edge.check, e.mover_wins) {
@@ -506,4 +586,115 @@ fn rule_tables_are_files_of_version_3_with_one_byte_values() {
     }
     assert!(rule > 0);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The first ending where the perpetual-chase rule decides positions: a chariot and two
+/// advisors against a cannon. The independent solver agrees with the table on every
+/// position drawn without the rules, unfolded; and from every position it says the
+/// rules decide, the winner's strategy against the table's best defence (or any legal
+/// move, every other game) ends in the winner's win under xq's referee, by the loser's
+/// perpetual chase where the loser defends as the table does.
+#[test]
+fn a_chariot_and_two_advisors_against_a_cannon_by_the_chase_rule() {
+    let plan = Ending::plan(&["KRAAKC".parse().unwrap()], None);
+    let names: Vec<String> = plan.iter().map(|e| e.to_string()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let all = tables(&names);
+    let (table, subs) = all.split_last().unwrap();
+    assert_eq!(table.ending().to_string(), "KRAAKC");
+    let subs: Vec<&Table> = subs.iter().collect();
+    assert_eq!(table.chase_decided(), Some(180));
+    assert_eq!(table.rule_decided(), 180);
+    let drawn = ending_positions("KRAAKC", |p| {
+        table
+            .probe(p)
+            .is_some_and(|v| v == TableValue::Draw || v.by_rule())
+    });
+    let game = Game::new(table, &subs, drawn);
+    let id: HashMap<u64, usize> = game
+        .positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.key(), i))
+        .collect();
+    let mut random = {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        }
+    };
+    let (mut decided, mut games, mut by_chase, mut by_mate) = (0, 0, 0, 0);
+    for winner in Color::ALL {
+        let (won, strategy) = game.solve_with_strategy(winner);
+        for (v, start) in game.positions.iter().enumerate() {
+            let value = table.probe(start).unwrap();
+            let expected = match (won[v], start.side_to_move() == winner) {
+                (false, _) => None,
+                (true, true) => Some(TableValue::RuleWin),
+                (true, false) => Some(TableValue::RuleLoss),
+            };
+            if let Some(expected) = expected {
+                assert_eq!(value, expected, "{start}");
+            } else if value.by_rule() {
+                // Decided, but for the other winner: checked in its turn.
+                continue;
+            } else {
+                assert_eq!(value, TableValue::Draw, "{start}");
+            }
+            if !won[v] {
+                continue;
+            }
+            decided += 1;
+            let mut g = xq_movegen::Game::new(start.clone());
+            let mut plies = 0;
+            let outcome = loop {
+                if let Some(outcome) = g.outcome() {
+                    break outcome;
+                }
+                assert!(plies < 1000, "{start}: no end after 1,000 plies");
+                let pos = g.position().clone();
+                let m = if pos.side_to_move() == winner {
+                    match id.get(&pos.key()).filter(|&&w| won[w]) {
+                        Some(&w) => game.edges[w][strategy[w].expect("the winner's move")].m,
+                        None => best_table_moves(&all, &pos)[0],
+                    }
+                } else {
+                    let moves: Vec<_> = if games % 2 == 0 {
+                        best_table_moves(&all, &pos)
+                    } else {
+                        xq_movegen::legal_moves(&pos).into_iter().collect()
+                    };
+                    moves[random(moves.len())]
+                };
+                g.play(m).unwrap();
+                plies += 1;
+            };
+            assert_eq!(outcome.result.winner(), Some(winner), "{start}: {outcome}");
+            match outcome.termination {
+                Termination::PerpetualChase { by, .. } => {
+                    assert_eq!(by, !winner, "{start}");
+                    by_chase += 1;
+                }
+                Termination::Checkmate | Termination::Stalemate => {
+                    assert!(games % 2 == 1, "{start}: the table's defence was mated");
+                    by_mate += 1;
+                }
+                other => panic!("{start}: ended by {other:?}"),
+            }
+            games += 1;
+        }
+    }
+    // Every position the table decides by the rules, the solver decides: 180 numbers of
+    // the table, 360 positions unfolded (each and its mirror image).
+    let by_rule = game.positions.iter();
+    let by_rule = by_rule
+        .filter(|p| table.probe(p).unwrap().by_rule())
+        .count();
+    assert_eq!((decided, by_rule), (360, 360));
+    // Defending as the table does, the loser is never mated: the referee ends the game at
+    // the repetition, as the cannon's perpetual chase.
+    assert_eq!((games, by_chase, by_mate), (360, 180, 180));
 }
