@@ -64,7 +64,7 @@
 //! image of its placement has a smaller number.
 
 use crate::ending::Ending;
-use crate::gen::Table;
+use crate::gen::{for_chunks, Table};
 use crate::index::{Cursor, Layout, MAX_PIECES};
 use crate::value::{CODE_RULE_LOSS, CODE_RULE_WIN};
 use crate::TablebaseError;
@@ -195,27 +195,18 @@ pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, Ta
     // Block by block, on `threads` threads: no second copy of the whole table.
     let per = BLOCK_VALUES as usize;
     let count = table.codes.len().div_ceil(per);
-    let blocks: Vec<(Vec<u8>, u32)> = {
-        let mut out = vec![(Vec::new(), 0u32); count];
-        let slots = Mutex::new(out.iter_mut().enumerate());
-        let run = || loop {
-            let next = slots.lock().unwrap_or_else(|e| e.into_inner()).next();
-            let Some((i, slot)) = next else { break };
+    let mut blocks = vec![(Vec::new(), 0u32); count];
+    for_chunks(
+        threads,
+        &mut blocks,
+        1,
+        || (),
+        |(), i, slot| {
             let first = i * per;
             let end = (first + per).min(table.codes.len());
-            *slot = encode(first, &table.codes[first..end]);
-        };
-        if threads <= 1 {
-            run();
-        } else {
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(run);
-                }
-            });
-        }
-        out
-    };
+            slot[0] = encode(first, &table.codes[first..end]);
+        },
+    );
     let mut table_bytes = Vec::with_capacity(blocks.len() * BLOCK_ENTRY);
     let mut end = (HEADER + blocks.len() * BLOCK_ENTRY) as u64;
     for (data, crc) in &blocks {
@@ -487,37 +478,34 @@ impl TableFile {
     /// Sets the code of every broken number (no legal position) to 0.
     fn clear_broken(&self, codes: &mut [u16]) {
         let layout = &self.layout;
-        let size = layout.size as usize;
-        let (red, black) = codes.split_at_mut(size);
-        let chunk = 4096;
-        let work = Mutex::new(
-            red.chunks_mut(chunk)
-                .zip(black.chunks_mut(chunk))
-                .enumerate(),
-        );
-        let run = || {
-            let mut p = [xq_core::Square::A0; MAX_PIECES];
-            let mut cursor = Cursor::new(layout);
-            loop {
-                let next = work.lock().unwrap_or_else(|e| e.into_inner()).next();
-                let Some((c, (red, black))) = next else { break };
-                for (i, (r, b)) in red.iter_mut().zip(black.iter_mut()).enumerate() {
-                    let index = (c * chunk + i) as u64;
-                    let canonical = layout.decode(index, &mut p);
-                    for (side, code) in [(Color::Red, r), (Color::Black, b)] {
-                        if !canonical || cursor.position(&p, side).is_none() {
-                            *code = 0;
+        // For each number, a bit for each side to move whose position is broken.
+        let mut broken = vec![0u8; layout.size as usize];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for_chunks(
+            threads,
+            &mut broken,
+            4096,
+            || ([xq_core::Square::A0; MAX_PIECES], Cursor::new(layout)),
+            |(p, cursor), first, chunk| {
+                for (i, bits) in chunk.iter_mut().enumerate() {
+                    let canonical = layout.decode((first + i) as u64, p);
+                    for side in Color::ALL {
+                        if !canonical || cursor.position(p, side).is_none() {
+                            *bits |= 1 << side.index();
                         }
                     }
                 }
+            },
+        );
+        let (red, black) = codes.split_at_mut(broken.len());
+        for ((&bits, r), b) in broken.iter().zip(red).zip(black) {
+            if bits & 1 != 0 {
+                *r = 0;
             }
-        };
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(run);
+            if bits & 2 != 0 {
+                *b = 0;
             }
-        });
+        }
     }
 }
 

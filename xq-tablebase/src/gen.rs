@@ -384,6 +384,36 @@ pub(crate) fn parallel(threads: usize, total: u64, work: impl Fn(std::ops::Range
     }
 }
 
+/// Runs `work` on the items of `items`, `chunk` of them at a time, on `threads` threads;
+/// each thread makes its own state first (`state`), and `work` gets it, the index of the
+/// chunk's first item and the chunk.
+pub(crate) fn for_chunks<T: Send, S>(
+    threads: usize,
+    items: &mut [T],
+    chunk: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize, &mut [T]) + Sync,
+) {
+    let chunks = std::sync::Mutex::new(items.chunks_mut(chunk).enumerate());
+    let run = || {
+        let mut s = state();
+        loop {
+            let next = chunks.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some((c, items)) = next else { break };
+            work(&mut s, c * chunk, items);
+        }
+    };
+    if threads <= 1 {
+        run();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(run);
+            }
+        });
+    }
+}
+
 struct Generator<'a> {
     layout: &'a Layout,
     subs: &'a [&'a Table],

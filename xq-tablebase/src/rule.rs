@@ -42,11 +42,10 @@
 //! new one); a chase of a piece of which `W` has two is not counted for `W`; a line where
 //! both sides check or chase in other patterns is a draw.
 
-use crate::gen::{capture_value, split, unmove_weight, unmoves, Table};
+use crate::gen::{capture_value, for_chunks, split, unmove_weight, unmoves, Table};
 use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
 use crate::value::{TableValue, CODE_RULE_LOSS, CODE_RULE_WIN};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
-use std::sync::Mutex;
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::chase_targets;
 
@@ -125,27 +124,17 @@ fn map_nodes<T: Clone + Default + Send>(
     work: impl Fn(usize, &mut Placement, &mut Cursor<'_>) -> T + Sync,
 ) -> Vec<T> {
     let mut out = vec![T::default(); n];
-    let chunks = Mutex::new(out.chunks_mut(NODE_CHUNK).enumerate());
-    let run = || {
-        let mut p: Placement = [Square::A0; MAX_PIECES];
-        let mut cursor = Cursor::new(layout);
-        loop {
-            let next = chunks.lock().expect("no thread panicked").next();
-            let Some((c, chunk)) = next else { break };
+    for_chunks(
+        threads,
+        &mut out,
+        NODE_CHUNK,
+        || ([Square::A0; MAX_PIECES], Cursor::new(layout)),
+        |(p, cursor), first, chunk| {
             for (i, slot) in chunk.iter_mut().enumerate() {
-                *slot = work(c * NODE_CHUNK + i, &mut p, &mut cursor);
+                *slot = work(first + i, p, cursor);
             }
-        }
-    };
-    if threads <= 1 {
-        run();
-    } else {
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(run);
-            }
-        });
-    }
+        },
+    );
     out
 }
 

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
 use xq_movegen::rules::chases;
-use xq_movegen::Termination;
+use xq_movegen::{Outcome, Termination};
 use xq_tablebase::{
     generate, verify, write_table, Ending, Table, TableResult, TableValue, Tablebases,
     FORMAT_VERSION,
@@ -155,6 +155,8 @@ struct Edge {
 /// The rule's game on the positions a table calls drawn or decided by the rule.
 struct Game {
     positions: Vec<Position>,
+    /// The node of each position, by its key.
+    id: HashMap<u64, usize>,
     edges: Vec<Vec<Edge>>,
     /// A capture into a draw.
     draw_exit: Vec<bool>,
@@ -217,6 +219,7 @@ impl Game {
         }
         Game {
             positions,
+            id,
             edges,
             draw_exit,
         }
@@ -414,6 +417,57 @@ fn best_table_moves(tables: &[Table], pos: &Position) -> Vec<xq_core::Move> {
     moves.into_iter().filter(|&m| value(m) == best).collect()
 }
 
+/// A seeded xorshift: a number below `n`.
+fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut seed = seed;
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
+/// Plays from `start` until xq's referee ends the game (`Game::outcome`): `winner` plays
+/// the solver's strategy (`won`, `strategy`) while the position is won by the rules, and
+/// the fastest mate of `tables` once it is a plain win; the loser plays one of the
+/// tables' best defences if `defend`, else any legal move, picked by `random`. The
+/// outcome and the plies played.
+fn play_out(
+    game: &Game,
+    tables: &[Table],
+    winner: Color,
+    (won, strategy): (&[bool], &[Option<usize>]),
+    start: &Position,
+    defend: bool,
+    random: &mut impl FnMut(usize) -> usize,
+) -> (Outcome, usize) {
+    let mut g = xq_movegen::Game::new(start.clone());
+    let mut plies = 0;
+    loop {
+        if let Some(outcome) = g.outcome() {
+            return (outcome, plies);
+        }
+        assert!(plies < 1000, "{start}: no end after 1,000 plies");
+        let pos = g.position().clone();
+        let m = if pos.side_to_move() == winner {
+            match game.id.get(&pos.key()).filter(|&&w| won[w]) {
+                Some(&w) => game.edges[w][strategy[w].expect("the winner's move")].m,
+                None => best_table_moves(tables, &pos)[0],
+            }
+        } else {
+            let moves: Vec<_> = if defend {
+                best_table_moves(tables, &pos)
+            } else {
+                xq_movegen::legal_moves(&pos).into_iter().collect()
+            };
+            moves[random(moves.len())]
+        };
+        g.play(m).unwrap();
+        plies += 1;
+    }
+}
+
 /// The tables' lines under the referee. From every 8th position of KRKN that the rules
 /// decide, with either side to move, the winner plays the independent solver's strategy
 /// while the position is won by the rules and the table's fastest mate once it is a
@@ -430,50 +484,24 @@ fn the_referee_rules_the_tables_lines_as_the_tables_say() {
         &subs,
         positions(PieceKind::Chariot, PieceKind::Horse),
     );
-    let id: HashMap<u64, usize> = game
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.key(), i))
-        .collect();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut random = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut random = xorshift(0x9e37_79b9_7f4a_7c15);
     let (mut games, mut by_check, mut by_mate, mut longest) = (0, 0, 0, 0);
     for winner in Color::ALL {
         let (won, strategy) = game.solve_with_strategy(winner);
         let decided = game.positions.iter().enumerate().filter(|&(v, _)| won[v]);
         for (_, start) in decided.step_by(8) {
-            let mut g = xq_movegen::Game::new(start.clone());
-            let mut plies = 0;
-            let outcome = loop {
-                if let Some(outcome) = g.outcome() {
-                    break outcome;
-                }
-                assert!(plies < 1000, "{start}: no end after 1,000 plies");
-                let pos = g.position().clone();
-                let m = if pos.side_to_move() == winner {
-                    match id.get(&pos.key()).filter(|&&w| won[w]) {
-                        Some(&w) => game.edges[w][strategy[w].expect("the winner's move")].m,
-                        None => best_table_moves(&all, &pos)[0],
-                    }
-                } else {
-                    // Every other game the loser defends as the table does (any of
-                    // its best moves), else it plays any legal move.
-                    let moves: Vec<_> = if games % 2 == 0 {
-                        best_table_moves(&all, &pos)
-                    } else {
-                        xq_movegen::legal_moves(&pos).into_iter().collect()
-                    };
-                    moves[random(moves.len())]
-                };
-                g.play(m).unwrap();
-                plies += 1;
-            };
+            // Every other game the loser defends as the table does (any of its best
+            // moves), else it plays any legal move.
+            let line = (won.as_slice(), strategy.as_slice());
+            let (outcome, plies) = play_out(
+                &game,
+                &all,
+                winner,
+                line,
+                start,
+                games % 2 == 0,
+                &mut random,
+            );
             assert_eq!(outcome.result.winner(), Some(winner), "{start}: {outcome}");
             // Defending as the table does, the loser is never mated: the referee ends
             // the game at the repetition.
@@ -611,21 +639,7 @@ fn a_chariot_and_two_advisors_against_a_cannon_by_the_chase_rule() {
             .is_some_and(|v| v == TableValue::Draw || v.by_rule())
     });
     let game = Game::new(table, &subs, drawn);
-    let id: HashMap<u64, usize> = game
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.key(), i))
-        .collect();
-    let mut random = {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        }
-    };
+    let mut random = xorshift(0x2545_f491_4f6c_dd1d);
     let (mut decided, mut games, mut by_chase, mut by_mate) = (0, 0, 0, 0);
     for winner in Color::ALL {
         let (won, strategy) = game.solve_with_strategy(winner);
@@ -648,30 +662,16 @@ fn a_chariot_and_two_advisors_against_a_cannon_by_the_chase_rule() {
                 continue;
             }
             decided += 1;
-            let mut g = xq_movegen::Game::new(start.clone());
-            let mut plies = 0;
-            let outcome = loop {
-                if let Some(outcome) = g.outcome() {
-                    break outcome;
-                }
-                assert!(plies < 1000, "{start}: no end after 1,000 plies");
-                let pos = g.position().clone();
-                let m = if pos.side_to_move() == winner {
-                    match id.get(&pos.key()).filter(|&&w| won[w]) {
-                        Some(&w) => game.edges[w][strategy[w].expect("the winner's move")].m,
-                        None => best_table_moves(&all, &pos)[0],
-                    }
-                } else {
-                    let moves: Vec<_> = if games % 2 == 0 {
-                        best_table_moves(&all, &pos)
-                    } else {
-                        xq_movegen::legal_moves(&pos).into_iter().collect()
-                    };
-                    moves[random(moves.len())]
-                };
-                g.play(m).unwrap();
-                plies += 1;
-            };
+            let line = (won.as_slice(), strategy.as_slice());
+            let (outcome, _) = play_out(
+                &game,
+                &all,
+                winner,
+                line,
+                start,
+                games % 2 == 0,
+                &mut random,
+            );
             assert_eq!(outcome.result.winner(), Some(winner), "{start}: {outcome}");
             match outcome.termination {
                 Termination::PerpetualChase { by, .. } => {
