@@ -108,7 +108,7 @@ fn gen_verify_probe() {
     let summary = stdout(&xq(&["tb", "stats", "--summary", d]));
     assert!(
         summary
-            .contains("\n| **phase 1** | 3 | 29,892 | 13,503 | 474 | 15,915 | 14 (KNK) | KRKA (20,685) | 2,525 |"),
+            .contains("\n| **phase 1** | 3 | 29,892 | 13,503 | 474 | 15,915 | 14 (KNK) | KRKA (20,685) | 3,831 |"),
         "{summary}"
     );
     assert!(
@@ -193,8 +193,8 @@ fn summary_of_the_log_in_the_repository() {
         [&phase1[6], &phase1[7]],
         ["133 (KCPKAAB)", "KCAABBKAABB (132,833,898)"]
     );
-    let both = row("| both sides attack | 86 |");
-    assert_eq!([&both[2], &both[6]], ["573,183,815", "131 (KRKNABB)"]);
+    let both = row("| both sides attack | 133 |");
+    assert_eq!([&both[2], &both[6]], ["978,892,862", "131 (KRKNABB)"]);
     let idle = row("| phase 1 | idle |");
     assert_eq!(
         [&idle[2], &idle[4], &idle[5]],
@@ -223,6 +223,9 @@ fn summary_of_the_log_in_the_repository() {
     // says it: KRKN's 1,597, all by perpetual check.
     let krkn = row("| KRKN | 380,325 |");
     assert_eq!(&krkn[2..], ["1,597", "1,597", "0", "312 |"]);
+    // The first ending the perpetual-chase rule decides.
+    let chase = row("| KRAAKC | 3,185,629 |");
+    assert_eq!(&chase[2..], ["180", "0", "180", "18 |"]);
     let unknown = row("| KRKNABB | 35,195,142 |");
     assert_eq!(&unknown[2..], ["6,785,923", "?", "?", "? |"]);
     // docs/tablebases.md holds this summary between its markers.

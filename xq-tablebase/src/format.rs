@@ -7,7 +7,7 @@
 //! | 8 | 2 | format version: `3` (`1` and `2` below) |
 //! | 10 | 1 | bytes per value: `1` or `2` |
 //! | 11 | 1 | compression of the blocks: `2`, Brotli (RFC 7932); `1`, raw DEFLATE (RFC 1951), in versions 1 and 2 |
-//! | 12 | 4 | values per block (the last block may hold fewer): 32,768 (4,096 in versions 1 and 2) |
+//! | 12 | 4 | values per block (the last block may hold fewer): 4,096 |
 //! | 16 | 16 | the ending's canonical name in ASCII, padded with zero bytes |
 //! | 32 | 8 | numbers per side to move (the index size) |
 //! | 40 | 4 | number of blocks |
@@ -35,7 +35,7 @@
 //! The CRC is the CRC-32 of ISO-HDLC (zlib's).
 //!
 //! Versions 1 and 2, which earlier builds wrote, differ in three things: the blocks are
-//! raw DEFLATE of 4,096 values, a broken number holds `0`, and one-byte codes are all
+//! raw DEFLATE, a broken number holds `0`, and one-byte codes are all
 //! mates (`2 + d` up to 255); version 2 is a table with the rules' two-byte codes.
 //!
 //! # The index
@@ -83,11 +83,11 @@ const BLOCK_ENTRY: usize = 12;
 const DEFLATE: u8 = 1;
 /// Compression of version 3: Brotli (RFC 7932).
 const BROTLI: u8 = 2;
-/// Values per block in version 3 (4,096 in versions 1 and 2).
-const BLOCK_VALUES: u32 = 32768;
+/// Values per block (as in versions 1 and 2): small blocks keep a probe as fast as with DEFLATE.
+const BLOCK_VALUES: u32 = 4096;
 /// Brotli's quality (0 to 11) and window (log2 bytes) for the blocks.
 const BROTLI_QUALITY: u32 = 10;
-const BROTLI_WINDOW: u32 = 22;
+const BROTLI_WINDOW: u32 = 16;
 /// The one-byte codes of version 3 for the rules' results (mates are at most 251 plies
 /// in a one-byte table of version 3).
 const BYTE_RULE_LOSS: u8 = 254;
