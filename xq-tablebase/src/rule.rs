@@ -72,24 +72,27 @@ pub(crate) fn apply(table: &mut Table, subs: &[&Table], threads: usize) -> u64 {
     let mut by_chase = 0;
     {
         let game = Game::new(table, subs, threads);
-        // The two winners' games are independent: each on a thread of its own (whose
-        // scans take `threads` more), so that the one left running has the machine.
-        let results: Vec<(Color, Set, Set)> = std::thread::scope(|s| {
-            let solving: Vec<_> = Color::ALL
-                .into_iter()
-                .map(|winner| {
-                    let game = &game;
-                    s.spawn(move || {
-                        let (won, chase) = game.solve(winner);
-                        (winner, won, chase)
-                    })
-                })
-                .collect();
-            solving
-                .into_iter()
-                .map(|h| h.join().expect("a rule game's thread does not panic"))
-                .collect()
-        });
+        // The two winners' games are independent: with more than one thread, each on a
+        // thread of its own (whose scans take `threads` more), so that the one left
+        // running has the machine.
+        let solve = |winner| {
+            let (won, chase) = game.solve(winner);
+            (winner, won, chase)
+        };
+        let results: Vec<(Color, Set, Set)> = if threads <= 1 {
+            Color::ALL.into_iter().map(solve).collect()
+        } else {
+            std::thread::scope(|s| {
+                let solving: Vec<_> = Color::ALL
+                    .into_iter()
+                    .map(|winner| s.spawn(move || solve(winner)))
+                    .collect();
+                solving
+                    .into_iter()
+                    .map(|h| h.join().expect("a rule game's thread does not panic"))
+                    .collect()
+            })
+        };
         for (winner, won, chase) in results {
             by_chase += count(&chase) as u64;
             for (v, &w) in won.iter().enumerate() {
