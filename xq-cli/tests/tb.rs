@@ -193,8 +193,8 @@ fn summary_of_the_log_in_the_repository() {
         [&phase1[6], &phase1[7]],
         ["133 (KCPKAAB)", "KCAABBKAABB (132,833,898)"]
     );
-    let both = row("| both sides attack | 135 |");
-    assert_eq!([&both[2], &both[6]], ["1,026,205,223", "131 (KRKNABB)"]);
+    let both = row("| both sides attack | 136 |");
+    assert_eq!([&both[2], &both[6]], ["1,056,323,585", "131 (KRKNABB)"]);
     let idle = row("| phase 1 | idle |");
     assert_eq!(
         [&idle[2], &idle[4], &idle[5]],
