@@ -6,8 +6,8 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    generate, log, memory_needed, read_captures, rewrite_table, table_size, verify, verify_file,
-    write_table, Ending, Progress, Table, Tablebases,
+    check_wdl, generate, log, memory_needed, read_captures, read_table, rewrite_table, table_size,
+    verify, verify_file, write_table, write_wdl, Ending, Progress, Table, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -71,6 +71,10 @@ enum TbCommand {
         /// Rewrite each table that verifies in the newest file format (smaller), in place.
         #[arg(long)]
         rewrite: bool,
+        /// Write the WDL file (`.xqwdl`) of each table that verifies and has none. An
+        /// existing WDL file is always checked against its table.
+        #[arg(long)]
+        wdl: bool,
         /// Threads.
         #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
         threads: usize,
@@ -106,8 +110,9 @@ pub fn run(args: &TbArgs) -> Result<i32> {
         TbCommand::Verify {
             dir,
             rewrite,
+            wdl,
             threads,
-        } => verify_dir(dir, *rewrite, *threads),
+        } => verify_dir(dir, *rewrite, *wdl, *threads),
         TbCommand::Stats { dir, summary } => stats(dir, *summary),
     }
 }
@@ -180,6 +185,7 @@ fn gen(
         let verified = check.then(|| t1.elapsed().as_secs_f64());
         let t2 = Instant::now();
         let size_bytes = write_table(&table, &path, threads)?;
+        let wdl_bytes = write_wdl(&table, &dir.join(ending.wdl_file_name()), threads)?;
         let s = log::Record {
             gen_seconds: Some(generated.as_secs_f64()),
             verify_seconds: verified,
@@ -200,7 +206,7 @@ fn gen(
             )
         });
         outln!(
-            "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position)",
+            "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position), WDL file {wdl_bytes} bytes",
             s.positions,
             s.wins,
             s.draws,
@@ -268,7 +274,7 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
     Ok(0)
 }
 
-fn verify_dir(dir: &Path, rewrite: bool, threads: usize) -> Result<i32> {
+fn verify_dir(dir: &Path, rewrite: bool, wdl: bool, threads: usize) -> Result<i32> {
     let tb = Tablebases::open(dir)?;
     let endings = tb.endings();
     if endings.is_empty() {
@@ -280,12 +286,29 @@ fn verify_dir(dir: &Path, rewrite: bool, threads: usize) -> Result<i32> {
         pb.set_message(ending.to_string());
         let result = verify_file(dir, &ending, threads, &|d| pb.set_position(d));
         pb.finish_and_clear();
+        let result = result.and_then(|n| {
+            let mut line = format!("{ending}: ok, {n} positions");
+            let path = dir.join(ending.file_name());
+            if rewrite {
+                line += &match rewrite_table(&path, threads)? {
+                    Some((a, b)) => format!(", rewritten: {a} -> {b} bytes"),
+                    None => ", of the newest format already".to_string(),
+                };
+            }
+            let wdl_path = dir.join(ending.wdl_file_name());
+            if wdl_path.exists() || wdl {
+                let table = read_table(&path)?;
+                if !wdl_path.exists() {
+                    let bytes = write_wdl(&table, &wdl_path, threads)?;
+                    line += &format!(", WDL file written ({bytes} bytes)");
+                }
+                check_wdl(&table, &wdl_path)?;
+                line += ", WDL file agrees";
+            }
+            Ok(line)
+        });
         match result {
-            Ok(n) if rewrite => match rewrite_table(&dir.join(ending.file_name()), threads)? {
-                Some((a, b)) => outln!("{ending}: ok, {n} positions, rewritten: {a} -> {b} bytes")?,
-                None => outln!("{ending}: ok, {n} positions, of the newest format already")?,
-            },
-            Ok(n) => outln!("{ending}: ok, {n} positions")?,
+            Ok(line) => outln!("{line}")?,
             Err(e) => {
                 failed += 1;
                 outln!("{ending}: FAILED: {e:#}")?;

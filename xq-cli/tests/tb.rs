@@ -118,10 +118,31 @@ fn gen_verify_probe() {
 
     let verify = xq(&["tb", "verify", d]);
     assert!(verify.status.success());
+    // Each table's WDL file was written beside it, and is checked against it.
     assert_eq!(
         stdout(&verify),
-        "KNK: ok, 4806 positions\nKRK: ok, 4401 positions\nKRKA: ok, 20685 positions\n"
+        "KNK: ok, 4806 positions, WDL file agrees\nKRK: ok, 4401 positions, WDL file agrees\nKRKA: ok, 20685 positions, WDL file agrees\n"
     );
+    // A missing WDL file is written by --wdl; a damaged one fails.
+    let knk_wdl = std::fs::read(dir.join("KNK.xqwdl")).unwrap();
+    std::fs::remove_file(dir.join("KNK.xqwdl")).unwrap();
+    std::fs::write(dir.join("KRK.xqwdl"), &knk_wdl).unwrap();
+    let verify = xq(&["tb", "verify", d, "--wdl"]);
+    assert_eq!(verify.status.code(), Some(1));
+    let out = stdout(&verify);
+    assert!(
+        out.starts_with(&format!(
+            "KNK: ok, 4806 positions, WDL file written ({} bytes), WDL file agrees\nKRK: FAILED: ",
+            knk_wdl.len()
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("KRK.xqwdl: corrupt (ending name is wrong)"),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(dir.join("KNK.xqwdl")).unwrap(), knk_wdl);
+    std::fs::remove_file(dir.join("KRK.xqwdl")).unwrap();
 
     let fen = "3k5/4a4/9/9/9/9/9/9/4R4/4K4 w";
     let probe = stdout(&xq(&["tb", "probe", d, "--fen", fen]));

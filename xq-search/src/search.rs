@@ -21,7 +21,7 @@ use xq_eval::nnue::Network;
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
-use xq_tablebase::{TableValue, Tablebases};
+use xq_tablebase::{Tablebases, WdlValue};
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
@@ -224,20 +224,21 @@ impl Searcher {
         if pieces > tb.max_pieces() {
             return None;
         }
-        // A damaged file answers nothing rather than something wrong.
-        let value = tb.probe_dtm(&self.pos).ok().flatten()?;
-        let left = NO_CAPTURE_DRAW_PLIES.saturating_sub(self.pos.halfmove_clock());
+        // A damaged file answers nothing rather than something wrong. The WDL file, kept
+        // in memory, answers when there is one; a mate counts when it comes within the
+        // 120-ply rule (the clock stands at 0 here).
+        let value = tb.probe_wdl_value(&self.pos).ok().flatten()?;
         let win = score::TB_WIN - ply as i32;
         Some(match value {
-            TableValue::Win { plies } if u32::from(plies) <= left => win,
-            TableValue::Loss { plies } if u32::from(plies) <= left => -win,
-            TableValue::Win { .. } => 1,
-            TableValue::Loss { .. } => -1,
+            WdlValue::Win => win,
+            WdlValue::Loss => -win,
+            WdlValue::LongWin => 1,
+            WdlValue::LongLoss => -1,
             // A win by the rules of perpetual check and chase: below every table mate, far
             // above any evaluation; the search's own repetition rulings carry it out.
-            TableValue::RuleWin => score::TB_RULE_WIN - ply as i32,
-            TableValue::RuleLoss => -(score::TB_RULE_WIN - ply as i32),
-            TableValue::Draw => 0,
+            WdlValue::RuleWin => score::TB_RULE_WIN - ply as i32,
+            WdlValue::RuleLoss => -(score::TB_RULE_WIN - ply as i32),
+            WdlValue::Draw => 0,
         })
     }
 

@@ -8,7 +8,7 @@ use xq_core::Position;
 use xq_movegen::Game;
 use xq_search::score::{is_mate, TB_WIN};
 use xq_search::{Limits, Score, SearchConfig, Searcher};
-use xq_tablebase::{generate, write_table, Ending, Table, TableValue, Tablebases};
+use xq_tablebase::{generate, write_table, write_wdl, Ending, Table, TableValue, Tablebases};
 
 fn tables(names: &[&str]) -> Vec<Table> {
     let mut done: Vec<Table> = Vec::new();
@@ -138,6 +138,25 @@ fn with_tables_a_capture_into_the_set_is_scored_by_the_table() {
     assert_eq!(with.best_move.unwrap().to_string(), "e5f7");
     assert_eq!(with.value, TB_WIN - 1);
     assert!(without.value < TB_WIN - 200);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn wdl_files_alone_score_a_capture_as_the_distance_files_do() {
+    // The same capture as above, with only KNK's WDL file in the directory.
+    let dir = std::env::temp_dir().join(format!("xq-search-tb-wdl-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let knk = &tables(&["KNK"])[0];
+    write_wdl(knk, &dir.join(knk.ending().wdl_file_name()), 1).unwrap();
+    let tb = Arc::new(Tablebases::open(&dir).unwrap());
+    assert!(tb.endings().is_empty());
+    let pos = Position::from_fen("4k4/9/5a3/9/4N4/9/9/9/9/3K5 w").unwrap();
+    let mut searcher = Searcher::new(16);
+    searcher.set_tablebases(Some(tb));
+    let with = search(&mut searcher, &pos, 2);
+    assert_eq!(with.best_move.unwrap().to_string(), "e5f7");
+    assert_eq!(with.value, TB_WIN - 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -558,6 +558,12 @@ impl Ending {
         format!("{self}.xqtb")
     }
 
+    /// The name of the file that holds this ending's WDL table
+    /// ([`write_wdl`](crate::write_wdl)): `KRKAABB.xqwdl`.
+    pub fn wdl_file_name(&self) -> String {
+        format!("{self}.xqwdl")
+    }
+
     /// The pieces of each side, generals first, as `(piece, count)` with the attacking side
     /// as Red: the order the index places them in.
     pub(crate) fn army(&self, color: Color) -> Army {

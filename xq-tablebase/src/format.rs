@@ -1,9 +1,12 @@
 //! The file format (version 3; versions 1 and 2 are read too). All numbers are
-//! little-endian.
+//! little-endian. A table comes in two files: the *distance* file (`KRKN.xqtb`, the
+//! exact value and distance to mate of each position) and the *WDL* file (`KRKN.xqwdl`,
+//! only what a search needs: [`WdlValue`], far smaller, read whole into memory). Both
+//! have the layout below; the WDL file has its own magic and stores one byte a value.
 //!
 //! | offset | bytes | field |
 //! | --- | --- | --- |
-//! | 0 | 8 | magic `58 51 54 42 00 0D 0A 1A` (`XQTB`, then bytes that text-mode transfers would alter) |
+//! | 0 | 8 | magic `58 51 54 42 00 0D 0A 1A` (`XQTB`, then bytes that text-mode transfers would alter); `58 51 57 4C 00 0D 0A 1A` (`XQWL`) in a WDL file |
 //! | 8 | 2 | format version: `3` (`1` and `2` below) |
 //! | 10 | 1 | bytes per value: `1` or `2` |
 //! | 11 | 1 | compression of the blocks: `2`, Brotli (RFC 7932); `1`, raw DEFLATE (RFC 1951), in versions 1 and 2 |
@@ -33,6 +36,12 @@
 //! holds the code of the number before it (`1` at the start): no probe asks for it, and
 //! the runs compress better; the reader finds the broken numbers again from the index.
 //! The CRC is the CRC-32 of ISO-HDLC (zlib's).
+//!
+//! A WDL file (version 3 only) stores each value as one byte, the index of its
+//! [`WdlValue`] worst first: `0` loss, `1` loss by the rules, `2` loss by a mate in more
+//! than 120 plies, `3` draw, `4` win by a mate in more than 120 plies, `5` win by the
+//! rules, `6` win; a broken number holds the byte before it (`3` at the start). Its
+//! header's counts, longest mate and broken numbers are the distance file's.
 //!
 //! Versions 1 and 2, which earlier builds wrote, differ in three things: the blocks are
 //! raw DEFLATE, a broken number holds `0`, and one-byte codes are all
@@ -66,7 +75,7 @@
 use crate::ending::Ending;
 use crate::gen::{for_chunks, Table};
 use crate::index::{Cursor, Layout, MAX_PIECES};
-use crate::value::{CODE_RULE_LOSS, CODE_RULE_WIN};
+use crate::value::{TableValue, WdlValue, CODE_RULE_LOSS, CODE_RULE_WIN};
 use crate::TablebaseError;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -75,6 +84,16 @@ use std::sync::{Arc, Mutex};
 use xq_core::Color;
 
 const MAGIC: [u8; 8] = [b'X', b'Q', b'T', b'B', 0, 0x0d, 0x0a, 0x1a];
+const WDL_MAGIC: [u8; 8] = [b'X', b'Q', b'W', b'L', 0, 0x0d, 0x0a, 0x1a];
+
+/// Which of a table's two files a file is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The exact values with the distance to mate (`.xqtb`).
+    Distance,
+    /// Only the [`WdlValue`]s (`.xqwdl`).
+    Wdl,
+}
 /// The newest format version this crate writes and reads (it reads every version from 1).
 pub const FORMAT_VERSION: u16 = 3;
 const HEADER: usize = 128;
@@ -147,6 +166,49 @@ fn io_error(path: &Path, e: std::io::Error) -> TablebaseError {
 /// # Errors
 /// [`TablebaseError::Io`] when the file cannot be written.
 pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, TablebaseError> {
+    write_file(table, path, threads, Kind::Distance)
+}
+
+/// Writes the WDL file of `table` to `path` (named by [`Ending::wdl_file_name`]): each
+/// position's [`WdlValue`] alone, one byte a value before compression, on `threads`
+/// threads; returns the file's size in bytes. A search keeps these files in memory
+/// ([`Tablebases::probe_wdl_value`](crate::Tablebases::probe_wdl_value)); the distance
+/// file stays for the root and for analysis.
+///
+/// # Errors
+/// [`TablebaseError::Io`] when the file cannot be written.
+///
+/// ```
+/// use xq_tablebase::{check_wdl, generate, write_table, write_wdl, Ending};
+/// let dir = std::env::temp_dir().join(format!("xq-tb-wdl-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let krk: Ending = "KRK".parse().unwrap();
+/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+/// let distance = write_table(&table, &dir.join(krk.file_name()), 1).unwrap();
+/// let wdl = write_wdl(&table, &dir.join(krk.wdl_file_name()), 1).unwrap();
+/// assert!(wdl < distance);
+/// // Every position of the WDL file agrees with the table.
+/// let positions = table.stats().positions();
+/// assert_eq!(check_wdl(&table, &dir.join(krk.wdl_file_name())).unwrap(), positions);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn write_wdl(table: &Table, path: &Path, threads: usize) -> Result<u64, TablebaseError> {
+    write_file(table, path, threads, Kind::Wdl)
+}
+
+/// The WDL byte of a stored code (not 0).
+fn wdl_byte(code: u16) -> u8 {
+    TableValue::from_code(code)
+        .map_or(WdlValue::Draw, TableValue::wdl_value)
+        .byte()
+}
+
+fn write_file(
+    table: &Table,
+    path: &Path,
+    threads: usize,
+    kind: Kind,
+) -> Result<u64, TablebaseError> {
     let stats = table.stats();
     let longest_code = table
         .codes
@@ -155,7 +217,7 @@ pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, Ta
         .filter(|&c| c < CODE_RULE_LOSS)
         .max()
         .unwrap_or(0);
-    let width: u8 = if longest_code < u16::from(BYTE_RULE_LOSS) {
+    let width: u8 = if kind == Kind::Wdl || longest_code < u16::from(BYTE_RULE_LOSS) {
         1
     } else {
         2
@@ -174,7 +236,9 @@ pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, Ta
             if c != 0 {
                 last = c;
             }
-            if width == 1 {
+            if kind == Kind::Wdl {
+                b.push(wdl_byte(last));
+            } else if width == 1 {
                 b.push(match last {
                     CODE_RULE_LOSS => BYTE_RULE_LOSS,
                     CODE_RULE_WIN => BYTE_RULE_WIN,
@@ -215,7 +279,10 @@ pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, Ta
         table_bytes.extend_from_slice(&crc.to_le_bytes());
     }
     let mut h = vec![0u8; HEADER];
-    h[..8].copy_from_slice(&MAGIC);
+    h[..8].copy_from_slice(match kind {
+        Kind::Distance => &MAGIC,
+        Kind::Wdl => &WDL_MAGIC,
+    });
     h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
     h[10] = width;
     h[11] = BROTLI;
@@ -234,7 +301,10 @@ pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, Ta
     let crc = crc32(&h[..124]);
     h[124..128].copy_from_slice(&crc.to_le_bytes());
 
-    let tmp = path.with_extension("xqtb.part");
+    let tmp = path.with_extension(match kind {
+        Kind::Distance => "xqtb.part",
+        Kind::Wdl => "xqwdl.part",
+    });
     let write = || -> std::io::Result<()> {
         let mut f = std::io::BufWriter::new(File::create(&tmp)?);
         f.write_all(&h)?;
@@ -252,6 +322,7 @@ pub fn write_table(table: &Table, path: &Path, threads: usize) -> Result<u64, Ta
 /// What a file's header says.
 #[derive(Clone, Debug)]
 pub(crate) struct Header {
+    pub kind: Kind,
     pub ending: Ending,
     version: u16,
     width: u8,
@@ -263,14 +334,24 @@ pub(crate) struct Header {
     pub length: u64,
 }
 
-/// An open table file: its header and block table in memory, blocks read on demand.
+/// Where an open file's blocks are read from.
+#[derive(Debug)]
+enum Source {
+    /// Read on demand (a distance file).
+    File(Mutex<File>),
+    /// The whole file, read when it was opened (a WDL file).
+    Memory(Vec<u8>),
+}
+
+/// An open table file: its header and block table in memory, blocks read on demand (or
+/// the whole file in memory, for a WDL file).
 #[derive(Debug)]
 pub(crate) struct TableFile {
     path: PathBuf,
     pub header: Header,
     pub layout: Layout,
     blocks: Vec<(u64, u32)>,
-    file: Mutex<File>,
+    source: Source,
     cache: Mutex<Vec<(usize, Arc<Vec<u8>>)>>,
 }
 
@@ -296,11 +377,19 @@ impl TableFile {
             });
         }
         file.read_exact(&mut h).map_err(|e| io_error(path, e))?;
-        if h[..8] != MAGIC {
+        let kind = if h[..8] == MAGIC {
+            Kind::Distance
+        } else if h[..8] == WDL_MAGIC {
+            Kind::Wdl
+        } else {
             return Err(TablebaseError::NotATable(path.to_path_buf()));
-        }
+        };
         let version = u16_at(&h, 8);
-        if !(1..=FORMAT_VERSION).contains(&version) {
+        let oldest = match kind {
+            Kind::Distance => 1,
+            Kind::Wdl => 3,
+        };
+        if !(oldest..=FORMAT_VERSION).contains(&version) {
             return Err(TablebaseError::UnsupportedVersion {
                 path: path.to_path_buf(),
                 version,
@@ -320,7 +409,11 @@ impl TableFile {
         let block_count = u32_at(&h, 40) as u64;
         let layout = Layout::new(ending);
         let compression = if version >= 3 { BROTLI } else { DEFLATE };
-        if !(width == 1 || width == 2) || h[11] != compression || block_values == 0 {
+        let widths: &[u8] = match kind {
+            Kind::Distance => &[1, 2],
+            Kind::Wdl => &[1],
+        };
+        if !widths.contains(&width) || h[11] != compression || block_values == 0 {
             return Err(corrupt("value width, compression or block size"));
         }
         if size != layout.size || block_count != (2 * size).div_ceil(block_values as u64) {
@@ -357,9 +450,27 @@ impl TableFile {
         for (i, c) in counts.iter_mut().flatten().enumerate() {
             *c = u64_at(&h, 56 + 8 * i);
         }
+        let source = match kind {
+            Kind::Distance => Source::File(Mutex::new(file)),
+            Kind::Wdl => {
+                let mut all = Vec::with_capacity(length as usize);
+                file.seek(SeekFrom::Start(0))
+                    .and_then(|_| file.read_to_end(&mut all))
+                    .map_err(|e| io_error(path, e))?;
+                if all.len() as u64 != length {
+                    return Err(TablebaseError::Truncated {
+                        path: path.to_path_buf(),
+                        expected: length,
+                        found: all.len() as u64,
+                    });
+                }
+                Source::Memory(all)
+            }
+        };
         Ok(TableFile {
             path: path.to_path_buf(),
             header: Header {
+                kind,
                 ending,
                 version,
                 width,
@@ -372,7 +483,7 @@ impl TableFile {
             },
             layout,
             blocks,
-            file: Mutex::new(file),
+            source,
             cache: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
         })
     }
@@ -394,13 +505,19 @@ impl TableFile {
             self.blocks[b - 1].0
         };
         let (end, crc) = self.blocks[b];
-        let mut compressed = vec![0u8; (end - start) as usize];
-        {
-            let mut f = self.file.lock().unwrap_or_else(|e| e.into_inner());
-            f.seek(SeekFrom::Start(start))
-                .and_then(|_| f.read_exact(&mut compressed))
-                .map_err(|e| io_error(&self.path, e))?;
-        }
+        let read;
+        let compressed: &[u8] = match &self.source {
+            Source::File(file) => {
+                let mut bytes = vec![0u8; (end - start) as usize];
+                let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
+                f.seek(SeekFrom::Start(start))
+                    .and_then(|_| f.read_exact(&mut bytes))
+                    .map_err(|e| io_error(&self.path, e))?;
+                read = bytes;
+                &read
+            }
+            Source::Memory(all) => &all[start as usize..end as usize],
+        };
         let total = 2 * self.header.size;
         let first = b as u64 * self.header.block_values as u64;
         let values = (total - first).min(self.header.block_values as u64) as usize;
@@ -411,13 +528,13 @@ impl TableFile {
         };
         let data = if self.header.version >= 3 {
             let mut data = Vec::with_capacity(expected);
-            brotli::Decompressor::new(&compressed[..], 4096)
+            brotli::Decompressor::new(compressed, 4096)
                 .take(expected as u64 + 1)
                 .read_to_end(&mut data)
                 .map_err(|_| corrupt())?;
             data
         } else {
-            miniz_oxide::inflate::decompress_to_vec_with_limit(&compressed, expected)
+            miniz_oxide::inflate::decompress_to_vec_with_limit(compressed, expected)
                 .map_err(|_| corrupt())?
         };
         if data.len() != expected || crc32(&data) != crc {
@@ -443,6 +560,22 @@ impl TableFile {
         })
     }
 
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The value stored for `entry` (`side * size + index`) in a WDL file. A broken number
+    /// holds the value of the number before it.
+    pub fn wdl(&self, entry: u64) -> Result<WdlValue, TablebaseError> {
+        let per = self.header.block_values as u64;
+        let data = self.block((entry / per) as usize)?;
+        WdlValue::from_byte(data[(entry % per) as usize]).ok_or_else(|| TablebaseError::Corrupt {
+            path: self.path.clone(),
+            what: "a WDL value",
+        })
+    }
+
     /// The code of a one-byte value.
     fn byte_code(&self, b: u8) -> u16 {
         match b {
@@ -456,6 +589,12 @@ impl TableFile {
     /// version 3 are found again from the index (on all the machine's threads), so that
     /// they read 0 as in the table that was written.
     pub fn read_all(&self) -> Result<Table, TablebaseError> {
+        if self.header.kind == Kind::Wdl {
+            return Err(TablebaseError::Corrupt {
+                path: self.path.clone(),
+                what: "the kind of file (a WDL file where a distance file was wanted)",
+            });
+        }
         let mut codes = Vec::with_capacity(2 * self.header.size as usize);
         for b in 0..self.blocks.len() {
             let data = self.block(b)?;
@@ -511,7 +650,9 @@ impl TableFile {
 
 fn read_magic_ok(file: &mut File) -> bool {
     let mut m = [0u8; 8];
-    file.seek(SeekFrom::Start(0)).is_ok() && file.read_exact(&mut m).is_ok() && m == MAGIC
+    file.seek(SeekFrom::Start(0)).is_ok()
+        && file.read_exact(&mut m).is_ok()
+        && (m == MAGIC || m == WDL_MAGIC)
 }
 
 /// Reads a whole table into memory (to verify it, or to generate a larger ending from
@@ -567,6 +708,61 @@ pub fn rewrite_table(path: &Path, threads: usize) -> Result<Option<(u64, u64)>, 
     Ok(Some((before, after)))
 }
 
+/// Checks the WDL file at `path` against `table` (of the same ending): every position's
+/// stored value is the table's value's [`WdlValue`], and the header agrees. Returns the
+/// positions checked.
+///
+/// # Errors
+/// A file that cannot be read, is not a good WDL file of `table`'s ending, or holds a
+/// value that differs ([`TablebaseError::Mismatch`]).
+pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
+    let file = TableFile::open(path)?;
+    let corrupt = |what: &'static str| TablebaseError::Corrupt {
+        path: path.to_path_buf(),
+        what,
+    };
+    if file.header.kind != Kind::Wdl {
+        return Err(corrupt(
+            "the kind of file (a distance file where a WDL file was wanted)",
+        ));
+    }
+    if file.header.ending != table.layout.ending {
+        return Err(corrupt("ending name"));
+    }
+    let per = file.header.block_values as usize;
+    let mut checked = 0;
+    for (b, codes) in table.codes.chunks(per).enumerate() {
+        let data = file.block(b)?;
+        for (i, (&code, &byte)) in codes.iter().zip(data.iter()).enumerate() {
+            if code == 0 {
+                continue;
+            }
+            if byte != wdl_byte(code) {
+                let entry = (b * per + i) as u64;
+                let layout = &table.layout;
+                let mut p = [xq_core::Square::A0; MAX_PIECES];
+                layout.decode(entry % layout.size, &mut p);
+                let side = Color::ALL[(entry / layout.size) as usize];
+                let position = layout
+                    .position(&p, side)
+                    .map_or_else(|| format!("number {entry}"), |pos| pos.to_fen());
+                return Err(TablebaseError::WdlMismatch {
+                    path: path.to_path_buf(),
+                    position,
+                    stored: WdlValue::from_byte(byte),
+                    expected: WdlValue::from_byte(wdl_byte(code)).expect("a value"),
+                });
+            }
+            checked += 1;
+        }
+    }
+    let stats = table.stats();
+    if file.header.counts != stats.counts || file.header.broken != stats.broken {
+        return Err(corrupt("the counts of the header"));
+    }
+    Ok(checked)
+}
+
 /// The tables of `dir` that `ending`'s captures lead to, which generating or verifying
 /// it needs.
 ///
@@ -605,8 +801,43 @@ pub fn verify_file(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn crc_of_the_check_string() {
-        assert_eq!(super::crc32(b"123456789"), 0xcbf4_3926);
+        assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
+    }
+
+    #[test]
+    fn a_wdl_file_that_differs_from_its_table_says_where() {
+        let krk: Ending = "KRK".parse().unwrap();
+        let mut table = crate::generate(&krk, &[], 1, &|_| {}).unwrap();
+        let dir = std::env::temp_dir().join(format!("xq-tb-wdl-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(krk.wdl_file_name());
+        write_wdl(&table, &path, 1).unwrap();
+        // The first position won with Red to move now reads as a draw in the table.
+        let entry = table.codes.iter().position(|&c| c == 2 + 1).unwrap();
+        table.codes[entry] = 1;
+        let err = check_wdl(&table, &path).unwrap_err();
+        let TablebaseError::WdlMismatch {
+            position,
+            stored,
+            expected,
+            ..
+        } = &err
+        else {
+            panic!("{err}");
+        };
+        assert_eq!((*stored, *expected), (Some(WdlValue::Win), WdlValue::Draw));
+        let pos = xq_core::Position::from_fen(position).unwrap();
+        assert_eq!(pos.side_to_move(), Color::Red);
+        assert!(
+            err.to_string().contains(
+                "is stored as win, mate within 120 plies but its distance table makes it draw"
+            ),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

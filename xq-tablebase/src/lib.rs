@@ -14,12 +14,13 @@ mod verify;
 
 pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
 pub use format::{
-    read_captures, read_table, rewrite_table, verify_file, write_table, FORMAT_VERSION,
+    check_wdl, read_captures, read_table, rewrite_table, verify_file, write_table, write_wdl,
+    FORMAT_VERSION,
 };
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use probe::Tablebases;
 #[allow(deprecated)]
-pub use value::{TableResult, TableValue, Wdl};
+pub use value::{TableResult, TableValue, Wdl, WdlValue};
 pub use verify::verify;
 
 use std::fmt;
@@ -103,6 +104,17 @@ pub enum TablebaseError {
         /// What the moves say (`None`: no legal position).
         expected: Option<TableValue>,
     },
+    /// A WDL file whose value of a position is not its distance table's ([`check_wdl`]).
+    WdlMismatch {
+        /// The WDL file.
+        path: PathBuf,
+        /// The position's FEN.
+        position: String,
+        /// What the WDL file holds (`None`: a byte that is no value).
+        stored: Option<WdlValue>,
+        /// What the distance table's value makes it.
+        expected: WdlValue,
+    },
     /// A generation log ([`log`]) that is not of the format this crate reads.
     BadLog {
         /// The file.
@@ -153,6 +165,17 @@ impl fmt::Display for TablebaseError {
                 "{ending}: {position} is stored as {} but its moves make it {}",
                 show(stored),
                 show(expected)
+            ),
+            TablebaseError::WdlMismatch {
+                path,
+                position,
+                stored,
+                expected,
+            } => write!(
+                f,
+                "{}: {position} is stored as {} but its distance table makes it {expected}",
+                path.display(),
+                stored.map_or("no value".to_string(), |v| v.to_string())
             ),
             TablebaseError::BadLog {
                 path,

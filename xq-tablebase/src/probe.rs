@@ -3,7 +3,7 @@
 use crate::ending::Ending;
 use crate::format::TableFile;
 use crate::gen::TableStats;
-use crate::value::{TableResult, TableValue};
+use crate::value::{TableResult, TableValue, WdlValue};
 use crate::TablebaseError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -39,8 +39,15 @@ use xq_core::{Color, Move, Piece, Position};
 #[derive(Debug)]
 pub struct Tablebases {
     dir: PathBuf,
-    files: BTreeMap<Ending, Slot>,
+    files: BTreeMap<Ending, Files>,
     max_pieces: usize,
+}
+
+/// An ending's two files, either of which may be missing.
+#[derive(Debug, Default)]
+struct Files {
+    distance: Option<Slot>,
+    wdl: Option<Slot>,
 }
 
 #[derive(Debug)]
@@ -49,9 +56,28 @@ struct Slot {
     file: OnceLock<Result<Arc<TableFile>, TablebaseError>>,
 }
 
+impl Slot {
+    /// The file, opened (and checked) the first time.
+    fn open(&self, ending: &Ending) -> Result<Arc<TableFile>, TablebaseError> {
+        self.file
+            .get_or_init(|| {
+                let f = TableFile::open(&self.path)?;
+                if f.header.ending != *ending {
+                    return Err(TablebaseError::Corrupt {
+                        path: self.path.clone(),
+                        what: "ending name differs from the file's name",
+                    });
+                }
+                Ok(Arc::new(f))
+            })
+            .clone()
+    }
+}
+
 impl Tablebases {
-    /// The tables of `dir`: every file named `<ENDING>.xqtb` (other files are ignored).
-    /// Nothing is read but the directory's listing.
+    /// The tables of `dir`: every file named `<ENDING>.xqtb` (a distance file) or
+    /// `<ENDING>.xqwdl` (a WDL file, [`write_wdl`](crate::write_wdl)); other files are
+    /// ignored. Nothing is read but the directory's listing.
     ///
     /// # Errors
     /// [`TablebaseError::Io`] when the directory cannot be listed.
@@ -61,22 +87,28 @@ impl Tablebases {
             path: dir.to_path_buf(),
             message: e.to_string(),
         };
-        let mut files = BTreeMap::new();
+        let mut files: BTreeMap<Ending, Files> = BTreeMap::new();
         for entry in std::fs::read_dir(dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
-            let ending = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(|n| n.strip_suffix(".xqtb"))
-                .and_then(|n| n.parse::<Ending>().ok());
-            if let Some(ending) = ending {
-                files.insert(
-                    ending,
-                    Slot {
-                        path,
-                        file: OnceLock::new(),
-                    },
-                );
+            let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            let (stem, wdl) = match (name.strip_suffix(".xqtb"), name.strip_suffix(".xqwdl")) {
+                (Some(stem), _) => (stem, false),
+                (_, Some(stem)) => (stem, true),
+                _ => continue,
+            };
+            if let Ok(ending) = stem.parse::<Ending>() {
+                let slot = Some(Slot {
+                    path,
+                    file: OnceLock::new(),
+                });
+                let both = files.entry(ending).or_default();
+                if wdl {
+                    both.wdl = slot;
+                } else {
+                    both.distance = slot;
+                }
             }
         }
         let max_pieces = files.keys().map(|e| e.piece_count()).max().unwrap_or(0);
@@ -92,9 +124,14 @@ impl Tablebases {
         &self.dir
     }
 
-    /// The endings found, in generation order.
+    /// The endings found with a distance file, in generation order.
     pub fn endings(&self) -> Vec<Ending> {
-        let mut v: Vec<Ending> = self.files.keys().copied().collect();
+        let mut v: Vec<Ending> = self
+            .files
+            .iter()
+            .filter(|(_, f)| f.distance.is_some())
+            .map(|(e, _)| *e)
+            .collect();
         v.sort_by_key(|e| (e.piece_count(), e.to_string()));
         v
     }
@@ -105,27 +142,28 @@ impl Tablebases {
         self.max_pieces
     }
 
-    /// Is the ending of `pos` in the directory? (Reads nothing.)
-    pub fn covers(&self, pos: &Position) -> bool {
-        Ending::of_position(pos).is_some_and(|(e, _)| self.files.contains_key(&e))
+    /// The endings found with a WDL file, in generation order.
+    pub fn wdl_endings(&self) -> Vec<Ending> {
+        let mut v: Vec<Ending> = self
+            .files
+            .iter()
+            .filter(|(_, f)| f.wdl.is_some())
+            .map(|(e, _)| *e)
+            .collect();
+        v.sort_by_key(|e| (e.piece_count(), e.to_string()));
+        v
     }
 
+    /// Has the ending of `pos` a distance file in the directory? (Reads nothing.)
+    pub fn covers(&self, pos: &Position) -> bool {
+        Ending::of_position(pos)
+            .is_some_and(|(e, _)| self.files.get(&e).is_some_and(|f| f.distance.is_some()))
+    }
+
+    /// The distance file of `ending`, opened.
     pub(crate) fn file(&self, ending: &Ending) -> Option<Result<Arc<TableFile>, TablebaseError>> {
-        let slot = self.files.get(ending)?;
-        Some(
-            slot.file
-                .get_or_init(|| {
-                    let f = TableFile::open(&slot.path)?;
-                    if f.header.ending != *ending {
-                        return Err(TablebaseError::Corrupt {
-                            path: slot.path.clone(),
-                            what: "ending name differs from the file's name",
-                        });
-                    }
-                    Ok(Arc::new(f))
-                })
-                .clone(),
-        )
+        let slot = self.files.get(ending)?.distance.as_ref()?;
+        Some(slot.open(ending))
     }
 
     /// What the header of `ending`'s file says (positions, wins, draws and losses, the
@@ -157,8 +195,10 @@ impl Tablebases {
     /// # Errors
     /// The first file that is not a good table.
     pub fn check_headers(&self) -> Result<(), TablebaseError> {
-        for ending in self.files.keys() {
-            self.file(ending).expect("listed")?;
+        for (ending, files) in &self.files {
+            for slot in files.distance.iter().chain(&files.wdl) {
+                slot.open(ending)?;
+            }
         }
         Ok(())
     }
@@ -171,42 +211,90 @@ impl Tablebases {
     /// When the table's file is missing, unreadable, truncated or corrupt (the answer is
     /// never a guess).
     pub fn probe_wdl(&self, pos: &Position) -> Result<Option<TableResult>, TablebaseError> {
-        Ok(self.probe_dtm(pos)?.map(TableValue::result))
+        Ok(self.probe_wdl_value(pos)?.map(WdlValue::result))
+    }
+
+    /// What a search needs of the position ([`WdlValue`]: the result, whether the rules
+    /// decide it, whether a mate is within 120 plies), from the ending's WDL file when the
+    /// directory has one (read whole into memory the first time), else from its distance
+    /// file. `None` as for [`probe_wdl`](Tablebases::probe_wdl).
+    ///
+    /// # Errors
+    /// As [`probe_wdl`](Tablebases::probe_wdl).
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_tablebase::{generate, write_wdl, Ending, Tablebases, WdlValue};
+    /// let dir = std::env::temp_dir().join(format!("xq-tb-wdl-probe-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let krk: Ending = "KRK".parse().unwrap();
+    /// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+    /// // Only the WDL file: enough for a search, not for distances.
+    /// write_wdl(&table, &dir.join(krk.wdl_file_name()), 1).unwrap();
+    /// let tb = Tablebases::open(&dir).unwrap();
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    /// assert_eq!(tb.probe_wdl_value(&pos).unwrap(), Some(WdlValue::Win));
+    /// assert_eq!(tb.probe_dtm(&pos).unwrap(), None);
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn probe_wdl_value(&self, pos: &Position) -> Result<Option<WdlValue>, TablebaseError> {
+        let Some((ending, strong)) = self.ending_of(pos) else {
+            return Ok(None);
+        };
+        let Some(slot) = self.files[&ending].wdl.as_ref() else {
+            return Ok(self.probe_dtm(pos)?.map(TableValue::wdl_value));
+        };
+        let file = slot.open(&ending)?;
+        let Some(entry) = Self::entry(&file, pos, strong) else {
+            return Ok(None);
+        };
+        file.wdl(entry).map(Some)
+    }
+
+    /// The ending of `pos` and its attacking side, when the directory has a file of it.
+    fn ending_of(&self, pos: &Position) -> Option<(Ending, Color)> {
+        let pieces = pos.pieces(Color::Red).count() + pos.pieces(Color::Black).count();
+        if pieces > self.max_pieces {
+            return None;
+        }
+        Ending::of_position(pos).filter(|(e, _)| self.files.contains_key(e))
+    }
+
+    /// The entry (`side * size + index`) of `pos` in `file`, `None` for a position that
+    /// has no number (a piece on a square no game brings it to).
+    fn entry(file: &TableFile, pos: &Position, strong: Color) -> Option<u64> {
+        let p = file.layout.placement(pos, strong);
+        // A piece on a square no game brings it to (a composed position, accepted with
+        // `Ignore::PLAYABLE`) has no number: not in the tables.
+        let c = file.layout.canon(&p)?;
+        let side = match strong {
+            Color::Red => pos.side_to_move(),
+            Color::Black => !pos.side_to_move(),
+        };
+        Some(side.index() as u64 * file.layout.size + c.index)
     }
 
     /// The exact value for the side to move with the distance to mate in plies, `None`
-    /// when the position's ending is not in the directory or the position is not in its
-    /// table (as [`probe_wdl`](Tablebases::probe_wdl)).
+    /// when the position's ending has no distance file in the directory or the position
+    /// is not in its table (as [`probe_wdl`](Tablebases::probe_wdl)).
     ///
     /// # Errors
     /// As [`probe_wdl`](Tablebases::probe_wdl).
     pub fn probe_dtm(&self, pos: &Position) -> Result<Option<TableValue>, TablebaseError> {
-        let pieces = pos.pieces(Color::Red).count() + pos.pieces(Color::Black).count();
-        if pieces > self.max_pieces {
-            return Ok(None);
-        }
-        let Some((ending, strong)) = Ending::of_position(pos) else {
+        let Some((ending, strong)) = self.ending_of(pos) else {
             return Ok(None);
         };
         let Some(file) = self.file(&ending) else {
             return Ok(None);
         };
         let file = file?;
-        let p = file.layout.placement(pos, strong);
-        // A piece on a square no game brings it to (a composed position, accepted with
-        // `Ignore::PLAYABLE`) has no number: not in the tables.
-        let Some(c) = file.layout.canon(&p) else {
+        let Some(entry) = Self::entry(&file, pos, strong) else {
             return Ok(None);
         };
-        let side = match strong {
-            Color::Red => pos.side_to_move(),
-            Color::Black => !pos.side_to_move(),
-        };
-        let code = file.code(side.index() as u64 * file.layout.size + c.index)?;
-        match TableValue::from_code(code) {
+        match TableValue::from_code(file.code(entry)?) {
             Some(v) => Ok(Some(v)),
             None => Err(TablebaseError::Corrupt {
-                path: self.files[&ending].path.clone(),
+                path: file.path().to_path_buf(),
                 what: "a legal position is stored as no position",
             }),
         }

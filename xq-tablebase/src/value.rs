@@ -185,6 +185,21 @@ impl TableValue {
         }
     }
 
+    /// What a WDL file keeps of this value ([`WdlValue`]): a mate in more than 120 plies
+    /// is a long one.
+    pub fn wdl_value(self) -> WdlValue {
+        let long = self.beyond_rule(0);
+        match self {
+            TableValue::Win { .. } if long => WdlValue::LongWin,
+            TableValue::Win { .. } => WdlValue::Win,
+            TableValue::Loss { .. } if long => WdlValue::LongLoss,
+            TableValue::Loss { .. } => WdlValue::Loss,
+            TableValue::Draw => WdlValue::Draw,
+            TableValue::RuleWin => WdlValue::RuleWin,
+            TableValue::RuleLoss => WdlValue::RuleLoss,
+        }
+    }
+
     /// The value, for the side that moved, of a move that leads to a position worth
     /// `self` to its opponent.
     pub fn for_mover(self) -> TableValue {
@@ -235,6 +250,93 @@ impl TableValue {
                 })
             }
         }
+    }
+}
+
+/// What a WDL file ([`write_wdl`](crate::write_wdl)) keeps of a position: the result for
+/// the side to move, whether the rules of perpetual check and chase decide it, and whether
+/// a mate comes within the 120-ply rule's limit counted from a capture (where the search
+/// probes). Ordered from the side to move's point of view, worst first, as a search that
+/// probes just after a capture ranks them: a long mate is nearly a draw (the 120-ply rule
+/// draws first unless another capture comes), so it ranks between the rules' results and
+/// the draw.
+///
+/// ```
+/// use xq_tablebase::{TableResult, TableValue, WdlValue};
+/// assert_eq!(TableValue::Win { plies: 9 }.wdl_value(), WdlValue::Win);
+/// assert_eq!(TableValue::Loss { plies: 130 }.wdl_value(), WdlValue::LongLoss);
+/// assert_eq!(WdlValue::RuleWin.result(), TableResult::Win);
+/// assert!(WdlValue::RuleLoss < WdlValue::LongLoss);
+/// assert_eq!(WdlValue::LongWin.to_string(), "win, mate in more than 120 plies");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WdlValue {
+    /// The side to move is mated within 120 plies.
+    Loss,
+    /// The side to move loses by the rules of perpetual check and chase
+    /// ([`TableValue::RuleLoss`]).
+    RuleLoss,
+    /// The side to move is mated, in more than 120 plies.
+    LongLoss,
+    /// A draw with best play.
+    Draw,
+    /// The side to move mates, in more than 120 plies.
+    LongWin,
+    /// The side to move wins by the rules of perpetual check and chase
+    /// ([`TableValue::RuleWin`]).
+    RuleWin,
+    /// The side to move mates within 120 plies.
+    Win,
+}
+
+impl WdlValue {
+    /// Every value, worst first: index `i` is stored as the byte `i`.
+    pub(crate) const ALL: [WdlValue; 7] = [
+        WdlValue::Loss,
+        WdlValue::RuleLoss,
+        WdlValue::LongLoss,
+        WdlValue::Draw,
+        WdlValue::LongWin,
+        WdlValue::RuleWin,
+        WdlValue::Win,
+    ];
+
+    /// The result alone.
+    pub fn result(self) -> TableResult {
+        match self {
+            WdlValue::Loss | WdlValue::RuleLoss | WdlValue::LongLoss => TableResult::Loss,
+            WdlValue::Draw => TableResult::Draw,
+            WdlValue::LongWin | WdlValue::RuleWin | WdlValue::Win => TableResult::Win,
+        }
+    }
+
+    /// Is this a result of the rules of perpetual check and chase?
+    pub fn by_rule(self) -> bool {
+        matches!(self, WdlValue::RuleWin | WdlValue::RuleLoss)
+    }
+
+    /// The byte a WDL file stores.
+    pub(crate) fn byte(self) -> u8 {
+        self as u8
+    }
+
+    /// The value of a stored byte, `None` for a byte no value has.
+    pub(crate) fn from_byte(b: u8) -> Option<WdlValue> {
+        WdlValue::ALL.get(usize::from(b)).copied()
+    }
+}
+
+impl fmt::Display for WdlValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WdlValue::Loss => "loss, mated within 120 plies",
+            WdlValue::RuleLoss => "loss by the perpetual check or chase rule",
+            WdlValue::LongLoss => "loss, mated in more than 120 plies",
+            WdlValue::Draw => "draw",
+            WdlValue::LongWin => "win, mate in more than 120 plies",
+            WdlValue::RuleWin => "win by the perpetual check or chase rule",
+            WdlValue::Win => "win, mate within 120 plies",
+        })
     }
 }
 

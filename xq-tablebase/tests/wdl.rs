@@ -1,0 +1,209 @@
+//! WDL files: written from the distance tables, probed as they are, smaller, and a damaged
+//! one is an error.
+
+use std::path::{Path, PathBuf};
+use xq_core::{Position, SplitMix64};
+use xq_tablebase::{
+    check_wdl, read_table, write_table, write_wdl, Ending, TableValue, TablebaseError, Tablebases,
+    WdlValue,
+};
+
+/// The kept test tables (tests/data), the chariot against a horse with the rules among them.
+const KEPT: [&str; 6] = ["KRK", "KCK", "KPK", "KNK", "KRKA", "KRKN"];
+
+fn data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xq-tb-wdl-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes the WDL file of each kept table into `dir`; the sizes of both files.
+fn write_wdl_files(dir: &Path) -> Vec<(Ending, u64, u64)> {
+    KEPT.iter()
+        .map(|name| {
+            let e: Ending = name.parse().unwrap();
+            let table = read_table(&data().join(e.file_name())).unwrap();
+            let path = dir.join(e.wdl_file_name());
+            let wdl = write_wdl(&table, &path, 2).unwrap();
+            // Every position agrees with the table it was written from.
+            assert_eq!(check_wdl(&table, &path), Ok(table.stats().positions()));
+            let distance = std::fs::metadata(data().join(e.file_name())).unwrap().len();
+            (e, distance, wdl)
+        })
+        .collect()
+}
+
+/// Random legal positions of `ending`, half of them with the colours swapped.
+fn random_positions(ending: &str, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        if let Some(pos) = xq_testkit::random_position(ending, &mut rng) {
+            out.push(if rng.below(2) == 0 {
+                pos
+            } else {
+                pos.color_flipped()
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn wdl_files_probe_as_the_distance_files_and_are_smaller() {
+    let dir = temp_dir("probe");
+    let sizes = write_wdl_files(&dir);
+    // Never larger (KCK, all draws, is the same size), and smaller where the distances
+    // vary.
+    for (e, distance, wdl) in &sizes {
+        let smaller = e.to_string() != "KCK";
+        assert!(
+            wdl < distance || (!smaller && wdl == distance),
+            "{e}: {wdl} bytes against {distance}"
+        );
+    }
+    // Only WDL files here: the search's probe answers, the distance probe does not.
+    let wdl = Tablebases::open(&dir).unwrap();
+    let distance = Tablebases::open(data()).unwrap();
+    assert!(wdl.endings().is_empty());
+    assert_eq!(wdl.wdl_endings().len(), KEPT.len());
+    let mut seen = std::collections::BTreeMap::new();
+    for name in KEPT {
+        for pos in random_positions(name, 400, 11) {
+            let v = distance.probe_dtm(&pos).unwrap().expect("in the set");
+            let w = wdl.probe_wdl_value(&pos).unwrap();
+            assert_eq!(w, Some(v.wdl_value()), "{pos}");
+            assert_eq!(wdl.probe_wdl(&pos).unwrap(), Some(v.result()), "{pos}");
+            assert_eq!(wdl.probe_dtm(&pos).unwrap(), None);
+            *seen.entry(v.wdl_value()).or_insert(0) += 1;
+        }
+    }
+    assert!(seen.len() >= 3, "{seen:?}");
+    // The rules' results: the chariot wins where the horse can only check forever.
+    for (fen, value) in [
+        ("9/9/4k4/9/9/9/9/9/1n7/R2K5 w", WdlValue::RuleWin),
+        ("9/9/4k4/9/9/9/9/3n5/9/R2K5 b", WdlValue::RuleLoss),
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(wdl.probe_wdl_value(&pos), Ok(Some(value)), "{fen}");
+        assert_eq!(
+            wdl.probe_wdl_value(&pos.color_flipped()),
+            Ok(Some(value)),
+            "{fen}"
+        );
+    }
+    // With both files, the distance probe reads the distance file.
+    std::fs::copy(data().join("KRK.xqtb"), dir.join("KRK.xqtb")).unwrap();
+    let both = Tablebases::open(&dir).unwrap();
+    let krk = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    assert_eq!(both.probe_dtm(&krk), Ok(Some(TableValue::Win { plies: 1 })));
+    assert_eq!(both.probe_wdl_value(&krk), Ok(Some(WdlValue::Win)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn long_mates_and_the_values_order() {
+    // A mate in more than 120 plies is a long one: the 120-ply rule may come first.
+    assert_eq!(TableValue::Win { plies: 119 }.wdl_value(), WdlValue::Win);
+    assert_eq!(TableValue::Loss { plies: 120 }.wdl_value(), WdlValue::Loss);
+    assert_eq!(
+        TableValue::Win { plies: 121 }.wdl_value(),
+        WdlValue::LongWin
+    );
+    assert_eq!(
+        TableValue::Loss { plies: 122 }.wdl_value(),
+        WdlValue::LongLoss
+    );
+    assert_eq!(TableValue::Draw.wdl_value(), WdlValue::Draw);
+    let mut all = [
+        WdlValue::Win,
+        WdlValue::Draw,
+        WdlValue::LongLoss,
+        WdlValue::RuleWin,
+        WdlValue::Loss,
+        WdlValue::LongWin,
+        WdlValue::RuleLoss,
+    ];
+    all.sort();
+    assert_eq!(
+        all,
+        [
+            WdlValue::Loss,
+            WdlValue::RuleLoss,
+            WdlValue::LongLoss,
+            WdlValue::Draw,
+            WdlValue::LongWin,
+            WdlValue::RuleWin,
+            WdlValue::Win,
+        ]
+    );
+}
+
+#[test]
+fn bad_wdl_files_are_errors() {
+    let dir = temp_dir("bad");
+    write_wdl_files(&dir);
+    let path = dir.join("KNK.xqwdl");
+    let good = std::fs::read(&path).unwrap();
+    let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4N4/4K4 w").unwrap();
+    let probe = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        Tablebases::open(&dir).unwrap().probe_wdl_value(&pos)
+    };
+    assert_eq!(probe(&good), Ok(Some(WdlValue::Win)));
+    assert_eq!(
+        probe(&good[..good.len() - 3]),
+        Err(TablebaseError::Truncated {
+            path: path.clone(),
+            expected: good.len() as u64,
+            found: good.len() as u64 - 3
+        })
+    );
+    let damaged = |at: usize| {
+        let mut b = good.clone();
+        b[at] ^= 0x40;
+        probe(&b).unwrap_err()
+    };
+    let corrupt = |what| TablebaseError::Corrupt {
+        path: path.clone(),
+        what,
+    };
+    assert_eq!(damaged(0), TablebaseError::NotATable(path.clone()));
+    assert_eq!(damaged(20), corrupt("header checksum"));
+    let blocks = u32::from_le_bytes(good[40..44].try_into().unwrap()) as usize;
+    assert_eq!(damaged(128 + 12 * blocks + 5), corrupt("block data"));
+    std::fs::write(&path, &good).unwrap();
+    // A WDL file is no distance table, and the other way round.
+    let knk = read_table(&data().join("KNK.xqtb")).unwrap();
+    let renamed = dir.join("KNK.xqtb");
+    std::fs::copy(&path, &renamed).unwrap();
+    assert_eq!(
+        read_table(&renamed).unwrap_err(),
+        TablebaseError::Corrupt {
+            path: renamed.clone(),
+            what: "the kind of file (a WDL file where a distance file was wanted)"
+        }
+    );
+    write_table(&knk, &renamed, 1).unwrap();
+    assert_eq!(
+        check_wdl(&knk, &renamed).unwrap_err(),
+        TablebaseError::Corrupt {
+            path: renamed.clone(),
+            what: "the kind of file (a distance file where a WDL file was wanted)"
+        }
+    );
+    // Another ending's WDL file.
+    assert_eq!(
+        check_wdl(&knk, &dir.join("KRK.xqwdl")).unwrap_err(),
+        TablebaseError::Corrupt {
+            path: dir.join("KRK.xqwdl"),
+            what: "ending name"
+        }
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
