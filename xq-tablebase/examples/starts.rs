@@ -7,7 +7,9 @@
 //! Per ending, half the positions are wins for the attacking side to move with a mate at
 //! least MIN_PLIES plies away (the tables know the way, a search may not find it within
 //! the 120-ply rule) and half are draws with the defending side to move in an ending the
-//! attacker mostly wins (the defence must hold). A position is quiet when the side to move
+//! attacker mostly wins (the defence must hold). Where both sides attack, a win by the
+//! rules of perpetual check and chase counts as a long win (the search alone cannot see
+//! that the opponent's checks or chases will lose). A position is quiet when the side to move
 //! is not in check and has no capture. The attacking side is Red. Each position's ending
 //! and value go to standard error.
 
@@ -49,6 +51,10 @@ fn main() {
                 TableValue::Win { plies }
                     if red_to_move && plies >= min_plies && wins < per / 2 =>
                 {
+                    wins += 1;
+                    true
+                }
+                TableValue::RuleWin if red_to_move && wins < per / 2 => {
                     wins += 1;
                     true
                 }

@@ -343,6 +343,7 @@ fn the_match_starts_are_quiet_positions_of_the_set() {
     for (file, endings) in [
         (include_str!("../../tools/tb-starts.txt"), 12),
         (include_str!("../../tools/tb-starts-long.txt"), 13),
+        (include_str!("../../tools/tb-starts-both.txt"), 10),
     ] {
         let mut per_ending = std::collections::BTreeMap::<String, (usize, usize)>::new();
         for line in file.lines() {
@@ -352,7 +353,7 @@ fn the_match_starts_are_quiet_positions_of_the_set() {
             let fen = line.strip_prefix("fen ").expect("a `fen` line");
             let pos = Position::from_fen(fen).unwrap();
             let (ending, strong) = Ending::of_position(&pos).expect("an ending of the set");
-            assert!(ending.is_phase1(), "{fen}");
+            assert!(ending.is_phase1() || ending.both_attack(), "{fen}");
             assert_eq!(strong, xq_core::Color::Red, "{fen}");
             assert!(!pos.is_check(), "{fen}");
             let moves = xq_movegen::legal_moves(&pos);
