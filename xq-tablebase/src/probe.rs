@@ -126,10 +126,15 @@ impl Tablebases {
 
     /// The endings found with a distance file, in generation order.
     pub fn endings(&self) -> Vec<Ending> {
+        self.listed(|f| f.distance.is_some())
+    }
+
+    /// The endings whose files pass `has`, in generation order.
+    fn listed(&self, has: impl Fn(&Files) -> bool) -> Vec<Ending> {
         let mut v: Vec<Ending> = self
             .files
             .iter()
-            .filter(|(_, f)| f.distance.is_some())
+            .filter(|(_, f)| has(f))
             .map(|(e, _)| *e)
             .collect();
         v.sort_by_key(|e| (e.piece_count(), e.to_string()));
@@ -144,14 +149,7 @@ impl Tablebases {
 
     /// The endings found with a WDL file, in generation order.
     pub fn wdl_endings(&self) -> Vec<Ending> {
-        let mut v: Vec<Ending> = self
-            .files
-            .iter()
-            .filter(|(_, f)| f.wdl.is_some())
-            .map(|(e, _)| *e)
-            .collect();
-        v.sort_by_key(|e| (e.piece_count(), e.to_string()));
-        v
+        self.listed(|f| f.wdl.is_some())
     }
 
     /// Has the ending of `pos` a distance file in the directory? (Reads nothing.)

@@ -1,7 +1,7 @@
 //! Generating, verifying, writing and probing small tables.
 
 use std::path::{Path, PathBuf};
-use xq_core::{Position, SplitMix64};
+use xq_core::Position;
 use xq_tablebase::{
     generate, read_table, rewrite_table, verify, write_table, Ending, Table, TableResult,
     TableValue, TablebaseError, Tablebases,
@@ -71,23 +71,6 @@ fn a_missing_subtable_is_an_error() {
     );
 }
 
-/// Random legal positions of `ending` (with either colour attacking).
-fn random_positions(ending: &str, n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
-    while out.len() < n {
-        if let Some(pos) = xq_testkit::random_position(ending, &mut rng) {
-            // Half of them with the colours swapped.
-            out.push(if rng.below(2) == 0 {
-                pos
-            } else {
-                pos.color_flipped()
-            });
-        }
-    }
-    out
-}
-
 fn write_all(all: &[Table], dir: &Path) {
     for t in all {
         write_table(t, &dir.join(t.ending().file_name()), 2).unwrap();
@@ -115,7 +98,7 @@ fn files_probe_as_the_tables_in_memory() {
     }
     let mut seen = [0usize; 3];
     for name in ["KRKA", "KNK"] {
-        for pos in random_positions(name, 300, 7) {
+        for pos in xq_testkit::random_positions(name, 300, 7) {
             let v = tb.probe_dtm(&pos).unwrap().expect("in the set");
             seen[v.result() as usize] += 1;
             assert_eq!(tb.probe_wdl(&pos).unwrap(), Some(v.result()));

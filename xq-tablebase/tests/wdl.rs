@@ -2,7 +2,7 @@
 //! one is an error.
 
 use std::path::{Path, PathBuf};
-use xq_core::{Position, SplitMix64};
+use xq_core::Position;
 use xq_tablebase::{
     check_wdl, read_table, write_table, write_wdl, Ending, TableValue, TablebaseError, Tablebases,
     WdlValue,
@@ -38,22 +38,6 @@ fn write_wdl_files(dir: &Path) -> Vec<(Ending, u64, u64)> {
         .collect()
 }
 
-/// Random legal positions of `ending`, half of them with the colours swapped.
-fn random_positions(ending: &str, n: usize, seed: u64) -> Vec<Position> {
-    let mut rng = SplitMix64::new(seed);
-    let mut out = Vec::new();
-    while out.len() < n {
-        if let Some(pos) = xq_testkit::random_position(ending, &mut rng) {
-            out.push(if rng.below(2) == 0 {
-                pos
-            } else {
-                pos.color_flipped()
-            });
-        }
-    }
-    out
-}
-
 #[test]
 fn wdl_files_probe_as_the_distance_files_and_are_smaller() {
     let dir = temp_dir("probe");
@@ -74,7 +58,7 @@ fn wdl_files_probe_as_the_distance_files_and_are_smaller() {
     assert_eq!(wdl.wdl_endings().len(), KEPT.len());
     let mut seen = std::collections::BTreeMap::new();
     for name in KEPT {
-        for pos in random_positions(name, 400, 11) {
+        for pos in xq_testkit::random_positions(name, 400, 11) {
             let v = distance.probe_dtm(&pos).unwrap().expect("in the set");
             let w = wdl.probe_wdl_value(&pos).unwrap();
             assert_eq!(w, Some(v.wdl_value()), "{pos}");

@@ -103,6 +103,34 @@ pub fn random_position(pieces: &str, rng: &mut SplitMix64) -> Option<Position> {
     Position::try_from(&fen).ok()
 }
 
+/// `n` random legal positions of `pieces` (as [`random_position`]), drawn from `seed`,
+/// half of them with the colours swapped: tables and their probes must answer for either
+/// side attacking.
+///
+/// ```
+/// let positions = xq_testkit::random_positions("KRKA", 10, 7);
+/// assert_eq!(positions.len(), 10);
+/// // The same seed, the same positions.
+/// assert_eq!(positions, xq_testkit::random_positions("KRKA", 10, 7));
+/// ```
+///
+/// # Panics
+/// As [`random_position`].
+pub fn random_positions(pieces: &str, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        if let Some(pos) = random_position(pieces, &mut rng) {
+            out.push(if rng.below(2) == 0 {
+                pos
+            } else {
+                pos.color_flipped()
+            });
+        }
+    }
+    out
+}
+
 /// The repetition cases (`data/repetition.epd`): one per line,
 /// `FEN ; moves m1 m2 ... ; result red-wins|black-wins|draw ; kind <tag> ; note <text>`.
 pub const REPETITION: &str = include_str!("../../data/repetition.epd");
