@@ -7,7 +7,8 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 use xq_tablebase::{TableResult, TableValue, Tablebases};
 
-/// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`), probed
+/// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
+/// the smaller `<ENDING>.xqwdl`, which `probe_wdl` reads when there is one), probed
 /// lazily: a file is opened the first time a position of its ending is probed, and only
 /// the blocks needed are read. The values ignore the 60-move rule and repetitions.
 #[pyclass(module = "xq", frozen)]
