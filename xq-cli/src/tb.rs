@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
     check_wdl, generate, log, memory_needed, read_captures, read_table, rewrite_table, table_size,
-    verify, verify_file, write_table, write_wdl, Ending, Progress, Table, Tablebases,
+    verify, write_table, write_wdl, Ending, Progress, Table, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -284,11 +284,17 @@ fn verify_dir(dir: &Path, rewrite: bool, wdl: bool, threads: usize) -> Result<i3
     for ending in endings {
         let pb = progress_bar(table_size(&ending) / 2, "{msg} {bar:30} {pos}/{len}");
         pb.set_message(ending.to_string());
-        let result = verify_file(dir, &ending, threads, &|d| pb.set_position(d));
+        let path = dir.join(ending.file_name());
+        // The table is read once, for the forward pass and the WDL file's check.
+        let result = read_table(&path).and_then(|table| {
+            let subs = read_captures(dir, &ending)?;
+            let refs: Vec<&Table> = subs.iter().collect();
+            let n = verify(&table, &refs, threads, &|d| pb.set_position(d))?;
+            Ok((table, n))
+        });
         pb.finish_and_clear();
-        let result = result.and_then(|n| {
+        let result = result.and_then(|(table, n)| {
             let mut line = format!("{ending}: ok, {n} positions");
-            let path = dir.join(ending.file_name());
             if rewrite {
                 line += &match rewrite_table(&path, threads)? {
                     Some((a, b)) => format!(", rewritten: {a} -> {b} bytes"),
@@ -297,7 +303,6 @@ fn verify_dir(dir: &Path, rewrite: bool, wdl: bool, threads: usize) -> Result<i3
             }
             let wdl_path = dir.join(ending.wdl_file_name());
             if wdl_path.exists() || wdl {
-                let table = read_table(&path)?;
                 if !wdl_path.exists() {
                     let bytes = write_wdl(&table, &wdl_path, threads)?;
                     line += &format!(", WDL file written ({bytes} bytes)");

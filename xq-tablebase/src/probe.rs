@@ -240,7 +240,7 @@ impl Tablebases {
             return Ok(None);
         };
         let Some(slot) = self.files[&ending].wdl.as_ref() else {
-            return Ok(self.probe_dtm(pos)?.map(TableValue::wdl_value));
+            return Ok(self.dtm(&ending, strong, pos)?.map(TableValue::wdl_value));
         };
         let file = slot.open(&ending)?;
         let Some(entry) = Self::entry(&file, pos, strong) else {
@@ -279,10 +279,20 @@ impl Tablebases {
     /// # Errors
     /// As [`probe_wdl`](Tablebases::probe_wdl).
     pub fn probe_dtm(&self, pos: &Position) -> Result<Option<TableValue>, TablebaseError> {
-        let Some((ending, strong)) = self.ending_of(pos) else {
-            return Ok(None);
-        };
-        let Some(file) = self.file(&ending) else {
+        match self.ending_of(pos) {
+            Some((ending, strong)) => self.dtm(&ending, strong, pos),
+            None => Ok(None),
+        }
+    }
+
+    /// [`probe_dtm`](Tablebases::probe_dtm) once the ending of `pos` is known.
+    fn dtm(
+        &self,
+        ending: &Ending,
+        strong: Color,
+        pos: &Position,
+    ) -> Result<Option<TableValue>, TablebaseError> {
+        let Some(file) = self.file(ending) else {
             return Ok(None);
         };
         let file = file?;
