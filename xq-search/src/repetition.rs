@@ -96,6 +96,12 @@ impl PositionHistory {
         self.null_at = None;
     }
 
+    /// Did the position with `key` occur in the game before the root (since its last
+    /// capture)?
+    pub(crate) fn occurred_before_root(&self, key: u64) -> bool {
+        self.keys[..self.root].contains(&key)
+    }
+
     /// Does the side to move at the current position stand in check?
     #[inline]
     pub(crate) fn in_check(&self) -> bool {

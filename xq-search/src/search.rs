@@ -21,7 +21,7 @@ use xq_eval::nnue::Network;
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
-use xq_tablebase::{Tablebases, WdlValue};
+use xq_tablebase::{TableValue, Tablebases, WdlValue};
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
@@ -245,6 +245,12 @@ impl Searcher {
     /// Keeps, of the root moves, those the tables rank best (when the root is in the
     /// tables): every drawing move of a draw, the fastest mates of a win, the longest
     /// defences of a loss. Nothing changes when the tables cannot say.
+    ///
+    /// The tables value a position without its history. So of the drawing moves of a
+    /// draw, those that bring back a position the game has had since its last capture
+    /// are dropped when another draws: a line the tables hold as a draw may, with the
+    /// game's earlier visits, complete a repetition the rules rule against the side
+    /// that keeps checking or chasing.
     pub(crate) fn tablebase_root_moves(&mut self, root: &mut Vec<Move>) {
         self.tablebase_root.clear();
         let Some(tb) = &self.tablebases else {
@@ -263,6 +269,21 @@ impl Searcher {
             return;
         };
         root.retain(|m| rank(m) == Some(best));
+        if best == TableValue::Draw.rank() {
+            let fresh: Vec<Move> = root
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let undo = self.pos.make_move(m);
+                    let seen = self.positions.occurred_before_root(self.pos.key());
+                    self.pos.unmake_move(m, undo);
+                    !seen
+                })
+                .collect();
+            if !fresh.is_empty() {
+                *root = fresh;
+            }
+        }
         self.tablebase_root.clone_from(root);
     }
 
