@@ -358,12 +358,48 @@ pub(crate) struct TableFile {
 impl TableFile {
     /// Opens a table, checking the header, the block table and the file's length.
     pub fn open(path: &Path) -> Result<TableFile, TablebaseError> {
+        let file = File::open(path).map_err(|e| io_error(path, e))?;
+        let actual = file.metadata().map_err(|e| io_error(path, e))?.len();
+        Self::read(path, file, actual, |mut file, header| match header.kind {
+            Kind::Distance => Ok(Source::File(Mutex::new(file))),
+            Kind::Wdl => {
+                let mut all = Vec::with_capacity(actual as usize);
+                file.seek(SeekFrom::Start(0))
+                    .and_then(|_| file.read_to_end(&mut all))
+                    .map_err(|e| io_error(path, e))?;
+                if all.len() as u64 != header.length {
+                    return Err(TablebaseError::Truncated {
+                        path: path.to_path_buf(),
+                        expected: header.length,
+                        found: all.len() as u64,
+                    });
+                }
+                Ok(Source::Memory(all))
+            }
+        })
+    }
+
+    /// A table from the bytes of a file (either kind), kept in memory, checked as
+    /// [`open`](TableFile::open) checks a file; `path` names it in errors.
+    pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> Result<TableFile, TablebaseError> {
+        let actual = bytes.len() as u64;
+        Self::read(path, std::io::Cursor::new(bytes), actual, |c, _| {
+            Ok(Source::Memory(c.into_inner()))
+        })
+    }
+
+    /// Reads and checks the header and the block table of `file` (`actual` bytes long),
+    /// then makes the source of its blocks with `source`.
+    fn read<R: Read + Seek>(
+        path: &Path,
+        mut file: R,
+        actual: u64,
+        source: impl FnOnce(R, &Header) -> Result<Source, TablebaseError>,
+    ) -> Result<TableFile, TablebaseError> {
         let corrupt = |what: &'static str| TablebaseError::Corrupt {
             path: path.to_path_buf(),
             what,
         };
-        let mut file = File::open(path).map_err(|e| io_error(path, e))?;
-        let actual = file.metadata().map_err(|e| io_error(path, e))?.len();
         let mut h = [0u8; HEADER];
         if actual < HEADER as u64 {
             return Err(if actual >= 8 && !read_magic_ok(&mut file) {
@@ -450,40 +486,24 @@ impl TableFile {
         for (i, c) in counts.iter_mut().flatten().enumerate() {
             *c = u64_at(&h, 56 + 8 * i);
         }
-        let source = match kind {
-            Kind::Distance => Source::File(Mutex::new(file)),
-            Kind::Wdl => {
-                let mut all = Vec::with_capacity(length as usize);
-                file.seek(SeekFrom::Start(0))
-                    .and_then(|_| file.read_to_end(&mut all))
-                    .map_err(|e| io_error(path, e))?;
-                if all.len() as u64 != length {
-                    return Err(TablebaseError::Truncated {
-                        path: path.to_path_buf(),
-                        expected: length,
-                        found: all.len() as u64,
-                    });
-                }
-                Source::Memory(all)
-            }
+        let header = Header {
+            kind,
+            ending,
+            version,
+            width,
+            block_values,
+            size,
+            longest: u16_at(&h, 44),
+            broken: u64_at(&h, 48),
+            counts,
+            length,
         };
         Ok(TableFile {
             path: path.to_path_buf(),
-            header: Header {
-                kind,
-                ending,
-                version,
-                width,
-                block_values,
-                size,
-                longest: u16_at(&h, 44),
-                broken: u64_at(&h, 48),
-                counts,
-                length,
-            },
+            source: source(file, &header)?,
+            header,
             layout,
             blocks,
-            source,
             cache: Mutex::new(Vec::with_capacity(CACHE_BLOCKS)),
         })
     }
@@ -585,16 +605,25 @@ impl TableFile {
         }
     }
 
+    /// An error unless the file is of kind `want`.
+    pub(crate) fn check_kind(&self, want: Kind) -> Result<(), TablebaseError> {
+        if self.header.kind == want {
+            return Ok(());
+        }
+        Err(TablebaseError::Corrupt {
+            path: self.path.clone(),
+            what: match want {
+                Kind::Distance => "the kind of file (a WDL file where a distance file was wanted)",
+                Kind::Wdl => "the kind of file (a distance file where a WDL file was wanted)",
+            },
+        })
+    }
+
     /// The whole table in memory (every block read and checked). The broken numbers of
     /// version 3 are found again from the index (on all the machine's threads), so that
     /// they read 0 as in the table that was written.
     pub fn read_all(&self) -> Result<Table, TablebaseError> {
-        if self.header.kind == Kind::Wdl {
-            return Err(TablebaseError::Corrupt {
-                path: self.path.clone(),
-                what: "the kind of file (a WDL file where a distance file was wanted)",
-            });
-        }
+        self.check_kind(Kind::Distance)?;
         let mut codes = Vec::with_capacity(2 * self.header.size as usize);
         for b in 0..self.blocks.len() {
             let data = self.block(b)?;
@@ -648,7 +677,7 @@ impl TableFile {
     }
 }
 
-fn read_magic_ok(file: &mut File) -> bool {
+fn read_magic_ok<R: Read + Seek>(file: &mut R) -> bool {
     let mut m = [0u8; 8];
     file.seek(SeekFrom::Start(0)).is_ok()
         && file.read_exact(&mut m).is_ok()
@@ -721,11 +750,7 @@ pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
         path: path.to_path_buf(),
         what,
     };
-    if file.header.kind != Kind::Wdl {
-        return Err(corrupt(
-            "the kind of file (a distance file where a WDL file was wanted)",
-        ));
-    }
+    file.check_kind(Kind::Wdl)?;
     if file.header.ending != table.layout.ending {
         return Err(corrupt("ending name"));
     }

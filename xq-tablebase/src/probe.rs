@@ -1,7 +1,7 @@
 //! Probing a directory of tables.
 
 use crate::ending::Ending;
-use crate::format::TableFile;
+use crate::format::{Kind, TableFile};
 use crate::gen::TableStats;
 use crate::value::{TableResult, TableValue, WdlValue};
 use crate::TablebaseError;
@@ -12,7 +12,9 @@ use xq_core::{Color, Move, Piece, Position};
 
 /// A directory of tables, opened lazily: a file is opened (and its header and block
 /// table checked) the first time a position of its ending is probed, and its blocks are
-/// read and decompressed on demand, a few of them cached per file.
+/// read and decompressed on demand, a few of them cached per file. Tables may also be
+/// given as the bytes of their files ([`Tablebases::in_memory`]), for a program without
+/// a file system.
 ///
 /// The positions may have either colour as the attacking side; the tables ignore the
 /// halfmove clock and repetitions (see the crate docs for what that means).
@@ -50,9 +52,19 @@ struct Files {
     wdl: Option<Slot>,
 }
 
+impl Files {
+    fn slot(&mut self, kind: Kind) -> &mut Option<Slot> {
+        match kind {
+            Kind::Distance => &mut self.distance,
+            Kind::Wdl => &mut self.wdl,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Slot {
     path: PathBuf,
+    kind: Kind,
     file: OnceLock<Result<Arc<TableFile>, TablebaseError>>,
 }
 
@@ -61,17 +73,34 @@ impl Slot {
     fn open(&self, ending: &Ending) -> Result<Arc<TableFile>, TablebaseError> {
         self.file
             .get_or_init(|| {
-                let f = TableFile::open(&self.path)?;
-                if f.header.ending != *ending {
-                    return Err(TablebaseError::Corrupt {
-                        path: self.path.clone(),
-                        what: "ending name differs from the file's name",
-                    });
-                }
-                Ok(Arc::new(f))
+                Ok(Arc::new(
+                    self.checked(TableFile::open(&self.path)?, ending)?,
+                ))
             })
             .clone()
     }
+
+    /// `f` if it is a file of `ending` and of this slot's kind.
+    fn checked(&self, f: TableFile, ending: &Ending) -> Result<TableFile, TablebaseError> {
+        if f.header.ending != *ending {
+            return Err(TablebaseError::Corrupt {
+                path: self.path.clone(),
+                what: "ending name differs from the file's name",
+            });
+        }
+        f.check_kind(self.kind)?;
+        Ok(f)
+    }
+}
+
+/// The ending and the kind of a file named `<ENDING>.xqtb` or `<ENDING>.xqwdl`.
+fn table_file_name(name: &str) -> Option<(Ending, Kind)> {
+    let (stem, kind) = match (name.strip_suffix(".xqtb"), name.strip_suffix(".xqwdl")) {
+        (Some(stem), _) => (stem, Kind::Distance),
+        (_, Some(stem)) => (stem, Kind::Wdl),
+        _ => return None,
+    };
+    Some((stem.parse().ok()?, kind))
 }
 
 impl Tablebases {
@@ -93,22 +122,12 @@ impl Tablebases {
             let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
                 continue;
             };
-            let (stem, wdl) = match (name.strip_suffix(".xqtb"), name.strip_suffix(".xqwdl")) {
-                (Some(stem), _) => (stem, false),
-                (_, Some(stem)) => (stem, true),
-                _ => continue,
-            };
-            if let Ok(ending) = stem.parse::<Ending>() {
-                let slot = Some(Slot {
+            if let Some((ending, kind)) = table_file_name(name) {
+                *files.entry(ending).or_default().slot(kind) = Some(Slot {
                     path,
+                    kind,
                     file: OnceLock::new(),
                 });
-                let both = files.entry(ending).or_default();
-                if wdl {
-                    both.wdl = slot;
-                } else {
-                    both.distance = slot;
-                }
             }
         }
         let max_pieces = files.keys().map(|e| e.piece_count()).max().unwrap_or(0);
@@ -119,7 +138,62 @@ impl Tablebases {
         })
     }
 
-    /// The directory.
+    /// No tables yet, to be given as the bytes of their files with
+    /// [`add_file`](Tablebases::add_file): for a program without a file system, such as
+    /// a web page that fetches the files. Its [`dir`](Tablebases::dir) is empty.
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_tablebase::{generate, write_wdl, Ending, Tablebases, WdlValue};
+    /// let krk: Ending = "KRK".parse().unwrap();
+    /// let path = std::env::temp_dir().join(format!("xq-tb-mem-{}.xqwdl", std::process::id()));
+    /// write_wdl(&generate(&krk, &[], 1, &|_| {}).unwrap(), &path, 1).unwrap();
+    /// let bytes = std::fs::read(&path).unwrap();
+    ///
+    /// let mut tb = Tablebases::in_memory();
+    /// assert_eq!(tb.add_file("KRK.xqwdl", bytes).unwrap(), krk);
+    /// let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 w").unwrap();
+    /// assert_eq!(tb.probe_wdl_value(&pos).unwrap(), Some(WdlValue::Win));
+    /// // A file's bytes under another ending's name are refused.
+    /// assert!(tb.add_file("KNK.xqwdl", std::fs::read(&path).unwrap()).is_err());
+    /// std::fs::remove_file(&path).unwrap();
+    /// ```
+    pub fn in_memory() -> Tablebases {
+        Tablebases {
+            dir: PathBuf::new(),
+            files: BTreeMap::new(),
+            max_pieces: 0,
+        }
+    }
+
+    /// Adds a table file from its bytes: `name` is the file's name (`KRKN.xqwdl` for a
+    /// WDL file, `KRKN.xqtb` for a distance file), and the bytes are checked as
+    /// [`open`](Tablebases::open)'s files are when first probed (header, block table,
+    /// length; each block when read). Returns the file's ending; a file of the same name
+    /// added before is replaced.
+    ///
+    /// # Errors
+    /// [`TablebaseError::NotATable`] for a name that is no table file's, and the errors
+    /// of a bad file ([`TablebaseError::Truncated`], [`TablebaseError::Corrupt`], ...)
+    /// with `name` as its path.
+    pub fn add_file(&mut self, name: &str, bytes: Vec<u8>) -> Result<Ending, TablebaseError> {
+        let path = PathBuf::from(name);
+        let Some((ending, kind)) = table_file_name(name) else {
+            return Err(TablebaseError::NotATable(path));
+        };
+        let slot = Slot {
+            path,
+            kind,
+            file: OnceLock::new(),
+        };
+        let file = slot.checked(TableFile::from_bytes(&slot.path, bytes)?, &ending)?;
+        let _ = slot.file.set(Ok(Arc::new(file)));
+        *self.files.entry(ending).or_default().slot(kind) = Some(slot);
+        self.max_pieces = self.max_pieces.max(ending.piece_count());
+        Ok(ending)
+    }
+
+    /// The directory (empty for tables [in memory](Tablebases::in_memory)).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
