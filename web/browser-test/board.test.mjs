@@ -19,7 +19,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -523,6 +523,84 @@ test('a composed position (a soldier behind its start) is analysed, with a note 
     const l = await firstLine();
     return l && l.depth >= 4 ? l : null;
   });
+});
+
+// The chariot against a horse that can check forever: a win by the rule of perpetual
+// check (web/test/tablebase.test.mjs probes the same positions under Node).
+const RULE_WIN = '9/9/5k3/9/9/1R7/4n4/9/3K5/9 w - - 0 1';
+
+async function loadFen(fen) {
+  await exec(`document.getElementById('fen').value = arguments[0]; document.getElementById('fen-load').click();`, [fen]);
+  assert.equal(await fenShown(), fen);
+}
+
+test('endgame tables opened from files: the rules\' results and the distance to mate', async () => {
+  await wd('POST', s('/url'), { url: site });
+  await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
+  // xq serve has no tables/: the page tried and shows nothing.
+  await loadFen(RULE_WIN);
+  await sleep(300);
+  assert.equal(await textOf('#tablebase'), '');
+  const input = await find('#tables');
+  const files = [join(root, 'web/test/data/KRKN.xqwdl'), join(root, 'xq-tablebase/tests/data/KRKN.xqtb')];
+  await wd('POST', s(`/element/${input}/value`), { text: files.join('\n') });
+  await waitFor('the tables', async () => (await textOf('#tables-info')) === '1 ending: KRKN');
+  await waitFor('the value', async () => (await textOf('#tablebase')) !== '');
+  assert.equal(await textOf('#tablebase'),
+    'KRKN · Red to move: tablebase win by the perpetual check or chase rule (no forced mate)');
+  assert.equal(await exec('return document.getElementById("tablebase").dataset.wdl'), '1');
+  // d1e1 lets Black mate.
+  await clickSquare('d1');
+  await clickSquare('e1');
+  await waitFor('the value after d1e1', async () => /Black to move/.test(await textOf('#tablebase')));
+  assert.equal(await textOf('#tablebase'), 'KRKN · Black to move: tablebase win, mate in 6 (11 plies)');
+  // A file that is no table is an error that names it; the tables stay.
+  await wd('POST', s(`/element/${input}/value`), { text: join(root, 'xq-records/tests/data/games/sample.xqf') });
+  await waitFor('the error', async () => (await textOf('#load-error')) !== '');
+  assert.equal(await textOf('#load-error'), 'sample.xqf: not an xq tablebase file');
+  assert.equal(await textOf('#tables-info'), '1 ending: KRKN');
+  await screenshot('tablebase.png');
+});
+
+test('a site with tables/ beside the page: the page fetches the table it needs', async () => {
+  // A static site as a user would host it: web/dist, and tables/ with a WDL file.
+  const dir = mkdtempSync(join(tmpdir(), 'xq-site-'));
+  cpSync(join(root, 'web/dist'), dir, { recursive: true });
+  mkdirSync(join(dir, 'tables'));
+  cpSync(join(root, 'web/test/data/KRKN.xqwdl'), join(dir, 'tables/KRKN.xqwdl'));
+  const types = { html: 'text/html', js: 'text/javascript', css: 'text/css', wasm: 'application/wasm', woff2: 'font/woff2' };
+  const asked = [];
+  const http = await import('node:http');
+  const static_ = http.createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/$/, '/index.html');
+    asked.push(path);
+    const file = join(dir, path);
+    if (path.includes('..') || !existsSync(file) || !/\.[a-z0-9]+$/.test(path)) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, {
+      'content-type': types[path.split('.').pop()] || 'application/octet-stream',
+      'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
+    });
+    res.end(readFileSync(file));
+  });
+  await new Promise((r) => static_.listen(0, '127.0.0.1', r));
+  try {
+    await wd('POST', s('/url'), { url: `http://127.0.0.1:${static_.address().port}/` });
+    await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
+    await loadFen(RULE_WIN);
+    await waitFor('the fetched table', async () => (await textOf('#tablebase')) !== '');
+    // The WDL file alone: the result with its rule, no distance.
+    assert.equal(await textOf('#tablebase'), 'KRKN · Red to move: tablebase win by the perpetual check or chase rule');
+    assert.equal(await textOf('#tables-info'), '1 ending: KRKN');
+    assert.ok(asked.includes('/tables/KRKN.xqwdl') && asked.includes('/tables/KRKN.xqtb'), asked.join(' '));
+    // Each ending is fetched once.
+    await clickSquare('d1');
+    await clickSquare('d2');
+    await waitFor('the next value', async () => /Black to move/.test(await textOf('#tablebase')));
+    assert.equal(asked.filter((p) => p.startsWith('/tables/')).length, 2);
+  } finally {
+    static_.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('bench() in the page', async () => {

@@ -1,6 +1,6 @@
 // The xq analysis board: the rules from the xq-wasm package, the engine in a Web Worker
 // (pkg/xq-engine.js) spoken to in UCI. Plain ES module, no framework.
-import init, { Board, readPgn, readPgnBytes, readXqf, bench, judgeGame } from './pkg/xq_wasm.js';
+import init, { Board, Tablebase, readPgn, readPgnBytes, readXqf, bench, judgeGame } from './pkg/xq_wasm.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -280,6 +280,7 @@ function positionChanged() {
   renderMoves();
   renderGraph();
   renderResult();
+  renderTablebase();
   engineFollow();
 }
 
@@ -354,6 +355,61 @@ function renderResult() {
     delete r.dataset.result;
     delete r.dataset.termination;
     r.className = '';
+  }
+}
+
+// ---------------------------------------------------------------- endgame tables
+
+// The tables the page has: files opened by the user, and those it fetched from tables/
+// beside the page (tried once an ending; a site without them answers 404).
+let tables = null;
+const fetchedEndings = new Set();
+
+function tablesInfo() {
+  const wdl = tables.wdlEndings(), distance = tables.endings();
+  const all = [...new Set([...wdl, ...distance])].sort();
+  $('tables-info').textContent = all.length ? `${all.length} ending${all.length === 1 ? '' : 's'}: ${all.join(', ')}` : '';
+}
+
+/** Adds a table file (name and bytes); an error names the file and what is wrong. */
+function addTableFile(name, bytes) {
+  tables.addFile(name, bytes);
+  tablesInfo();
+}
+
+async function fetchTables(ending) {
+  fetchedEndings.add(ending);
+  for (const ext of ['xqwdl', 'xqtb']) {
+    let bytes;
+    try {
+      const r = await fetch(`tables/${ending}.${ext}`);
+      if (!r.ok) continue;
+      bytes = new Uint8Array(await r.arrayBuffer());
+    } catch { continue; } // not on this site
+    try { addTableFile(`${ending}.${ext}`, bytes); } catch (e) { showError(e); }
+  }
+}
+
+function renderTablebase() {
+  const t = $('tablebase');
+  const board = state.board;
+  const ending = Tablebase.endingOf(board);
+  delete t.dataset.wdl;
+  if (!ending) { t.textContent = ''; return; }
+  const have = tables.wdlEndings().includes(ending) || tables.endings().includes(ending);
+  if (!have) {
+    t.textContent = '';
+    if (!fetchedEndings.has(ending)) {
+      fetchTables(ending).then(() => { if (state.board === board) renderTablebase(); });
+    }
+    return;
+  }
+  try {
+    const side = board.turn === 'red' ? 'Red' : 'Black';
+    t.textContent = `${ending} · ${side} to move: ${tables.describe(board)}`;
+    t.dataset.wdl = String(tables.probeWdl(board));
+  } catch (e) {
+    t.textContent = `${ending}: ${e.message || e}`;
   }
 }
 
@@ -761,6 +817,13 @@ function wire() {
     if (!file) return;
     try { showError(null); await openFile(file); } catch (err) { showError(err); }
   };
+  $('tables').onchange = async (e) => {
+    showError(null);
+    for (const file of e.target.files) {
+      try { addTableFile(file.name, new Uint8Array(await file.arrayBuffer())); } catch (err) { showError(err); }
+    }
+    renderTablebase();
+  };
   $('pgn-copy').onclick = () => {
     const b = boardAt(state.moves.length);
     $('pgn').value = b.toPgn(notationName());
@@ -783,6 +846,7 @@ function wire() {
 
 async function main() {
   await init();
+  tables = new Tablebase();
   wire();
   engine = new Engine(onEngineLine);
   const isolated = self.crossOriginIsolated && !workerQuery;
@@ -792,7 +856,7 @@ async function main() {
   engine.send('uci');
   setGame(new Board().fen(), []);
   // For the console and the tests.
-  window.xq = { state, bench, goTo, setGame, Board, judgeGame };
+  window.xq = { state, bench, goTo, setGame, Board, judgeGame, tables: () => tables };
 }
 
 main().catch((e) => {

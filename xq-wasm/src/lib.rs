@@ -7,11 +7,13 @@ mod board;
 mod engine;
 mod judge;
 mod records;
+mod tablebase;
 
 pub use board::{Board, Outcome};
 pub use engine::{bench, BenchResult, UciEngine, DEFAULT_HASH_MIB, MAX_HASH_MIB};
 pub use judge::{judge_game, GameJudgement, MoveJudgement, SideTally};
 pub use records::{read_pgn, read_pgn_bytes, read_xqf, write_pgn, Record};
+pub use tablebase::Tablebase;
 
 use wasm_bindgen::JsError;
 use xq_movegen::notation::Notation;
