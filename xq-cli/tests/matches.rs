@@ -248,7 +248,7 @@ fn the_sprt_stops_a_match_against_a_much_weaker_engine() {
             &format!("file={}", openings()),
             "-sprt",
             "elo0=0",
-            "elo1=50",
+            "elo1=100",
             "alpha=0.05",
             "beta=0.05",
         ],

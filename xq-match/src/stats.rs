@@ -76,9 +76,6 @@ pub fn score_of(elo: f64) -> f64 {
 /// The share of a pair added to each count of the SPRT's distribution (see [`Sprt::llr`]).
 const REGULARISE: f64 = 1e-3;
 
-/// The pairs a sample whose pairs all ended alike needs before the SPRT may stop on it.
-pub const UNIFORM_PAIRS: u64 = 5;
-
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
 
@@ -149,9 +146,9 @@ impl fmt::Display for Pentanomial {
 
 /// A sequential probability ratio test of `elo0` against `elo1` (Elo of the first
 /// engine over the second) with false-positive rate `alpha` and false-negative rate
-/// `beta`, on the pentanomial counts: the generalised SPRT of fishtest and fastchess,
-/// whose log-likelihood ratio is `N (s1 - s0) (2 mu - s0 - s1) / (2 var)` for `N` pairs
-/// of mean score `mu` and variance `var`, `s0` and `s1` the scores of `elo0` and `elo1`.
+/// `beta`, on the pentanomial counts: fishtest's generalised SPRT, the ratio of the
+/// likelihoods of the pairs under the most likely distributions of each hypothesis
+/// ([`Sprt::llr`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sprt {
     /// The Elo of the null hypothesis.
@@ -186,10 +183,16 @@ impl Sprt {
         }
     }
 
-    /// The log-likelihood ratio of `elo1` over `elo0` given the pairs. The counts are
-    /// regularised (a thousandth of a pair added to each) so that pairs that do not vary
-    /// yet (all won, all drawn) still weigh: without it their variance is 0 and the ratio
-    /// undefined.
+    /// The log-likelihood ratio of `elo1` over `elo0` given the pairs, as fishtest
+    /// computes it: `N sum_i p_i ln(q1_i / q0_i)`, where `p` is the pairs' distribution
+    /// and `q0`, `q1` are the distributions nearest to it (the most likely) whose mean
+    /// scores are those of `elo0` and `elo1`. The counts are regularised (a thousandth of
+    /// a pair added to each) so that outcomes not seen yet still have a chance.
+    ///
+    /// For many pairs this is close to the normal approximation
+    /// `N (s1 - s0) (2 mu - s0 - s1) / (2 var)`. For a few pairs that do not vary (five
+    /// drawn pairs) the normal approximation divides by a variance of nearly 0 and
+    /// concludes at once; this ratio stays small until the pairs are many.
     pub fn llr(&self, p: &Pentanomial) -> f64 {
         let n = p.pairs() as f64;
         if n == 0.0 {
@@ -197,20 +200,10 @@ impl Sprt {
         }
         let c: Vec<f64> = p.counts.iter().map(|&c| c as f64 + REGULARISE).collect();
         let total: f64 = c.iter().sum();
-        let mu = c
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x * i as f64 / 4.0)
-            .sum::<f64>()
-            / total;
-        let var = c
-            .iter()
-            .enumerate()
-            .map(|(i, x)| x * (i as f64 / 4.0 - mu).powi(2))
-            .sum::<f64>()
-            / total;
-        let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
-        n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var)
+        let freq: [f64; 5] = std::array::from_fn(|i| c[i] / total);
+        let q0 = nearest_with_mean(&freq, score_of(self.elo0));
+        let q1 = nearest_with_mean(&freq, score_of(self.elo1));
+        n * (0..5).map(|i| freq[i] * (q1[i] / q0[i]).ln()).sum::<f64>()
     }
 
     /// The lower and upper bounds of the LLR: `ln(beta / (1 - alpha))` and
@@ -222,16 +215,8 @@ impl Sprt {
         )
     }
 
-    /// What the test says after these pairs. While every pair has ended alike (all
-    /// won, all drawn, ...) the sample has shown no variance, and the regularised
-    /// ratio of one pair can pass a bound on its own; so such a sample gives a verdict
-    /// only from [`UNIFORM_PAIRS`] pairs on (cutechess-cli, for the same reason, waits
-    /// for a win, a draw and a loss).
+    /// What the test says after these pairs.
     pub fn verdict(&self, p: &Pentanomial) -> Verdict {
-        let kinds = p.counts.iter().filter(|&&c| c > 0).count();
-        if kinds < 2 && p.pairs() < UNIFORM_PAIRS {
-            return Verdict::Continue;
-        }
         let llr = self.llr(p);
         let (lo, hi) = self.bounds();
         if llr >= hi {
@@ -242,6 +227,31 @@ impl Sprt {
             Verdict::Continue
         }
     }
+}
+
+/// The distribution of pair scores (`i / 4` for outcome `i`) nearest to `freq` (of the
+/// largest likelihood for the pairs of `freq`) whose mean is `mean`: `freq_i / (1 + x
+/// (i/4 - mean))`, `x` the root of `sum freq_i (i/4 - mean) / (1 + x (i/4 - mean)) = 0`,
+/// found by bisection (the sum falls as `x` grows, from +inf to -inf between the poles
+/// of the best and the worst outcome). `freq` must give every outcome some weight.
+fn nearest_with_mean(freq: &[f64; 5], mean: f64) -> [f64; 5] {
+    let d: [f64; 5] = std::array::from_fn(|i| i as f64 / 4.0 - mean);
+    let g = |x: f64| {
+        (0..5)
+            .map(|i| freq[i] * d[i] / (1.0 + x * d[i]))
+            .sum::<f64>()
+    };
+    let (mut lo, mut hi) = (-1.0 / d[4], -1.0 / d[0]);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let x = 0.5 * (lo + hi);
+    std::array::from_fn(|i| freq[i] / (1.0 + x * d[i]))
 }
 
 #[cfg(test)]
@@ -282,54 +292,60 @@ mod tests {
         let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05);
         let (lo, hi) = sprt.bounds();
         assert!((lo + 2.944_438_979).abs() < 1e-6 && (hi - 2.944_438_979).abs() < 1e-6);
-        // 200 pairs scoring 0.565 with variance 0.052025: LLR = 200 (s1 - s0)
-        // (2 x 0.565 - s0 - s1) / (2 x 0.052025) = 3.197.
+        // 200 pairs scoring 0.565 with variance 0.052025. The normal approximation by
+        // hand: LLR = 200 (s1 - s0) (2 x 0.565 - s0 - s1) / (2 x 0.052025) = 3.197; the
+        // likelihood ratio of the nearest distributions is 3.0132 (fishtest's method,
+        // computed apart in Python), within 6% of it.
         let p = Pentanomial {
             counts: [4, 36, 80, 64, 16],
         };
         assert_eq!(p.pairs(), 200);
         let (s0, s1) = (0.5, score_of(10.0));
-        let by_hand = 200.0 * (s1 - s0) * (2.0 * p.score() - s0 - s1) / (2.0 * p.variance());
-        // The regularisation moves it by less than a thousandth here.
-        assert!((sprt.llr(&p) - by_hand).abs() < 1e-3);
-        assert!((sprt.llr(&p) - 3.1972).abs() < 1e-3);
-        assert!(
-            sprt.llr(&p) > hi,
-            "a clear lead accepts H1: {}",
-            sprt.llr(&p)
-        );
+        let normal = 200.0 * (s1 - s0) * (2.0 * p.score() - s0 - s1) / (2.0 * p.variance());
+        assert!((normal - 3.1972).abs() < 1e-3);
+        assert!((sprt.llr(&p) - 3.0132).abs() < 1e-3, "{}", sprt.llr(&p));
+        assert!(sprt.llr(&p) > hi);
         assert_eq!(sprt.verdict(&p), Verdict::H1);
         // The mirror image accepts H0.
         let q = Pentanomial {
             counts: [16, 64, 80, 36, 4],
         };
+        assert!((sprt.llr(&q) + 3.6526).abs() < 1e-3, "{}", sprt.llr(&q));
         assert_eq!(sprt.verdict(&q), Verdict::H0);
-        // Every pair won: without the regularisation no variance and no verdict; with it,
-        // a few pairs are enough.
-        let w = Pentanomial {
-            counts: [0, 0, 0, 0, 5],
-        };
-        assert_eq!(sprt.verdict(&w), Verdict::H1);
-        // One pair, or four alike, is no verdict however far its ratio goes...
-        for counts in [[0, 1, 0, 0, 0], [0, 0, 0, 0, 1], [0, 4, 0, 0, 0]] {
-            let one = Pentanomial { counts };
-            assert!(sprt.llr(&one).abs() > hi, "{one}: {}", sprt.llr(&one));
-            assert_eq!(sprt.verdict(&one), Verdict::Continue, "{one}");
+        // Pairs that all end alike are weak evidence between 0 and 10 Elo, however they
+        // end: five drawn pairs (where the normal approximation, dividing by a variance
+        // of nearly 0, said -4.1 and accepted H0), five won, five lost by half a point.
+        for (counts, llr) in [
+            ([0, 0, 5, 0, 0], -0.1404),
+            ([0, 0, 0, 0, 5], 0.1418),
+            ([0, 5, 0, 0, 0], -0.1459),
+            ([0, 1, 0, 0, 0], -0.0291),
+            ([0, 1, 1, 0, 0], -0.0582),
+        ] {
+            let few = Pentanomial { counts };
+            assert!(
+                (sprt.llr(&few) - llr).abs() < 1e-3,
+                "{few}: {}",
+                sprt.llr(&few)
+            );
+            assert_eq!(sprt.verdict(&few), Verdict::Continue, "{few}");
         }
-        // ...five alike are, and so are two pairs that differ once their ratio says so.
-        let five = Pentanomial {
-            counts: [0, 5, 0, 0, 0],
+        // Many do decide: 104 won pairs accept H1 (103 do not), 500 drawn pairs H0.
+        let won = |n| Pentanomial {
+            counts: [0, 0, 0, 0, n],
         };
-        assert_eq!(sprt.verdict(&five), Verdict::H0);
-        let two = Pentanomial {
-            counts: [0, 1, 1, 0, 0],
-        };
-        assert_eq!(sprt.verdict(&two), Verdict::Continue);
-        // Every pair drawn is evidence for the null hypothesis (equal strength), slowly.
+        assert_eq!(sprt.verdict(&won(103)), Verdict::Continue);
+        assert_eq!(sprt.verdict(&won(104)), Verdict::H1);
         let d = Pentanomial {
             counts: [0, 0, 500, 0, 0],
         };
-        assert!(sprt.llr(&d) < 0.0);
+        assert!((sprt.llr(&d) + 14.588).abs() < 1e-2, "{}", sprt.llr(&d));
+        assert_eq!(sprt.verdict(&d), Verdict::H0);
+        // The tables-on match of docs/tablebases.md: 100 pairs, nearly all 1-1.
+        let tables = Pentanomial {
+            counts: [0, 1, 84, 15, 0],
+        };
+        assert!((sprt.llr(&tables) - 2.8356).abs() < 1e-3);
         assert_eq!(sprt.llr(&Pentanomial::default()), 0.0);
     }
 
