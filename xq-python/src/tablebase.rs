@@ -5,7 +5,7 @@ use crate::errors::{Error, Kind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use xq_tablebase::{TableResult, TableValue, Tablebases};
+use xq_tablebase::{TableResult, Tablebases};
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
 /// the smaller `<ENDING>.xqwdl`, which `probe_wdl` reads when there is one), probed
@@ -41,11 +41,7 @@ impl Tablebase {
         let wdl = py
             .detach(|| self.inner.probe_wdl(&pos))
             .map_err(table_error)?;
-        Ok(wdl.map(|w| match w {
-            TableResult::Win => 1,
-            TableResult::Draw => 0,
-            TableResult::Loss => -1,
-        }))
+        Ok(wdl.map(TableResult::sign))
     }
 
     /// Distance to mate in plies for the side to move: positive when it mates, negative
@@ -58,13 +54,12 @@ impl Tablebase {
         let v = py
             .detach(|| self.inner.probe_dtm(&pos))
             .map_err(table_error)?;
-        v.map(|v| match v {
-            TableValue::Win { plies } => Ok(i32::from(plies)),
-            TableValue::Draw => Ok(0),
-            TableValue::Loss { plies } => Ok(-i32::from(plies)),
-            TableValue::RuleWin | TableValue::RuleLoss => Err(PyValueError::new_err(format!(
-                "{v}: no distance to mate (probe_wdl gives the result)"
-            ))),
+        v.map(|v| {
+            v.signed_plies().ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "{v}: no distance to mate (probe_wdl gives the result)"
+                ))
+            })
         })
         .transpose()
     }

@@ -14,6 +14,23 @@ pub enum TableResult {
     Win,
 }
 
+impl TableResult {
+    /// 1 for a win, 0 for a draw, -1 for a loss (what python-chess's and the bindings'
+    /// `probe_wdl` give).
+    ///
+    /// ```
+    /// use xq_tablebase::TableResult;
+    /// assert_eq!(TableResult::Loss.sign(), -1);
+    /// ```
+    pub fn sign(self) -> i32 {
+        match self {
+            TableResult::Loss => -1,
+            TableResult::Draw => 0,
+            TableResult::Win => 1,
+        }
+    }
+}
+
 impl fmt::Display for TableResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -87,6 +104,24 @@ impl TableValue {
             TableValue::Win { .. } | TableValue::RuleWin => TableResult::Win,
             TableValue::Draw => TableResult::Draw,
             TableValue::Loss { .. } | TableValue::RuleLoss => TableResult::Loss,
+        }
+    }
+
+    /// Plies to mate with a sign, as python-chess's `probe_dtm`: positive when the side
+    /// to move mates, negative when it is mated, 0 for a draw; `None` for a result of the
+    /// rules of perpetual check and chase, which has no distance.
+    ///
+    /// ```
+    /// use xq_tablebase::TableValue;
+    /// assert_eq!(TableValue::Loss { plies: 4 }.signed_plies(), Some(-4));
+    /// assert_eq!(TableValue::RuleWin.signed_plies(), None);
+    /// ```
+    pub fn signed_plies(self) -> Option<i32> {
+        match self {
+            TableValue::Win { plies } => Some(i32::from(plies)),
+            TableValue::Draw => Some(0),
+            TableValue::Loss { plies } => Some(-i32::from(plies)),
+            TableValue::RuleWin | TableValue::RuleLoss => None,
         }
     }
 

@@ -4,7 +4,7 @@
 use crate::board::Board;
 use crate::js_error;
 use wasm_bindgen::prelude::*;
-use xq_tablebase::{Ending, TableResult, TableValue, Tablebases};
+use xq_tablebase::{Ending, TableResult, Tablebases};
 
 /// Endgame tables made by `xq tb gen`, each file given as its name and bytes: the WDL
 /// file `KRKN.xqwdl` (the result, with the rules of perpetual check and chase) and the
@@ -91,11 +91,7 @@ impl Tablebase {
             .inner
             .probe_wdl(board.game().position())
             .map_err(js_error)?;
-        Ok(wdl.map(|w| match w {
-            TableResult::Win => 1,
-            TableResult::Draw => 0,
-            TableResult::Loss => -1,
-        }))
+        Ok(wdl.map(TableResult::sign))
     }
 
     /// Distance to mate in plies for the side to move: positive when it mates, negative
@@ -111,13 +107,12 @@ impl Tablebase {
             .inner
             .probe_dtm(board.game().position())
             .map_err(js_error)?;
-        v.map(|v| match v {
-            TableValue::Win { plies } => Ok(i32::from(plies)),
-            TableValue::Draw => Ok(0),
-            TableValue::Loss { plies } => Ok(-i32::from(plies)),
-            TableValue::RuleWin | TableValue::RuleLoss => Err(JsError::new(&format!(
-                "{v}: no distance to mate (probeWdl gives the result)"
-            ))),
+        v.map(|v| {
+            v.signed_plies().ok_or_else(|| {
+                JsError::new(&format!(
+                    "{v}: no distance to mate (probeWdl gives the result)"
+                ))
+            })
         })
         .transpose()
     }
