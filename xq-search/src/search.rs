@@ -23,6 +23,11 @@ use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
 use xq_tablebase::{TableValue, Tablebases, WdlValue};
 
+/// A lead (in centipawns, for the side to move) beyond which the quiet moves near the
+/// leaves are no longer pruned: that far ahead the static evaluation no longer tells
+/// the moves apart, but a mate still does.
+const DECISIVE: i32 = 2000;
+
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
 /// without one (zugzwang), and needs checking with only one.
 fn major_pieces(pos: &Position, color: Color) -> usize {
@@ -741,12 +746,16 @@ impl Searcher {
             // only move): a quiet move late in the list, unable to lift the static
             // evaluation to alpha, or putting its piece where it is simply lost; a
             // capture that loses more than a margin growing with the depth (by static
-            // exchange).
+            // exchange). Not once the side to move is already winning by more than
+            // `DECISIVE`: there the static evaluation no longer tells the moves apart,
+            // and the quiet move it would prune may be a mate (the defender's escape
+            // from a mate in two is found only if the mate is; `escapes_two_move_mates`).
             if self.config.quiet_pruning
                 && !root
                 && !in_check
                 && best > -score::MATE_BOUND
                 && depth <= self.params.prune_depth
+                && alpha < DECISIVE
             {
                 let hopeless = if capture {
                     depth <= self.params.see_capture_depth
