@@ -6,8 +6,8 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    check_wdl, generate, log, memory_needed, read_captures, read_table, rewrite_table, table_size,
-    verify, write_table, write_wdl, Ending, Progress, Table, Tablebases,
+    check_wdl, log, make, memory_needed, read_captures, read_table, rewrite_table, table_size,
+    verify, write_wdl, Ending, MakeProgress, Progress, Table, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -156,44 +156,30 @@ fn gen(
                 _ => outln!("{ending}: the file there is not good, generating it again")?,
             }
         }
-        let load = log::load_average();
-        let t0 = Instant::now();
-        let subs = read_captures(dir, ending).with_context(|| format!("{ending} needs them"))?;
-        let sub_refs: Vec<&Table> = subs.iter().collect();
         let template = "{msg} {bar:30} {pos}/{len} {elapsed_precise} eta {eta}";
         let pb = progress_bar(table_size(ending), template);
         pb.set_message(format!("{ending} start"));
-        let table = generate(ending, &sub_refs, threads, &|p| match p {
-            Progress::Start { done, .. } => pb.set_position(done),
-            Progress::Level { level, done, total } => {
+        let result = make(dir, ending, threads, check, &|p| match p {
+            MakeProgress::Generate(Progress::Start { done, .. }) => pb.set_position(done),
+            MakeProgress::Generate(Progress::Level { level, done, total }) => {
                 if done == total || done % (1 << 20) < 4096 {
                     pb.set_message(format!("{ending} level {level}"));
                 }
                 pb.set_length(total);
                 pb.set_position(done);
             }
-        })?;
+            MakeProgress::Verify { done, total } => {
+                if done == 0 || done % (1 << 20) < 4096 {
+                    pb.set_message(format!("{ending} verify"));
+                }
+                pb.set_length(total);
+                pb.set_position(done);
+            }
+        })
+        .with_context(|| format!("cannot make {ending}"))?;
         pb.finish_and_clear();
-        let generated = t0.elapsed();
-        let t1 = Instant::now();
-        if check {
-            let pv = progress_bar(table_size(ending) / 2, "{msg} {bar:30} {pos}/{len}");
-            pv.set_message(format!("{ending} verify"));
-            verify(&table, &sub_refs, threads, &|d| pv.set_position(d))?;
-            pv.finish_and_clear();
-        }
-        let verified = check.then(|| t1.elapsed().as_secs_f64());
-        let t2 = Instant::now();
-        let size_bytes = write_table(&table, &path, threads)?;
-        let wdl_bytes = write_wdl(&table, &dir.join(ending.wdl_file_name()), threads)?;
-        let s = log::Record {
-            gen_seconds: Some(generated.as_secs_f64()),
-            verify_seconds: verified,
-            write_seconds: Some(t2.elapsed().as_secs_f64()),
-            threads: Some(threads),
-            load,
-            ..log::Record::generated(&table, size_bytes)
-        };
+        let (table, s, wdl_bytes) = (result.table, result.record, result.wdl_bytes);
+        let (size_bytes, generated) = (s.bytes, s.gen_seconds.unwrap_or(0.0));
         log.append(&s)?;
         bytes += size_bytes;
         made += 1;
@@ -212,8 +198,8 @@ fn gen(
             s.draws,
             s.losses,
             s.longest_mate,
-            generated.as_secs_f64(),
-            s.positions as f64 / generated.as_secs_f64().max(1e-9) / 1e6,
+            generated,
+            s.positions as f64 / generated.max(1e-9) / 1e6,
             if check { ", verified" } else { "" },
             size_bytes,
             size_bytes as f64 / s.positions.max(1) as f64

@@ -68,6 +68,10 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(envs::_observe, m)?)?;
     m.add_function(wrap_pyfunction!(envs::_play_action, m)?)?;
     m.add_function(wrap_pyfunction!(selfplay::selfplay, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::_tablebase_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::_tablebase_make, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::_tablebase_kept, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::_tablebase_log, m)?)?;
     m.add_function(wrap_pyfunction!(analysis::annotate, m)?)?;
     m.add_function(wrap_pyfunction!(args::_check_int, m)?)?;
     m.add_function(wrap_pyfunction!(args::_check_seconds, m)?)?;

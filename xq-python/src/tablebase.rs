@@ -1,11 +1,14 @@
-//! `xq.Tablebase`: probing a directory of endgame tables (`xq-tablebase`).
+//! `xq.Tablebase`: probing a directory of endgame tables (`xq-tablebase`); and the steps
+//! of `xq.tablebase.generate`: the plan, one ending made in a directory, the log.
 
 use crate::board::Board;
 use crate::errors::{Error, Kind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::path::PathBuf;
-use xq_tablebase::{TableResult, Tablebases};
+use xq_tablebase::log::{Log, Record, Status};
+use xq_tablebase::{Ending, TableResult, Tablebases};
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
 /// the smaller `<ENDING>.xqwdl`, which `probe_wdl` reads when there is one), probed
@@ -71,4 +74,107 @@ impl Tablebase {
             self.inner.endings().len()
         )
     }
+}
+
+fn ending(name: &str) -> PyResult<Ending> {
+    name.parse()
+        .map_err(|e| Error::new(Kind::InvalidArgument, format!("ending {name:?}: {e}")).into())
+}
+
+/// The endings `xq tb gen NAMES` makes, in its order (each after the tables it needs),
+/// each with the endings its captures lead to: `[(name, [capture, ...]), ...]`.
+#[pyfunction]
+#[pyo3(signature = (names, max_positions=None))]
+pub fn _tablebase_plan(
+    names: Vec<String>,
+    max_positions: Option<u64>,
+) -> PyResult<Vec<(String, Vec<String>)>> {
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let endings = Ending::parse_list(&names)
+        .map_err(|e| Error::new(Kind::InvalidArgument, format!("endings {names:?}: {e}")))?;
+    Ok(Ending::plan(&endings, max_positions)
+        .iter()
+        .map(|e| {
+            let captures = e.captures().iter().map(Ending::to_string).collect();
+            (e.to_string(), captures)
+        })
+        .collect())
+}
+
+/// Makes the files of ending `name` in `directory`, where the tables its captures lead
+/// to must be (`xq_tablebase::make`); the row of the generation log, as its CSV line.
+#[pyfunction]
+pub fn _tablebase_make(
+    py: Python<'_>,
+    directory: PathBuf,
+    name: &str,
+    threads: usize,
+    verify: bool,
+) -> PyResult<String> {
+    let ending = ending(name)?;
+    if threads == 0 {
+        return Err(Error::new(Kind::InvalidArgument, "threads 0: at least 1").into());
+    }
+    py.detach(|| xq_tablebase::make(&directory, &ending, threads, verify, &|_| {}))
+        .map(|made| made.record.to_csv())
+        .map_err(table_error)
+}
+
+/// The log's row for a good table of `name` already in `directory` (status "kept"), or
+/// None when there is no such file or it is not good (then it is made again, as `xq tb
+/// gen` does).
+#[pyfunction]
+pub fn _tablebase_kept(directory: PathBuf, name: &str) -> PyResult<Option<String>> {
+    let ending = ending(name)?;
+    if !directory.join(ending.file_name()).exists() {
+        return Ok(None);
+    }
+    let stats = Tablebases::open(&directory).and_then(|tb| tb.stats(&ending));
+    Ok(match stats {
+        Ok(Some((stats, bytes))) => Some(Record::kept(&stats, bytes).to_csv()),
+        _ => None,
+    })
+}
+
+/// Appends `row` (a CSV line of `_tablebase_make` or `_tablebase_kept`) to the generation
+/// log of `directory` (`endings.csv`, created when missing) with `note` when it has none;
+/// the row as a dict.
+#[pyfunction]
+pub fn _tablebase_log<'py>(
+    py: Python<'py>,
+    directory: PathBuf,
+    row: &str,
+    note: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let mut r: Record = row
+        .parse()
+        .map_err(|e| Error::new(Kind::InvalidArgument, e))?;
+    Log::open(&directory, note)
+        .and_then(|log| log.append(&r))
+        .map_err(table_error)?;
+    if r.note.is_empty() {
+        r.note = note.to_owned();
+    }
+    let d = PyDict::new(py);
+    d.set_item("ending", r.ending.to_string())?;
+    let status = match r.status {
+        Status::Generated => "generated",
+        Status::Kept => "kept",
+    };
+    d.set_item("status", status)?;
+    d.set_item("positions", r.positions)?;
+    d.set_item("wins", r.wins)?;
+    d.set_item("draws", r.draws)?;
+    d.set_item("losses", r.losses)?;
+    d.set_item("rule_decided", r.rule_decided)?;
+    d.set_item("chase_decided", r.chase_decided)?;
+    d.set_item("longest_mate", r.longest_mate)?;
+    d.set_item("gen_seconds", r.gen_seconds)?;
+    d.set_item("verify_seconds", r.verify_seconds)?;
+    d.set_item("write_seconds", r.write_seconds)?;
+    d.set_item("threads", r.threads)?;
+    d.set_item("bytes", r.bytes)?;
+    d.set_item("finished", r.finished)?;
+    d.set_item("note", r.note)?;
+    Ok(d)
 }

@@ -141,3 +141,42 @@ def test_a_match_on_the_cluster_plays_the_games_of_one_process(cluster, tmp_path
         assert ray_run["summary"][key] == local[key], key
     # The driver wrote every game to the PGN.
     assert (tmp_path / "ray.pgn").read_text(encoding="utf-8").count("[Event ") == 6
+
+
+def test_tables_made_on_the_cluster_are_those_of_one_process(cluster, tmp_path):
+    address, env = cluster
+    endings = ["KRKN", "KNKA", "KCKP"]  # 7 endings, two of them armed on both sides
+    driver = (
+        "import json, sys, xq.tablebase\n"
+        "rows = xq.tablebase.generate(json.loads(sys.argv[1]), sys.argv[2], ray_address=sys.argv[3])\n"
+        "print(json.dumps(rows))\n"
+    )
+
+    def on_cluster(directory):
+        done = subprocess.run([sys.executable, "-c", driver, json.dumps(endings), str(directory), address],
+                              capture_output=True, text=True, timeout=600, env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    rows = on_cluster(tmp_path / "ray")
+    order = [r["ending"] for r in rows]
+    assert sorted(order) == ["KCK", "KCKP", "KNK", "KNKA", "KPK", "KRK", "KRKN"]
+    # Each ending was made after the endings its captures lead to, on both nodes.
+    for later, earlier in [("KRKN", "KRK"), ("KRKN", "KNK"), ("KNKA", "KNK"), ("KCKP", "KCK"), ("KCKP", "KPK")]:
+        assert order.index(earlier) < order.index(later), order
+    assert {r["status"] for r in rows} == {"generated"}
+    assert len({r["node"] for r in rows}) == 2, rows
+    assert next(r for r in rows if r["ending"] == "KRKN")["rule_decided"] == 1597
+    # One process, the binary: the same files, byte for byte.
+    local = tmp_path / "local"
+    done = subprocess.run([xq_bin(), "tb", "gen", *endings, "-o", str(local), "--threads", "2"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    made = sorted(p.name for p in (tmp_path / "ray").iterdir())
+    assert made == sorted(p.name for p in local.iterdir())
+    assert len(made) == 15  # 7 distance files, 7 WDL files and the log
+    for name in made:
+        if name != "endings.csv":
+            assert (tmp_path / "ray" / name).read_bytes() == (local / name).read_bytes(), name
+    # Again on the cluster into the one process's directory: every table is kept.
+    assert {(r["status"], r.get("node")) for r in on_cluster(local)} == {("kept", None)}

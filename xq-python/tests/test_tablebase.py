@@ -72,3 +72,55 @@ def test_a_composed_position_is_not_in_the_tables_and_nothing_raises():
     assert info["pv"][0] in board.legal_moves
     # One step over the river, the soldier is in the table again.
     assert tb.probe_wdl(xq.Board("3k5/9/9/9/5P3/9/9/9/9/4K4 w")) == 1
+
+
+def test_generate_makes_the_tables_xq_tb_gen_makes(tmp_path):
+    import xq.tablebase
+
+    assert xq.tablebase.plan(["KRKN", "KRKA"]) == ["KNK", "KRK", "KRKA", "KRKN"]
+    seen = []
+    rows = xq.tablebase.generate(["KRKN", "KRKA"], tmp_path / "tables", threads=2,
+                                 note="from Python", on_table=lambda row: seen.append(row["ending"]))
+    assert [r["ending"] for r in rows] == seen == ["KNK", "KRK", "KRKA", "KRKN"]
+    assert {r["status"] for r in rows} == {"generated"}
+    krkn = rows[-1]
+    assert (krkn["positions"], krkn["wins"], krkn["draws"], krkn["losses"]) == (380325, 192333, 609, 187383)
+    assert (krkn["rule_decided"], krkn["chase_decided"], krkn["longest_mate"]) == (1597, 0, 26)
+    assert krkn["threads"] == 2 and krkn["note"] == "from Python" and krkn["verify_seconds"] is not None
+    # The distance files are those the repository keeps, byte for byte; each has its WDL file.
+    for row in rows:
+        made = tmp_path / "tables" / (row["ending"] + ".xqtb")
+        assert made.read_bytes() == (TABLES / made.name).read_bytes(), made.name
+        assert row["bytes"] == made.stat().st_size
+        assert (tmp_path / "tables" / (row["ending"] + ".xqwdl")).exists()
+    # The log has a row an ending, as xq tb gen writes it.
+    log = (tmp_path / "tables" / "endings.csv").read_text(encoding="utf-8").splitlines()
+    assert log[0] == "# xq tablebase log, format 2"
+    assert [line.split(",")[0] for line in log[2:]] == ["KNK", "KRK", "KRKA", "KRKN"]
+    # The tables probe.
+    tb = xq.Tablebase(tmp_path / "tables")
+    assert tb.probe_wdl(xq.Board("9/9/4k4/9/9/9/9/9/1n7/R2K5 w")) == 1
+    # Made again, the good tables are kept; one made unreadable is made again.
+    (tmp_path / "tables" / "KRKA.xqtb").write_bytes(b"not a table")
+    again = xq.tablebase.generate(["KRKA"], tmp_path / "tables", verify=False)
+    assert [(r["ending"], r["status"]) for r in again] == [("KRK", "kept"), ("KRKA", "generated")]
+    assert again[1]["verify_seconds"] is None
+    assert (tmp_path / "tables" / "KRKA.xqtb").read_bytes() == (TABLES / "KRKA.xqtb").read_bytes()
+
+
+def test_generate_refuses_bad_arguments(tmp_path):
+    import xq.tablebase
+
+    with pytest.raises(xq.InvalidArgument, match=r'endings \["KRKX"\]: .*X'):
+        xq.tablebase.generate(["KRKX"], tmp_path)
+    with pytest.raises(xq.InvalidArgument, match="no ending given"):
+        xq.tablebase.generate([], tmp_path)
+    with pytest.raises(TypeError, match="a list of names"):
+        xq.tablebase.generate("KRKN", tmp_path)
+    with pytest.raises(xq.InvalidArgument, match="threads 0: a whole number of at least 1"):
+        xq.tablebase.generate(["KRK"], tmp_path, threads=0)
+    with pytest.raises(xq.InvalidArgument, match="max_positions -1"):
+        xq.tablebase.plan(["KRK"], max_positions=-1)
+    # Endings of more numbers (both sides to move) than max_positions are left out.
+    assert xq.tablebase.plan(["KRKN"], max_positions=10000) == ["KNK", "KRK"]
+    assert list(tmp_path.iterdir()) == []

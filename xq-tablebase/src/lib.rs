@@ -7,6 +7,7 @@ pub mod format;
 mod gen;
 mod index;
 pub mod log;
+mod make;
 mod probe;
 mod rule;
 mod value;
@@ -18,6 +19,7 @@ pub use format::{
     FORMAT_VERSION,
 };
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
+pub use make::{make, Made, MakeProgress};
 pub use probe::Tablebases;
 #[allow(deprecated)]
 pub use value::{TableResult, TableValue, Wdl, WdlValue};

@@ -313,6 +313,37 @@ impl Record {
     }
 }
 
+/// A line that is not a row of the log ([`Record`]'s `FromStr`): what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseRecordError(pub String);
+
+impl std::fmt::Display for ParseRecordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "not a row of the tablebase log: {}", self.0)
+    }
+}
+
+impl std::error::Error for ParseRecordError {}
+
+impl std::str::FromStr for Record {
+    type Err = ParseRecordError;
+
+    /// A row as [`Record::to_csv`] writes it (format [`FORMAT`]), checked as [`read`]
+    /// checks the rows of a file: the row a cluster's task sends back to be logged.
+    ///
+    /// ```
+    /// use xq_tablebase::{generate, log::Record, Ending};
+    /// let table = generate(&"KRK".parse::<Ending>().unwrap(), &[], 1, &|_| {}).unwrap();
+    /// let row = Record { gen_seconds: Some(0.25), ..Record::generated(&table, 634) };
+    /// assert_eq!(row.to_csv().parse::<Record>(), Ok(row));
+    /// let bad = "KRK,generated,4401,1,2,3".parse::<Record>().unwrap_err();
+    /// assert_eq!(bad.to_string(), "not a row of the tablebase log: 6 fields, not 25");
+    /// ```
+    fn from_str(line: &str) -> Result<Record, ParseRecordError> {
+        Record::from_csv(line, FORMAT).map_err(ParseRecordError)
+    }
+}
+
 /// A field of free text, quoted when it must be (line breaks become spaces).
 fn quote(s: &str) -> String {
     let s = s.replace(['\n', '\r'], " ");
