@@ -23,9 +23,9 @@ use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
 use xq_tablebase::{TableValue, Tablebases, WdlValue};
 
-/// A lead (in centipawns, for the side to move) beyond which the quiet moves near the
-/// leaves are no longer pruned: that far ahead the static evaluation no longer tells
-/// the moves apart, but a mate still does.
+/// A lead (in centipawns, for the side to move) beyond which no move near the leaves is
+/// pruned as hopeless (quiet moves, losing captures): that far ahead the static
+/// evaluation no longer tells the moves apart, but a mate still does.
 const DECISIVE: i32 = 2000;
 
 /// How many chariots, horses and cannons `color` has: null-move pruning is unsafe
@@ -748,7 +748,7 @@ impl Searcher {
             // capture that loses more than a margin growing with the depth (by static
             // exchange). Not once the side to move is already winning by more than
             // `DECISIVE`: there the static evaluation no longer tells the moves apart,
-            // and the quiet move it would prune may be a mate (the defender's escape
+            // and the move it would prune may be a mate (the defender's escape
             // from a mate in two is found only if the mate is; `escapes_two_move_mates`).
             if self.config.quiet_pruning
                 && !root
