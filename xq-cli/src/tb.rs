@@ -178,14 +178,14 @@ fn gen(
         })
         .with_context(|| format!("cannot make {ending}"))?;
         pb.finish_and_clear();
-        let (table, s, wdl_bytes) = (result.table, result.record, result.wdl_bytes);
+        let (s, wdl_bytes) = (result.record, result.wdl_bytes);
         let (size_bytes, generated) = (s.bytes, s.gen_seconds.unwrap_or(0.0));
         log.append(&s)?;
         bytes += size_bytes;
         made += 1;
         let by_rule = s.rule_decided.filter(|_| ending.both_attack());
         let by_rule = by_rule.map_or(String::new(), |n| {
-            let chase = table.chase_decided().unwrap_or(0);
+            let chase = s.chase_decided.unwrap_or(0);
             format!(
                 " ({n} decided by the rules: {} by perpetual check, {chase} by perpetual chase)",
                 n - chase

@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
-use xq_tablebase::log::{Log, Record, Status};
+use xq_tablebase::log::{Log, Record};
 use xq_tablebase::{Ending, TableResult, Tablebases};
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
@@ -157,11 +157,7 @@ pub fn _tablebase_log<'py>(
     }
     let d = PyDict::new(py);
     d.set_item("ending", r.ending.to_string())?;
-    let status = match r.status {
-        Status::Generated => "generated",
-        Status::Kept => "kept",
-    };
-    d.set_item("status", status)?;
+    d.set_item("status", r.status.name())?;
     d.set_item("positions", r.positions)?;
     d.set_item("wins", r.wins)?;
     d.set_item("draws", r.draws)?;

@@ -89,6 +89,21 @@ pub enum Status {
     Kept,
 }
 
+impl Status {
+    /// The status as the log writes it: `"generated"` or `"kept"`.
+    ///
+    /// ```
+    /// use xq_tablebase::log::Status;
+    /// assert_eq!(Status::Kept.name(), "kept");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Generated => "generated",
+            Status::Kept => "kept",
+        }
+    }
+}
+
 /// One row of the log: one ending, generated or kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
@@ -205,13 +220,9 @@ impl Record {
         }
         let secs = |v: Option<f64>| opt(v.map(|s| format!("{s:.3}")));
         let count = |side: usize, wdl: usize| opt(self.counts.map(|c| c[side][wdl]));
-        let status = match self.status {
-            Status::Generated => "generated",
-            Status::Kept => "kept",
-        };
         let fields = [
             self.ending.to_string(),
-            status.to_owned(),
+            self.status.name().to_owned(),
             self.positions.to_string(),
             self.wins.to_string(),
             self.draws.to_string(),
@@ -271,11 +282,10 @@ impl Record {
             ending: f[0]
                 .parse()
                 .map_err(|e| format!("ending {:?}: {e}", f[0]))?,
-            status: match f[1].as_str() {
-                "generated" => Status::Generated,
-                "kept" => Status::Kept,
-                s => return Err(format!("status {s:?} is neither generated nor kept")),
-            },
+            status: [Status::Generated, Status::Kept]
+                .into_iter()
+                .find(|s| s.name() == f[1])
+                .ok_or_else(|| format!("status {:?} is neither generated nor kept", f[1]))?,
             positions: need(2)?,
             wins: need(3)?,
             draws: need(4)?,
