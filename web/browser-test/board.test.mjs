@@ -603,6 +603,32 @@ test('a site with tables/ beside the page: the page fetches the table it needs',
   }
 });
 
+test('xq serve --tablebases: the board fetches its ending\'s tables from the directory', async () => {
+  // Tables as `xq tb gen` leaves them: the distance and WDL files side by side.
+  const dir = mkdtempSync(join(tmpdir(), 'xq-tables-'));
+  cpSync(join(root, 'web/test/data/KRKN.xqwdl'), join(dir, 'KRKN.xqwdl'));
+  cpSync(join(root, 'xq-tablebase/tests/data/KRKN.xqtb'), join(dir, 'KRKN.xqtb'));
+  const { child, match } = await startProcess(XQ, ['serve', '--port', '0', '--tablebases', dir], /(http:\/\/127\.0\.0\.1:\d+\/)/);
+  try {
+    await wd('POST', s('/url'), { url: match[1] });
+    await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
+    await loadFen(RULE_WIN);
+    await waitFor('the fetched tables', async () => (await textOf('#tablebase')) !== '');
+    // Both files came: the rule's result, then the distance to mate after d1e1.
+    assert.equal(await textOf('#tablebase'),
+      'KRKN · Red to move: tablebase win by the perpetual check or chase rule (no forced mate)');
+    assert.equal(await textOf('#tables-info'), '1 ending: KRKN');
+    await clickSquare('d1');
+    await clickSquare('e1');
+    await waitFor('the value after d1e1', async () => /Black to move/.test(await textOf('#tablebase')));
+    assert.equal(await textOf('#tablebase'), 'KRKN · Black to move: tablebase win, mate in 6 (11 plies)');
+  } finally {
+    child.removeAllListeners('exit');
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('bench() in the page', async () => {
   await wd('POST', s('/url'), { url: site });
   await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));

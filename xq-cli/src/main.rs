@@ -123,6 +123,9 @@ struct ServeArgs {
     /// The port on 127.0.0.1 (0: any free port, printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// A directory of endgame tables (`xq tb gen`) the board fetches for its ending.
+    #[arg(long, value_name = "DIR")]
+    tablebases: Option<std::path::PathBuf>,
 }
 
 /// `xq serve`: the analysis board on the local machine; exit code 2 when the binary
@@ -135,11 +138,15 @@ fn serve(args: &ServeArgs) -> Result<i32> {
         );
         return Ok(2);
     }
+    let tables = args.tablebases.as_deref();
+    if let Some(dir) = tables.filter(|d| !d.is_dir()) {
+        anyhow::bail!("--tablebases {}: not a directory", dir.display());
+    }
     let listener = std::net::TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{}: {e}", args.port))?;
     let addr = listener.local_addr()?;
     outln!("xq: the analysis board is at http://{addr}/ (Ctrl-C to stop)")?;
-    xq_cli::serve::serve(listener, web_assets::ASSETS)?;
+    xq_cli::serve::serve(listener, web_assets::ASSETS, tables.map(Into::into))?;
     Ok(0)
 }
 

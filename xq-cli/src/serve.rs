@@ -1,9 +1,11 @@
 //! `xq serve`: a small HTTP/1.1 server of the analysis board on the local machine, for
 //! people who run no web server of their own.
 //!
-//! It serves a fixed table of files (the binary embeds `web/dist` at build time) and
-//! nothing else: `GET` and `HEAD` only, `/` for `index.html`, 404 for any other path (so
-//! no path can reach the file system), one thread per connection, `Connection: close`.
+//! It serves a fixed table of files (the binary embeds `web/dist` at build time) and,
+//! when given a directory of endgame tables, `tables/KRKN.xqwdl` and `tables/KRKN.xqtb`
+//! from it (the files the board fetches for its ending): `GET` and `HEAD` only, `/` for
+//! `index.html`, 404 for any other path (so no other path can reach the file system),
+//! one thread per connection, `Connection: close`.
 //! Every answer carries `Cross-Origin-Opener-Policy: same-origin` and
 //! `Cross-Origin-Embedder-Policy: require-corp`: the page is then cross-origin isolated,
 //! which lets the engine's worker share memory with its search and stop it at once.
@@ -14,7 +16,7 @@
 //! static FILES: &[(&str, &[u8])] = &[("index.html", b"<!doctype html>")];
 //! let listener = TcpListener::bind("127.0.0.1:0").unwrap();
 //! let addr = listener.local_addr().unwrap();
-//! std::thread::spawn(move || xq_cli::serve::serve(listener, FILES));
+//! std::thread::spawn(move || xq_cli::serve::serve(listener, FILES, None));
 //! let mut stream = TcpStream::connect(addr).unwrap();
 //! stream.write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
 //! let mut answer = String::new();
@@ -26,6 +28,8 @@
 
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The files served: a path relative to the site's root (`"pkg/xq_wasm.js"`) and the
@@ -121,17 +125,21 @@ impl Response {
     }
 }
 
-/// The answer to a request whose head (request line and headers) is `head`.
+/// The answer to a request whose head (request line and headers) is `head`, with the
+/// endgame tables of `tables` under `tables/` when it is given.
 ///
 /// ```
 /// use xq_cli::serve::respond;
 /// static FILES: &[(&str, &[u8])] = &[("index.html", b"hi"), ("pkg/a.wasm", b"\0asm")];
-/// assert_eq!(respond(FILES, "GET /pkg/a.wasm HTTP/1.1\r\n").content_type, "application/wasm");
-/// assert_eq!(respond(FILES, "GET /?x=1 HTTP/1.1\r\n").body, b"hi");
-/// assert_eq!(respond(FILES, "GET /../Cargo.toml HTTP/1.1\r\n").status, 404);
-/// assert_eq!(respond(FILES, "POST / HTTP/1.1\r\n").status, 405);
+/// let get = |head| respond(FILES, None, head);
+/// assert_eq!(get("GET /pkg/a.wasm HTTP/1.1\r\n").content_type, "application/wasm");
+/// assert_eq!(get("GET /?x=1 HTTP/1.1\r\n").body, b"hi");
+/// assert_eq!(get("GET /../Cargo.toml HTTP/1.1\r\n").status, 404);
+/// assert_eq!(get("POST / HTTP/1.1\r\n").status, 405);
+/// let dir = std::path::Path::new("no such directory");
+/// assert_eq!(respond(FILES, Some(dir), "GET /tables/KRKN.xqwdl HTTP/1.1\r\n").status, 404);
 /// ```
-pub fn respond(assets: Assets, head: &str) -> Response {
+pub fn respond(assets: Assets, tables: Option<&Path>, head: &str) -> Response {
     let line = head.lines().next().unwrap_or("");
     let mut parts = line.split(' ');
     let (Some(method), Some(target), Some(version)) = (parts.next(), parts.next(), parts.next())
@@ -157,11 +165,25 @@ pub fn respond(assets: Assets, head: &str) -> Response {
         .split('/')
         .any(|s| s.is_empty() || s == "." || s == "..")
         && !path.contains(['\\', '%', '\0']);
-    match assets.iter().find(|(name, _)| safe && *name == path) {
-        Some((name, bytes)) => Response {
+    // A table: its name is piece letters and the extension of a table file, nothing else.
+    let table = |name: &str| {
+        let (ending, ext) = name.split_once('.')?;
+        let named = !ending.is_empty() && ending.bytes().all(|b| b"KABNRCP".contains(&b));
+        (named && (ext == "xqwdl" || ext == "xqtb")).then_some(())?;
+        std::fs::read(tables?.join(name)).ok()
+    };
+    let body = match path.strip_prefix("tables/") {
+        Some(name) => table(name),
+        None => assets
+            .iter()
+            .find(|(name, _)| safe && *name == path)
+            .map(|f| f.1.to_vec()),
+    };
+    match body {
+        Some(body) => Response {
             status: 200,
-            content_type: content_type(name),
-            body: bytes.to_vec(),
+            content_type: content_type(path),
+            body,
             with_body,
         },
         None => Response {
@@ -171,11 +193,11 @@ pub fn respond(assets: Assets, head: &str) -> Response {
     }
 }
 
-/// Reads one request from `stream` and answers it.
+/// Reads one request from `stream` and answers it, with the tables of `tables`.
 ///
 /// # Errors
 /// The connection's errors.
-pub fn handle(mut stream: TcpStream, assets: Assets) -> io::Result<()> {
+pub fn handle(mut stream: TcpStream, assets: Assets, tables: Option<&Path>) -> io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     stream.set_write_timeout(Some(Duration::from_secs(30)))?;
     let mut head = Vec::new();
@@ -187,7 +209,7 @@ pub fn handle(mut stream: TcpStream, assets: Assets) -> io::Result<()> {
         }
         head.extend_from_slice(&buf[..n]);
         if let Some(end) = head.windows(4).position(|w| w == b"\r\n\r\n") {
-            break respond(assets, &String::from_utf8_lossy(&head[..end + 2]));
+            break respond(assets, tables, &String::from_utf8_lossy(&head[..end + 2]));
         }
         if head.len() > MAX_HEAD {
             break Response::text(431, "request head too large\n");
@@ -205,18 +227,19 @@ pub fn handle(mut stream: TcpStream, assets: Assets) -> io::Result<()> {
     Ok(())
 }
 
-/// Serves `assets` on `listener` until the process ends, each connection on its own
-/// thread.
+/// Serves `assets`, and the endgame tables of the directory `tables` when given, on
+/// `listener` until the process ends, each connection on its own thread.
 ///
 /// # Errors
 /// None in practice: a failed connection is dropped and the server goes on.
-pub fn serve(listener: TcpListener, assets: Assets) -> io::Result<()> {
+pub fn serve(listener: TcpListener, assets: Assets, tables: Option<Arc<Path>>) -> io::Result<()> {
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
+        let tables = tables.clone();
         // A connection's failure (a closed browser tab) is its own business.
         let _ = std::thread::Builder::new()
             .name("http".into())
-            .spawn(move || handle(stream, assets));
+            .spawn(move || handle(stream, assets, tables.as_deref()));
     }
     Ok(())
 }

@@ -130,13 +130,10 @@ fn gen(
     let wanted = Ending::plan(&Ending::parse_list(&names)?, max_positions);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let total_positions: u64 = wanted.iter().map(table_size).sum();
-    let peak = wanted.iter().map(memory_needed).max().unwrap_or(0);
+    let peak = wanted.iter().map(memory_needed).max().unwrap_or(0) as f64 / (1 << 20) as f64;
     outln!(
-        "{} endings, {} positions (both sides to move), at most {:.1} MiB of memory at a time, {} threads",
-        wanted.len(),
-        total_positions,
-        peak as f64 / (1 << 20) as f64,
-        threads
+        "{} endings, {total_positions} positions (both sides to move), at most {peak:.1} MiB of memory at a time, {threads} threads",
+        wanted.len()
     )?;
     let start = Instant::now();
     let mut bytes = 0;
@@ -191,28 +188,16 @@ fn gen(
                 n - chase
             )
         });
+        let (p, rate) = (s.positions, s.positions as f64 / generated.max(1e-9) / 1e6);
+        let per = size_bytes as f64 / p.max(1) as f64;
+        let verified = if check { ", verified" } else { "" };
         outln!(
-            "{ending}: {} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {:.1} s ({:.2} M positions/s){}, {} bytes ({:.3} a position), WDL file {wdl_bytes} bytes",
-            s.positions,
-            s.wins,
-            s.draws,
-            s.losses,
-            s.longest_mate,
-            generated,
-            s.positions as f64 / generated.max(1e-9) / 1e6,
-            if check { ", verified" } else { "" },
-            size_bytes,
-            size_bytes as f64 / s.positions.max(1) as f64
+            "{ending}: {p} positions, {} wins {} draws {} losses{by_rule}, longest mate {} plies, {generated:.1} s ({rate:.2} M positions/s){verified}, {size_bytes} bytes ({per:.3} a position), WDL file {wdl_bytes} bytes",
+            s.wins, s.draws, s.losses, s.longest_mate
         )?;
     }
-    outln!(
-        "{} tables generated, {} in {} ({} bytes) in {:.1} s",
-        made,
-        wanted.len(),
-        dir.display(),
-        bytes,
-        start.elapsed().as_secs_f64()
-    )?;
+    let (n, dir, secs) = (wanted.len(), dir.display(), start.elapsed().as_secs_f64());
+    outln!("{made} tables generated, {n} in {dir} ({bytes} bytes) in {secs:.1} s")?;
     Ok(0)
 }
 

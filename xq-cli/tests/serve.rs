@@ -1,10 +1,13 @@
 //! `xq serve`: the server of `xq_cli::serve` over real sockets on 127.0.0.1 (each file
-//! type, 404, traversal attempts, methods, the isolation headers), and the binary, which
-//! serves the board when it was built with it and says how to build it when not.
+//! type, 404, traversal attempts, methods, the isolation headers, the endgame tables of a
+//! directory), and the binary, which serves the board when it was built with it and says
+//! how to build it when not.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::Duration;
 
 static SITE: &[(&str, &[u8])] = &[
@@ -23,9 +26,14 @@ static SITE: &[(&str, &[u8])] = &[
 ];
 
 fn server() -> SocketAddr {
+    server_with(None)
+}
+
+fn server_with(tables: Option<&Path>) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    std::thread::spawn(move || xq_cli::serve::serve(listener, SITE));
+    let tables = tables.map(Arc::from);
+    std::thread::spawn(move || xq_cli::serve::serve(listener, SITE, tables));
     addr
 }
 
@@ -147,6 +155,58 @@ fn head_post_and_malformed_requests() {
     assert_eq!(get(addr, "/").0, 200);
 }
 
+#[test]
+fn the_tables_of_a_directory_under_tables_and_no_other_file() {
+    let dir = std::env::temp_dir().join(format!("xq-serve-tables-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("KRKN.xqtb.d")).unwrap();
+    let wdl = b"xq WDL bytes \0\x01\x02".as_slice();
+    std::fs::write(dir.join("KRKN.xqwdl"), wdl).unwrap();
+    std::fs::write(dir.join("KRKN.xqtb"), b"distances").unwrap();
+    std::fs::write(dir.join("endings.csv"), b"ending,status\n").unwrap();
+    std::fs::write(dir.join("krkn.xqwdl"), b"lower case").unwrap();
+    let addr = server_with(Some(&dir));
+    let (status, head, body) = get(addr, "/tables/KRKN.xqwdl");
+    assert_eq!(status, 200);
+    assert_eq!(body, wdl);
+    assert_eq!(
+        header(&head, "Content-Type"),
+        Some("application/octet-stream")
+    );
+    assert_eq!(
+        header(&head, "Cross-Origin-Resource-Policy"),
+        Some("same-origin")
+    );
+    assert_eq!(get(addr, "/tables/KRKN.xqtb?x").2, b"distances");
+    let (status, head, body) = raw(addr, b"HEAD /tables/KRKN.xqtb HTTP/1.1\r\n\r\n");
+    assert_eq!((status, header(&head, "Content-Length")), (200, Some("9")));
+    assert!(body.is_empty());
+    // The board's own files are still there.
+    assert_eq!(get(addr, "/app.js").0, 200);
+    for path in [
+        "/tables/KRKP.xqwdl",    // not in the directory
+        "/tables/endings.csv",   // a file there, but no table
+        "/tables/krkn.xqwdl",    // not piece letters
+        "/tables/KRKN.xqtb.d",   // a directory
+        "/tables/KRKN.xqtb.d/x", // below it
+        "/tables/../KRKN.xqwdl", // out of it
+        "/tables/%2e%2e/etc",    // escaped
+        "/tables/",              // the directory itself
+        "/tables/.xqwdl",        // no ending
+        "/tables/KRKN.XQWDL",    // not the extension
+        "/KRKN.xqwdl",           // not under tables/
+    ] {
+        let (status, _, body) = get(addr, path);
+        assert_eq!(
+            (status, body.as_slice()),
+            (404, b"not found\n".as_slice()),
+            "{path}"
+        );
+    }
+    // A server without tables answers 404 for them.
+    assert_eq!(get(server(), "/tables/KRKN.xqwdl").0, 404);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The binary: with the board built in (after web/build.sh), `xq serve --port 0` prints
 /// its address and serves the page; without, it says how to build the board and exits
 /// with code 2.
@@ -186,6 +246,15 @@ fn the_binary_serves_the_board_or_says_how_to_build_it() {
         .unwrap();
     let (status, _, body) = get(addr, "/");
     let (wasm, head, _) = get(addr, "/pkg/xq_wasm_bg.wasm");
+    let missing = Command::new(env!("CARGO_BIN_EXE_xq"))
+        .args(["serve", "--port", "0", "--tablebases", "no/such/directory"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&missing.stderr),
+        "xq: --tablebases no/such/directory: not a directory\n"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(status, 200);
