@@ -534,6 +534,19 @@ async function loadFen(fen) {
   assert.equal(await fenShown(), fen);
 }
 
+/** With KRKN's two tables, RULE_WIN's value by the rule, then after d1e1 (which lets Black
+ * mate) the distance to mate. */
+async function ruleWinThenMate() {
+  await waitFor('the value', async () => (await textOf('#tablebase')) !== '');
+  assert.equal(await textOf('#tablebase'),
+    'KRKN · Red to move: tablebase win by the perpetual check or chase rule (no forced mate)');
+  assert.equal(await exec('return document.getElementById("tablebase").dataset.wdl'), '1');
+  await clickSquare('d1');
+  await clickSquare('e1');
+  await waitFor('the value after d1e1', async () => /Black to move/.test(await textOf('#tablebase')));
+  assert.equal(await textOf('#tablebase'), 'KRKN · Black to move: tablebase win, mate in 6 (11 plies)');
+}
+
 test('endgame tables opened from files: the rules\' results and the distance to mate', async () => {
   await wd('POST', s('/url'), { url: site });
   await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
@@ -545,15 +558,7 @@ test('endgame tables opened from files: the rules\' results and the distance to 
   const files = [join(root, 'web/test/data/KRKN.xqwdl'), join(root, 'xq-tablebase/tests/data/KRKN.xqtb')];
   await wd('POST', s(`/element/${input}/value`), { text: files.join('\n') });
   await waitFor('the tables', async () => (await textOf('#tables-info')) === '1 ending: KRKN');
-  await waitFor('the value', async () => (await textOf('#tablebase')) !== '');
-  assert.equal(await textOf('#tablebase'),
-    'KRKN · Red to move: tablebase win by the perpetual check or chase rule (no forced mate)');
-  assert.equal(await exec('return document.getElementById("tablebase").dataset.wdl'), '1');
-  // d1e1 lets Black mate.
-  await clickSquare('d1');
-  await clickSquare('e1');
-  await waitFor('the value after d1e1', async () => /Black to move/.test(await textOf('#tablebase')));
-  assert.equal(await textOf('#tablebase'), 'KRKN · Black to move: tablebase win, mate in 6 (11 plies)');
+  await ruleWinThenMate();
   // A file that is no table is an error that names it; the tables stay.
   await wd('POST', s(`/element/${input}/value`), { text: join(root, 'xq-records/tests/data/games/sample.xqf') });
   await waitFor('the error', async () => (await textOf('#load-error')) !== '');
@@ -613,15 +618,9 @@ test('xq serve --tablebases: the board fetches its ending\'s tables from the dir
     await wd('POST', s('/url'), { url: match[1] });
     await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
     await loadFen(RULE_WIN);
-    await waitFor('the fetched tables', async () => (await textOf('#tablebase')) !== '');
     // Both files came: the rule's result, then the distance to mate after d1e1.
-    assert.equal(await textOf('#tablebase'),
-      'KRKN · Red to move: tablebase win by the perpetual check or chase rule (no forced mate)');
+    await ruleWinThenMate();
     assert.equal(await textOf('#tables-info'), '1 ending: KRKN');
-    await clickSquare('d1');
-    await clickSquare('e1');
-    await waitFor('the value after d1e1', async () => /Black to move/.test(await textOf('#tablebase')));
-    assert.equal(await textOf('#tablebase'), 'KRKN · Black to move: tablebase win, mate in 6 (11 plies)');
   } finally {
     child.removeAllListeners('exit');
     child.kill();
