@@ -36,6 +36,9 @@ pub struct TrainArgs {
     /// or those of `--init`). A network of one set can start one of six.
     #[arg(long, value_name = "N")]
     general_buckets: Option<usize>,
+    /// With six general buckets, train rows the six share too (added to each when written).
+    #[arg(long)]
+    shared_rows: bool,
     /// Passes over the data (the learning rate falls over them).
     #[arg(long, default_value_t = 20, value_name = "N")]
     epochs: usize,
@@ -141,6 +144,8 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     let from = init.as_ref().map_or(1, |n| n.general_buckets());
     if !(generals == 1 || generals == GENERAL_BUCKETS) || (from != 1 && from != generals) {
         bail!("--general-buckets {generals}: 1 or {GENERAL_BUCKETS} (and a network of --init with one, or as many)");
+    } else if args.shared_rows && generals == 1 {
+        bail!("--shared-rows needs --general-buckets {GENERAL_BUCKETS}");
     }
     if let Some(dir) = &args.checkpoints {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -161,6 +166,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         hidden,
         buckets,
         general_buckets: generals,
+        shared_rows: args.shared_rows,
         lr: args.lr,
         wdl: args.wdl,
         batch: args.batch,
@@ -183,15 +189,14 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         },
         trainer.k()
     )?;
-    let show_held = held > 0;
+    let held_text = |t: &Trainer<'_>| match held {
+        0 => String::new(),
+        _ => format!(", held-out loss {:.6}", t.held_out_loss()),
+    };
     outln!(
         "epoch 0: train loss {:.6}{}",
         trainer.train_loss(),
-        if show_held {
-            format!(", held-out loss {:.6}", trainer.held_out_loss())
-        } else {
-            String::new()
-        }
+        held_text(&trainer)
     )?;
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(trained as u64);
@@ -217,12 +222,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         if let Some(bar) = &bar {
             bar.set_position(0);
         }
-        let train_loss = trainer.train_loss();
-        let held_text = if show_held {
-            format!(", held-out loss {:.6}", trainer.held_out_loss())
-        } else {
-            String::new()
-        };
+        let (train_loss, held_text) = (trainer.train_loss(), held_text(&trainer));
         if let Some(dir) = &args.checkpoints {
             write_net(&trainer.network(), &dir.join(format!("epoch-{epoch}.nnue")))?;
         }

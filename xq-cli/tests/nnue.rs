@@ -354,6 +354,26 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
         .unwrap()
         .contains("width 16, 8 output buckets, K = "));
 
+    // Six general buckets with shared rows, from the one-set network: the file has the
+    // six sets (the shared rows added to each), 16 wide.
+    let g = dir.join("g.nnue");
+    let o = xq(&[
+        "train",
+        data,
+        "--init",
+        a.to_str().unwrap(),
+        "--general-buckets",
+        "6",
+        "--shared-rows",
+        "--epochs",
+        "1",
+        "-o",
+        g.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let net = Network::from_bytes(&std::fs::read(&g).unwrap()).unwrap();
+    assert_eq!((net.hidden(), net.general_buckets()), (16, 6));
+
     // Bad arguments are refused with the reason.
     for (args, message) in [
         (
@@ -366,6 +386,10 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
             "xq: --hidden 32, but the network of --init is 16 wide",
         ),
         (vec!["--buckets", "9"], "xq: --buckets 9: from 1 to 8"),
+        (
+            vec!["--shared-rows"],
+            "xq: --shared-rows needs --general-buckets 6",
+        ),
         (vec!["--buckets", "0"], "xq: --buckets 0: from 1 to 8"),
         (
             vec!["--init", c.to_str().unwrap(), "--buckets", "4"],

@@ -305,6 +305,12 @@ pub struct TrainOptions {
     /// General buckets: 1, or [`GENERAL_BUCKETS`] sets of feature-transformer rows by
     /// each perspective's own general (`xq_eval::nnue::general_bucket`).
     pub general_buckets: usize,
+    /// With general buckets, one more set of rows that every bucket shares while
+    /// training (a "factoriser"): an input's weight is its bucket's row plus the shared
+    /// row, so that what a piece on a square is worth whatever the general's square is
+    /// learnt from every position, and a bucket's own rows learn only the difference.
+    /// The written network has each bucket's sum; the shared set is not kept.
+    pub shared_rows: bool,
     /// The learning rate at the start.
     pub lr: f32,
     /// The weight of the game's result in the target (the rest is the search's score).
@@ -329,6 +335,7 @@ impl Default for TrainOptions {
             hidden: 128,
             buckets: 1,
             general_buckets: 1,
+            shared_rows: false,
             lr: 0.001,
             wdl: 0.5,
             batch: 16_384,
@@ -348,15 +355,17 @@ struct Params {
     buckets: usize,
     /// Sets of feature-transformer rows (1 or [`GENERAL_BUCKETS`]).
     generals: usize,
-    /// `INPUTS x hidden`, then `hidden` biases, then `buckets x 2 x hidden` output
+    /// Whether a shared set of rows follows the buckets' ([`TrainOptions::shared_rows`]).
+    shared: bool,
+    /// `generals x INPUTS x hidden` (then `INPUTS x hidden` shared), then `hidden` biases, then `buckets x 2 x hidden` output
     /// weights, then the `buckets` output biases: one vector, so that the optimiser and
     /// the chunks' sums are one loop.
     w: Vec<f32>,
 }
 
 impl Params {
-    fn len(hidden: usize, buckets: usize, generals: usize) -> usize {
-        generals * INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    fn len(hidden: usize, buckets: usize, generals: usize, shared: bool) -> usize {
+        (generals + usize::from(shared)) * INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
     /// The feature-transformer row of input `f` of a side with general bucket `gb`.
     #[inline(always)]
@@ -368,11 +377,22 @@ impl Params {
         let f = if flipped { flip_input(f) } else { f };
         bucket * INPUTS + f
     }
+    /// The shared row of input `f` (see [`TrainOptions::shared_rows`]): folded as the
+    /// bucket's row is.
+    #[inline(always)]
+    fn shared_row(&self, f: u16, (_, flipped): (usize, bool)) -> usize {
+        let f = usize::from(f);
+        self.generals * INPUTS + if flipped { flip_input(f) } else { f }
+    }
     fn ft(&self) -> usize {
         0
     }
-    fn ft_bias(&self) -> usize {
+    /// The end of the buckets' rows (the shared set's start).
+    fn ft_end(&self) -> usize {
         self.generals * INPUTS * self.hidden
+    }
+    fn ft_bias(&self) -> usize {
+        (self.generals + usize::from(self.shared)) * INPUTS * self.hidden
     }
     /// Bucket 0's output weights.
     fn out(&self) -> usize {
@@ -451,7 +471,9 @@ impl<'a> Trainer<'a> {
         let h = options.hidden;
         let buckets = options.buckets;
         let generals = options.general_buckets;
+        let shared = options.shared_rows;
         assert!(h > 0 && h % 16 == 0, "the width must be a multiple of 16");
+        assert!(!shared || generals > 1, "shared rows need general buckets");
         assert!(
             generals == 1 || generals == GENERAL_BUCKETS,
             "1 or {GENERAL_BUCKETS} general buckets"
@@ -492,18 +514,25 @@ impl<'a> Trainer<'a> {
                     net.general_buckets() == 1 || net.general_buckets() == generals,
                     "the initial network's general buckets"
                 );
-                dequantise(net, buckets, generals)
+                dequantise(net, buckets, generals, shared)
             }
             None => {
-                let mut w = vec![0f32; Params::len(h, buckets, generals)];
+                let mut w = vec![0f32; Params::len(h, buckets, generals, shared)];
                 let p = Params {
                     hidden: h,
                     buckets,
                     generals,
+                    shared,
                     w: Vec::new(),
                 };
+                // With shared rows, they start random and the buckets' own rows at zero.
                 let ft_scale = 1.0 / (MAX_PIECES as f32).sqrt();
-                for x in &mut w[p.ft()..p.ft_bias()] {
+                let random = if shared {
+                    p.ft_end()..p.ft_bias()
+                } else {
+                    p.ft()..p.ft_bias()
+                };
+                for x in &mut w[random] {
                     *x = (rng.unit() as f32 * 2.0 - 1.0) * ft_scale;
                 }
                 let out_scale = 1.0 / (2.0 * h as f32).sqrt();
@@ -514,6 +543,7 @@ impl<'a> Trainer<'a> {
                     hidden: h,
                     buckets,
                     generals,
+                    shared,
                     w,
                 }
             }
@@ -563,6 +593,12 @@ impl<'a> Trainer<'a> {
                 let row = &p.w[r * h..(r + 1) * h];
                 for (x, &w) in a.iter_mut().zip(row) {
                     *x += w;
+                }
+                if p.shared {
+                    let r = p.shared_row(f, gb);
+                    for (x, &w) in a.iter_mut().zip(&p.w[r * h..(r + 1) * h]) {
+                        *x += w;
+                    }
                 }
             }
         }
@@ -660,6 +696,12 @@ impl<'a> Trainer<'a> {
                     let row = &mut grad[r * h..(r + 1) * h];
                     for (g, &x) in row.iter_mut().zip(da) {
                         *g += x;
+                    }
+                    if p.shared {
+                        let r = p.shared_row(f, gb);
+                        for (g, &x) in grad[r * h..(r + 1) * h].iter_mut().zip(da) {
+                            *g += x;
+                        }
                     }
                 }
             }
@@ -763,7 +805,16 @@ impl<'a> Trainer<'a> {
         let p = &self.params;
         let h = p.hidden;
         let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
-        let ft_weights = p.w[p.ft()..p.ft_bias()].iter().map(|&x| q(x, QA)).collect();
+        let ft_weights = if p.shared {
+            // Each bucket's row plus the shared row of the same (folded) input.
+            let shared = &p.w[p.ft_end()..p.ft_bias()];
+            p.w[p.ft()..p.ft_end()]
+                .chunks_exact(INPUTS * h)
+                .flat_map(|bucket| bucket.iter().zip(shared).map(|(&b, &s)| q(b + s, QA)))
+                .collect()
+        } else {
+            p.w[p.ft()..p.ft_bias()].iter().map(|&x| q(x, QA)).collect()
+        };
         let ft_biases = p.w[p.ft_bias()..p.out()]
             .iter()
             .map(|&x| q(x, QA))
@@ -804,13 +855,24 @@ fn flip_input(f: usize) -> usize {
 
 /// The float weights of a quantised network, with `buckets` output buckets (its own, or
 /// its one output layer copied into each) and `generals` general buckets (its own, or
-/// its one set of rows copied into each).
-fn dequantise(net: &Network, buckets: usize, generals: usize) -> Params {
+/// its one set of rows copied into each). With `shared` rows, a network of one set puts
+/// it in the shared rows and zeros in the buckets', and a network of `generals` sets
+/// keeps them in the buckets' rows with zeros shared: either way the same float network.
+fn dequantise(net: &Network, buckets: usize, generals: usize, shared: bool) -> Params {
     let h = net.hidden();
     let copies = buckets / net.buckets();
-    let mut w = Vec::with_capacity(Params::len(h, buckets, generals));
-    for _ in 0..generals / net.general_buckets() {
-        w.extend(net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32));
+    let mut w = Vec::with_capacity(Params::len(h, buckets, generals, shared));
+    let rows = || net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32);
+    if shared && net.general_buckets() == 1 {
+        w.resize(generals * INPUTS * h, 0.0);
+        w.extend(rows());
+    } else {
+        for _ in 0..generals / net.general_buckets() {
+            w.extend(rows());
+        }
+        if shared {
+            w.resize(w.len() + INPUTS * h, 0.0);
+        }
     }
     w.extend(net.ft_biases().iter().map(|&x| f32::from(x) / QA as f32));
     for _ in 0..copies {
@@ -827,6 +889,7 @@ fn dequantise(net: &Network, buckets: usize, generals: usize) -> Params {
         hidden: h,
         buckets,
         generals,
+        shared,
         w,
     }
 }
@@ -1064,6 +1127,56 @@ mod tests {
             },
             Some(&net),
         );
+        assert_eq!(again.network(), net);
+    }
+
+    #[test]
+    fn shared_rows_start_as_the_one_set_train_with_every_bucket_and_are_written_summed() {
+        let data = samples();
+        let one = Trainer::new(
+            &data,
+            TrainOptions {
+                hidden: 32,
+                ..TrainOptions::default()
+            },
+            None,
+        )
+        .network();
+        let options = |shared_rows| TrainOptions {
+            hidden: 32,
+            general_buckets: GENERAL_BUCKETS,
+            shared_rows,
+            batch: 256,
+            lr: 0.003,
+            ..TrainOptions::default()
+        };
+        let plain = Trainer::new(&data, options(false), Some(&one));
+        let mut shared = Trainer::new(&data, options(true), Some(&one));
+        // The one set goes into the shared rows and zeros into the buckets': the same
+        // network as one copied into each bucket, before training.
+        assert_eq!(shared.params.w.len(), plain.params.w.len() + INPUTS * 32);
+        assert_eq!(shared.network(), plain.network());
+        assert_eq!(shared.held_out_loss(), plain.held_out_loss());
+        // Training moves the shared rows and the buckets' own; the written network has
+        // their sums, so it evaluates as the float network does.
+        let before = shared.params.w.clone();
+        for _ in 0..2 {
+            shared.epoch(|_, _| {});
+        }
+        let p = &shared.params;
+        let moved = |range: std::ops::Range<usize>| range.filter(|&i| p.w[i] != before[i]).count();
+        assert!(moved(p.ft_end()..p.ft_bias()) > 1000);
+        assert!(moved(p.ft()..p.ft_end()) > 1000);
+        let net = shared.network();
+        assert_eq!(net.general_buckets(), GENERAL_BUCKETS);
+        for fen in xq_testkit::start_fens() {
+            let pos = Position::from_fen(fen).unwrap();
+            let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
+            let d = (q - shared.float_eval(&pos)).abs();
+            assert!(d < 15.0, "{pos}: {d}");
+        }
+        // A network of six sets keeps them in the buckets' rows, with zeros shared.
+        let again = Trainer::new(&data, options(true), Some(&net));
         assert_eq!(again.network(), net);
     }
 
