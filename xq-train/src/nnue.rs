@@ -461,8 +461,8 @@ impl<'a> Trainer<'a> {
     ///
     /// # Panics
     /// If `init`'s width is not `options.hidden`, its buckets neither 1 nor
-    /// `options.buckets`, the width not a multiple of 16, or the buckets not 1 to
-    /// [`MAX_BUCKETS`].
+    /// `options.buckets`, the width not a multiple of 16, shared rows without general
+    /// buckets, or the buckets not 1 to [`MAX_BUCKETS`].
     pub fn new(
         samples: &'a [TrainSample],
         options: TrainOptions,
