@@ -922,6 +922,31 @@ mod tests {
         out
     }
 
+    /// An untrained one-set network, 32 wide, to start general buckets from.
+    fn one_set(data: &[TrainSample]) -> Network {
+        let options = TrainOptions {
+            hidden: 32,
+            ..TrainOptions::default()
+        };
+        Trainer::new(data, options, None).network()
+    }
+
+    /// The largest gap in centipawns between the quantised network and the float one on
+    /// the start positions, with that position.
+    fn worst_rounding(t: &Trainer<'_>) -> (f32, String) {
+        let net = t.network();
+        let mut worst = (0f32, String::new());
+        for fen in xq_testkit::start_fens() {
+            let pos = Position::from_fen(fen).unwrap();
+            let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
+            let d = (q - t.float_eval(&pos)).abs();
+            if d > worst.0 {
+                worst = (d, pos.to_fen());
+            }
+        }
+        worst
+    }
+
     #[test]
     fn training_lowers_the_held_out_loss_and_the_same_seed_gives_the_same_net() {
         let data = samples();
@@ -1109,15 +1134,9 @@ mod tests {
             t.epoch(|_, _| {});
         }
         let net = t.network();
-        let mut worst = 0f32;
-        for fen in xq_testkit::start_fens() {
-            let pos = Position::from_fen(fen).unwrap();
-            let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
-            let f = t.float_eval(&pos);
-            worst = worst.max((q - f).abs());
-        }
         // Rounding the weights moves the score by a few centipawns at most.
-        assert!(worst < 15.0, "{worst}");
+        let worst = worst_rounding(&t);
+        assert!(worst.0 < 15.0, "{worst:?}");
         // Starting from the quantised network gives the same network back.
         let again = Trainer::new(
             &data,
@@ -1133,15 +1152,7 @@ mod tests {
     #[test]
     fn shared_rows_start_as_the_one_set_train_with_every_bucket_and_are_written_summed() {
         let data = samples();
-        let one = Trainer::new(
-            &data,
-            TrainOptions {
-                hidden: 32,
-                ..TrainOptions::default()
-            },
-            None,
-        )
-        .network();
+        let one = one_set(&data);
         let options = |shared_rows| TrainOptions {
             hidden: 32,
             general_buckets: GENERAL_BUCKETS,
@@ -1169,12 +1180,8 @@ mod tests {
         assert!(moved(p.ft()..p.ft_end()) > 1000);
         let net = shared.network();
         assert_eq!(net.general_buckets(), GENERAL_BUCKETS);
-        for fen in xq_testkit::start_fens() {
-            let pos = Position::from_fen(fen).unwrap();
-            let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
-            let d = (q - shared.float_eval(&pos)).abs();
-            assert!(d < 15.0, "{pos}: {d}");
-        }
+        let worst = worst_rounding(&shared);
+        assert!(worst.0 < 15.0, "{worst:?}");
         // A network of six sets keeps them in the buckets' rows, with zeros shared.
         let again = Trainer::new(&data, options(true), Some(&net));
         assert_eq!(again.network(), net);
@@ -1183,15 +1190,7 @@ mod tests {
     #[test]
     fn general_buckets_start_from_one_set_of_rows_and_quantise_as_the_float_net() {
         let data = samples();
-        let one = Trainer::new(
-            &data,
-            TrainOptions {
-                hidden: 32,
-                ..TrainOptions::default()
-            },
-            None,
-        )
-        .network();
+        let one = one_set(&data);
         let options = TrainOptions {
             hidden: 32,
             general_buckets: GENERAL_BUCKETS,
@@ -1220,25 +1219,14 @@ mod tests {
             compared += 1;
         }
         assert!(compared > 10);
-        let check = |t: &Trainer<'_>| {
-            let net = t.network();
-            let mut worst = (0f32, String::new());
-            for fen in xq_testkit::start_fens() {
-                let pos = Position::from_fen(fen).unwrap();
-                let q = net.evaluate(&pos, &Accumulator::new(&net, &pos)) as f32;
-                let d = (q - t.float_eval(&pos)).abs();
-                if d > worst.0 {
-                    worst = (d, pos.to_fen());
-                }
-            }
-            worst
-        };
         // The quantised network is the float one, to the rounding of its weights.
-        assert!(check(&t).0 < 2.0, "{:?}", check(&t));
+        let worst = worst_rounding(&t);
+        assert!(worst.0 < 2.0, "{worst:?}");
         for _ in 0..3 {
             t.epoch(|_, _| {});
         }
-        assert!(check(&t).0 < 15.0, "{:?}", check(&t));
+        let worst = worst_rounding(&t);
+        assert!(worst.0 < 15.0, "{worst:?}");
         // A sample flipped left to right flips its generals too.
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/5K3 w").unwrap();
         let flipped = TrainSample::new(&pos, 0, 0.5).flip_horizontal();
