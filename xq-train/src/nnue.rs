@@ -304,6 +304,13 @@ pub struct TrainOptions {
     pub buckets: usize,
     /// General buckets: 1, or [`GENERAL_BUCKETS`] sets of feature-transformer rows by
     /// each perspective's own general (`xq_eval::nnue::general_bucket`).
+    ///
+    /// Each perspective is also folded left to right by its own general, so a one-set
+    /// network given as the start (its rows copied into every bucket) evaluates
+    /// differently: where one general stands on the f-file and the other does not, one
+    /// perspective is flipped and the other not, a pairing the one-set network never
+    /// saw. From `nn-e49be5c4` the held-out loss started 5% higher (docs/nnue.md, round
+    /// 12).
     pub general_buckets: usize,
     /// With general buckets, one more set of rows that every bucket shares while
     /// training (a "factoriser"): an input's weight is its bucket's row plus the shared
