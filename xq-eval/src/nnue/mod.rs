@@ -888,6 +888,36 @@ fn add(acc: &mut [i16], row: &[i16]) {
 mod tests {
     use super::*;
 
+    /// `include` in xq-eval's Cargo.toml names the file `EMBEDDED` reads: a package
+    /// without it would not build, and one with every net under `nets/` would carry
+    /// megabytes nobody loads.
+    #[test]
+    fn the_package_carries_the_built_in_net() {
+        let source = include_str!("mod.rs");
+        let marker = concat!("include_bytes!(\"../../", "nets/");
+        let start =
+            source.find(marker).expect("EMBEDDED reads a net") + marker.len() - "nets/".len();
+        let name = &source[start..start + source[start..].find('"').unwrap()];
+        assert!(
+            name.starts_with("nets/nn-") && name.ends_with(".nnue"),
+            "{name}"
+        );
+        let manifest = include_str!("../../Cargo.toml");
+        let include = manifest
+            .lines()
+            .find(|line| line.starts_with("include = "))
+            .expect("xq-eval's Cargo.toml has an include list");
+        assert!(
+            include.contains(&format!("\"{name}\"")),
+            "{include} lacks {name}"
+        );
+        assert_eq!(
+            include.matches("nets/").count(),
+            1,
+            "{include}: one net only"
+        );
+    }
+
     #[test]
     fn the_accumulator_follows_every_move_of_random_games() {
         let net = Network::seeded(48, 3);
