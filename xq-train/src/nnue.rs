@@ -28,8 +28,10 @@
 //! # The data
 //!
 //! [`TrainingData`] reads `xq datagen` files of either form through [`crate::data`] and
-//! numbers their games in order (the held-out part is drawn from the game numbers, so
-//! the same files in the same order give the same split). It leaves out the positions
+//! numbers each game by its positions ([`game_number`]); the held-out part is drawn from
+//! those numbers, so a game is held out or trained on whatever files are read with it and
+//! in whatever order (a network trained further on more rounds never trains on the games
+//! it was measured on before, for the same seed). It leaves out the positions
 //! scored beyond [`MAX_SCORE`]: there the game is decided and the score says little about
 //! the position.
 //!
@@ -96,6 +98,28 @@ pub struct TrainSample {
 
 /// The game of a sample that was not given one: such samples are held out one by one.
 const NO_GAME: u32 = u32::MAX;
+
+/// The number [`TrainingData`] gives a game: a hash of its positions (their Zobrist keys
+/// in order), so that the same game gets the same number in any file, at any place in it,
+/// whatever else is read with it. Two copies of a game are held out together.
+///
+/// ```
+/// use xq_core::Position;
+/// use xq_train::nnue::game_number;
+/// use xq_train::text::Sample;
+/// let start = Position::startpos();
+/// let game = [Sample { pos: start.clone(), score: 20, result: 0.5 }];
+/// assert_eq!(game_number(&game), game_number(&game.clone()));
+/// let other = [Sample { pos: Position::from_fen("3k5/9/9/9/9/9/9/9/4R4/4K4 b").unwrap(), score: 20, result: 0.5 }];
+/// assert_ne!(game_number(&game), game_number(&other));
+/// ```
+pub fn game_number(game: &[Sample]) -> u32 {
+    let mut acc = game.len() as u64;
+    for sample in game {
+        acc = SplitMix64::new(acc ^ sample.pos.key()).next_u64();
+    }
+    (SplitMix64::new(acc).next_u64() >> 32) as u32
+}
 
 impl TrainSample {
     /// The sample of `pos` with the search's `score` (side to move's view, centipawns)
@@ -255,10 +279,12 @@ impl TrainingData {
         TrainingData::default()
     }
 
-    /// Adds a game's positions (as [`crate::data`] hands them over) as the next game.
+    /// Adds a game's positions (as [`crate::data`] hands them over), numbered by what
+    /// they are ([`game_number`]): whether a game is held out depends on the game and the
+    /// seed alone, not on the files read with it or their order.
     pub fn push_game(&mut self, game: &[Sample]) {
         self.games = self.games.saturating_add(1);
-        let number = self.games;
+        let number = game_number(game);
         self.samples.extend(
             game.iter()
                 .filter_map(TrainSample::from_sample)
@@ -1018,24 +1044,79 @@ mod tests {
             score,
             result: 1.0,
         };
+        let first = [sample(200), sample(MAX_SCORE + 1), sample(-MAX_SCORE)];
+        let third = [sample(50)];
         let mut data = TrainingData::new();
-        data.push_game(&[sample(200), sample(MAX_SCORE + 1), sample(-MAX_SCORE)]);
+        data.push_game(&first);
         data.push_game(&[]);
-        data.push_game(&[sample(50)]);
+        data.push_game(&third);
         assert_eq!(data.games, 3);
+        let (a, c) = (game_number(&first), game_number(&third));
+        assert_ne!(a, c);
         // Black to move: Red's +200 and a Red win are -200 and a loss for Black.
         assert_eq!(
             data.samples,
             [
-                TrainSample::new(&pos, -200, 0.0).in_game(1),
-                TrainSample::new(&pos, MAX_SCORE, 0.0).in_game(1),
-                TrainSample::new(&pos, -50, 0.0).in_game(3),
+                TrainSample::new(&pos, -200, 0.0).in_game(a),
+                TrainSample::new(&pos, MAX_SCORE, 0.0).in_game(a),
+                TrainSample::new(&pos, -50, 0.0).in_game(c),
             ]
         );
         data.add_horizontal_flips();
         assert_eq!(data.samples.len(), 6);
         assert_eq!(data.samples[5], data.samples[2].flip_horizontal());
-        assert_eq!(data.samples[5].game, 3);
+        assert_eq!(data.samples[5].game, c);
+    }
+
+    /// The held-out games are the same whatever order the games are read in and
+    /// whatever other games come with them (`xq train data/*` after a new round's file).
+    #[test]
+    fn the_held_out_games_do_not_depend_on_the_order_or_the_other_files() {
+        // 40 games of 25 moves from the start, each its own line of play.
+        let games: Vec<Vec<Sample>> = (0..40u16)
+            .map(|g| {
+                let choices: Vec<u16> = (0..25u16)
+                    .map(|i| i.wrapping_mul(31).wrapping_add(g * 7))
+                    .collect();
+                xq_testkit::play(xq_testkit::start_fens()[0], &choices)
+                    .into_iter()
+                    .map(|pos| Sample {
+                        score: xq_eval::evaluate(&pos),
+                        pos,
+                        result: 0.5,
+                    })
+                    .collect()
+            })
+            .collect();
+        let options = TrainOptions {
+            hidden: 16,
+            holdout: 0.3,
+            ..TrainOptions::default()
+        };
+        let held = |games: &mut dyn Iterator<Item = &Vec<Sample>>| {
+            let mut data = TrainingData::new();
+            for game in games {
+                data.push_game(game);
+            }
+            let t = Trainer::new(&data.samples, options.clone(), None);
+            t.held
+                .iter()
+                .map(|s| s.game)
+                .collect::<std::collections::BTreeSet<u32>>()
+        };
+        let forward = held(&mut games.iter());
+        assert!(
+            (5..=20).contains(&forward.len()),
+            "{} games held out",
+            forward.len()
+        );
+        assert_eq!(held(&mut games.iter().rev()), forward);
+        // The first half alone holds out the same games of its own.
+        let first_half: std::collections::BTreeSet<u32> =
+            games[..20].iter().map(|g| game_number(g)).collect();
+        assert_eq!(first_half.len(), 20);
+        let expected = forward.intersection(&first_half).copied().collect();
+        assert_eq!(held(&mut games[..20].iter()), expected);
     }
 
     #[test]
