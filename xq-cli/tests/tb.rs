@@ -214,8 +214,8 @@ fn summary_of_the_log_in_the_repository() {
         [&phase1[6], &phase1[7]],
         ["133 (KCPKAAB)", "KCAABBKAABB (132,833,898)"]
     );
-    let both = row("| both sides attack | 136 |");
-    assert_eq!([&both[2], &both[6]], ["1,056,323,585", "131 (KRKNABB)"]);
+    let both = row("| both sides attack | 137 |");
+    assert_eq!([&both[2], &both[6]], ["1,074,767,054", "131 (KRKNABB)"]);
     let idle = row("| phase 1 | idle |");
     assert_eq!(
         [&idle[2], &idle[4], &idle[5]],
@@ -247,6 +247,12 @@ fn summary_of_the_log_in_the_repository() {
     // The first ending the perpetual-chase rule decides.
     let chase = row("| KRAAKC | 3,185,629 |");
     assert_eq!(&chase[2..], ["180", "0", "180", "18 |"]);
+    // Two attackers against a chariot: KRPKR, nearly all by perpetual check.
+    let krpkr = row("| KRPKR | 18,443,469 |");
+    assert_eq!(
+        &krpkr[2..],
+        ["7,207,320", "7,205,591", "1,729", "3,864,710 |"]
+    );
     let unknown = row("| KRKNABB | 35,195,142 |");
     assert_eq!(&unknown[2..], ["6,785,923", "?", "?", "? |"]);
     // docs/tablebases.md holds this summary between its markers.
