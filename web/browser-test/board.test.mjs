@@ -539,7 +539,7 @@ async function loadFen(fen) {
 async function ruleWinThenMate() {
   await waitFor('the value', async () => (await textOf('#tablebase')) !== '');
   assert.equal(await textOf('#tablebase'),
-    'KRKN · Red to move: tablebase win by the perpetual check or chase rule (no forced mate)');
+    'KRKN · Red to move: tablebase win by the perpetual-check rule (no forced mate)');
   assert.equal(await exec('return document.getElementById("tablebase").dataset.wdl'), '1');
   await clickSquare('d1');
   await clickSquare('e1');

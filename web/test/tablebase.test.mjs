@@ -27,7 +27,7 @@ test('the ending of a position names the file to fetch', () => {
   assert.equal(Tablebase.endingOf(new Board()), undefined);
 });
 
-test('a WDL file alone gives the result, the rules included; the distance file adds the distance', () => {
+test('a WDL file alone gives the result, the rules included; the distance file adds the distance and the rule', () => {
   const tb = new Tablebase();
   assert.deepEqual(tb.wdlEndings(), []);
   const rule = new Board(RULE_WIN), mate = new Board(MATE_IN_11);
@@ -42,15 +42,19 @@ test('a WDL file alone gives the result, the rules included; the distance file a
   assert.equal(tb.probeWdl(mate), 1);
   assert.equal(tb.describe(mate), 'tablebase win, mate within 120 plies');
   assert.equal(tb.probeDtm(mate), undefined);
+  assert.equal(tb.probeRule(rule), undefined);
 
   assert.equal(tb.addFile('KRKN.xqtb', KRKN_DISTANCE), 'KRKN');
   assert.deepEqual(tb.endings(), ['KRKN']);
   assert.equal(tb.probeDtm(mate), 11);
   assert.equal(tb.describe(mate), 'tablebase win, mate in 6 (11 plies)');
-  assert.equal(tb.describe(rule), 'tablebase win by the perpetual check or chase rule (no forced mate)');
+  // The distance file says which rule: the horse holds only by checking forever.
+  assert.equal(tb.describe(rule), 'tablebase win by the perpetual-check rule (no forced mate)');
   assert.throws(() => tb.probeDtm(rule), {
-    message: 'win by the perpetual check or chase rule: no distance to mate (probeWdl gives the result)',
+    message: 'win by the perpetual-check rule: no distance to mate (probeWdl gives the result)',
   });
+  assert.equal(tb.probeRule(rule), 'perpetual-check');
+  assert.equal(tb.probeRule(mate), undefined);
   // MATE_IN_11 is the rule win's position after d1e1.
   rule.push('d1e1');
   assert.equal(rule.fen(), `${MATE_IN_11} - - 1 1`);

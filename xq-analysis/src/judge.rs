@@ -600,8 +600,8 @@ fn table_value(searcher: &Searcher, pos: &Position) -> Option<i32> {
         TableValue::Win { plies } => score::mate_in(usize::from(plies)),
         TableValue::Draw => 0,
         TableValue::Loss { plies } => score::mated_in(usize::from(plies)),
-        TableValue::RuleWin => score::TB_RULE_WIN,
-        TableValue::RuleLoss => -score::TB_RULE_WIN,
+        TableValue::RuleWin { .. } => score::TB_RULE_WIN,
+        TableValue::RuleLoss { .. } => -score::TB_RULE_WIN,
     })
 }
 

@@ -60,7 +60,7 @@ pub struct AnalyzeArgs {
 
 fn tablebase_json(v: TableValue, clock: u32) -> serde_json::Value {
     json!({ "wdl": v.result().to_string(), "mate": v.mate(), "plies": v.plies(),
-            "beyond_rule": v.beyond_rule(clock), "by_rule": v.by_rule() })
+            "beyond_rule": v.beyond_rule(clock), "by_rule": v.by_rule(), "rule": v.rule().map(|r| r.tag()) })
 }
 
 fn score_json(s: Score) -> serde_json::Value {

@@ -141,9 +141,9 @@ fn gen(
     let existing = Tablebases::open(dir)?;
     let log = log::Log::open(dir, note)?;
     for ending in &wanted {
-        let path = dir.join(ending.file_name());
-        if path.exists() {
+        if dir.join(ending.file_name()).exists() {
             match existing.stats(ending) {
+                Ok(Some(_)) if existing.says_the_rule(ending)? == Some(false) => outln!("{ending}: the file there (of format version 3) does not say which rule decides its rule results, generating it again")?,
                 Ok(Some((s, size))) => {
                     outln!("{ending}: already in {} ({} bytes)", dir.display(), size)?;
                     log.append(&log::Record::kept(&s, size))?;
@@ -224,7 +224,7 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
         let moves: Vec<serde_json::Value> = moves
             .iter()
             .map(|(m, v)| {
-                serde_json::json!({"move": m.to_string(), "result": v.result().to_string(), "dtm": v.plies(), "by_rule": v.by_rule()})
+                serde_json::json!({"move": m.to_string(), "result": v.result().to_string(), "dtm": v.plies(), "by_rule": v.by_rule(), "rule": v.rule().map(|r| r.tag())})
             })
             .collect();
         let out = serde_json::json!({
@@ -232,7 +232,7 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
             "ending": ending.to_string(),
             "result": value.result().to_string(),
             "dtm": value.plies(),
-            "by_rule": value.by_rule(),
+            "by_rule": value.by_rule(), "rule": value.rule().map(|r| r.tag()),
             "moves": moves,
         });
         outln!("{out}")?;

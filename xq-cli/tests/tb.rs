@@ -278,21 +278,21 @@ fn probe_reports_wins_by_the_perpetual_check_rule() {
     let lines: Vec<&str> = probe.lines().collect();
     assert_eq!(
         lines[0],
-        "KRKN, black to move: loss by the perpetual check or chase rule"
+        "KRKN, black to move: loss by the perpetual-check rule"
     );
-    assert_eq!(
-        lines[1],
-        "  d2b1  loss by the perpetual check or chase rule"
-    );
+    assert_eq!(lines[1], "  d2b1  loss by the perpetual-check rule");
     assert_eq!(lines[2], "  d2f3  loss, mated in 14 plies");
     assert_eq!(lines.len(), 12);
     let json: serde_json::Value =
         serde_json::from_str(&stdout(&xq(&["tb", "probe", dir, "--fen", fen, "--json"]))).unwrap();
     assert_eq!(json["result"], "loss");
     assert_eq!(json["by_rule"], true);
+    assert_eq!(json["rule"], "perpetual-check");
     assert_eq!(json["dtm"], serde_json::Value::Null);
     assert_eq!(json["moves"][0]["by_rule"], true);
+    assert_eq!(json["moves"][0]["rule"], "perpetual-check");
     assert_eq!(json["moves"][1]["by_rule"], false);
+    assert_eq!(json["moves"][1]["rule"], serde_json::Value::Null);
     assert_eq!(json["moves"][1]["dtm"], 14);
 }
 
@@ -392,7 +392,8 @@ fn annotate_values_endings_by_the_tables() {
 }
 
 /// `xq tb verify --rewrite` turns a directory of old files (format versions 1 and 2) into
-/// the kept files of the newest version, saying each table's sizes; a second run leaves
+/// files of the newest version (the kept files, where no rule decides anything), saying
+/// each table's sizes; a second run leaves
 /// them as they are (KNK and KRK hold 4,806 and 4,401 positions: with KRKA, the 29,892
 /// of `gen_verify_probe`).
 #[test]
@@ -420,9 +421,26 @@ fn verify_rewrites_old_files() {
             kept("KRKN").len()
         )
     );
-    for name in ["KRK", "KNK", "KRKN"] {
+    for name in ["KRK", "KNK"] {
         assert!(std::fs::read(dir.join(format!("{name}.xqtb"))).unwrap() == kept(name));
     }
+    // KRKN's rule results do not say which rule (version 2 did not record it), where the
+    // kept file, generated, says perpetual check.
+    let fen = "9/9/4k4/9/9/9/9/3n5/9/R2K5 b";
+    let probe = stdout(&xq(&["tb", "probe", d, "--fen", fen]));
+    assert!(
+        probe.starts_with("KRKN, black to move: loss by the perpetual check or chase rule\n"),
+        "{probe}"
+    );
+    // `xq tb gen` keeps the tables of one attacker and makes KRKN again, in version 4.
+    let gen = stdout(&xq(&["tb", "gen", "KRKN", "-o", d, "--threads", "2"]));
+    let lines: Vec<&str> = gen.lines().collect();
+    assert!(lines[1].starts_with("KNK: already in"), "{gen}");
+    assert_eq!(
+        lines[3],
+        "KRKN: the file there (of format version 3) does not say which rule decides its rule results, generating it again"
+    );
+    assert!(std::fs::read(dir.join("KRKN.xqtb")).unwrap() == kept("KRKN"));
     let again = stdout(&xq(&["tb", "verify", d, "--rewrite"]));
     assert!(
         again.starts_with("KNK: ok, 4806 positions, of the newest format already\n"),

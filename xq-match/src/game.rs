@@ -214,8 +214,8 @@ fn table_ending(tb: &Tablebases, pos: &Position) -> Option<(GameResult, TableVal
     }
     let us = pos.side_to_move();
     let result = match v {
-        TableValue::Win { .. } | TableValue::RuleWin => GameResult::win_for(us),
-        TableValue::Loss { .. } | TableValue::RuleLoss => GameResult::win_for(!us),
+        TableValue::Win { .. } | TableValue::RuleWin { .. } => GameResult::win_for(us),
+        TableValue::Loss { .. } | TableValue::RuleLoss { .. } => GameResult::win_for(!us),
         TableValue::Draw => GameResult::Draw,
     };
     Some((result, v))

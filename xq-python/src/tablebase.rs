@@ -67,6 +67,27 @@ impl Tablebase {
         .transpose()
     }
 
+    /// The rule that decides a win or loss by the rules of perpetual check and chase,
+    /// as an `xq.Termination`: `PERPETUAL_CHECK` or `PERPETUAL_CHASE` (the ruling the
+    /// loser's repetition gets). None for a mate, a draw, a position whose ending is not
+    /// in the directory, and a rule result of a file of format version 3, which does not
+    /// record the rule. Raises `InvalidTablebase` when the file is bad.
+    fn probe_rule<'py>(
+        &self,
+        py: Python<'py>,
+        board: PyRef<'_, Board>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let pos = board.game.position().clone();
+        let v = py
+            .detach(|| self.inner.probe_dtm(&pos))
+            .map_err(table_error)?;
+        let Some(rule) = v.and_then(|v| v.rule()) else {
+            return Ok(None);
+        };
+        let termination = py.import("xq")?.getattr("Termination")?;
+        termination.call1((rule.tag(),)).map(Some)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "xq.Tablebase({:?}, {} tables)",
@@ -129,9 +150,16 @@ pub fn _tablebase_kept(directory: PathBuf, name: &str) -> PyResult<Option<String
     if !directory.join(ending.file_name()).exists() {
         return Ok(None);
     }
-    let stats = Tablebases::open(&directory).and_then(|tb| tb.stats(&ending));
+    let tb = Tablebases::open(&directory);
+    let stats = tb
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|tb| tb.stats(&ending));
+    // A table where both sides attack, of format version 3, does not say which rule
+    // decides its rule results: made again, as `xq tb gen` does.
+    let outdated = tb.is_ok_and(|tb| tb.says_the_rule(&ending) == Ok(Some(false)));
     Ok(match stats {
-        Ok(Some((stats, bytes))) => Some(Record::kept(&stats, bytes).to_csv()),
+        Ok(Some((stats, bytes))) if !outdated => Some(Record::kept(&stats, bytes).to_csv()),
         _ => None,
     })
 }

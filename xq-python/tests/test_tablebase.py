@@ -34,10 +34,21 @@ def test_a_win_by_the_perpetual_check_rule_has_no_distance():
     # the chariot with it.
     board = xq.Board("9/9/4k4/9/9/9/9/9/1n7/R2K5 w")
     assert tb.probe_wdl(board) == 1
-    with pytest.raises(ValueError, match="perpetual check or chase rule"):
+    with pytest.raises(ValueError, match="^win by the perpetual-check rule: no distance to mate"):
         tb.probe_dtm(board)
-    # A chariot against a horse is mostly a plain win, with a distance.
-    assert tb.probe_dtm(xq.Board("3k5/9/9/9/9/9/9/9/4n4/R3K4 w")) > 0
+    # Which rule: the perpetual-check rule, as the referee's termination names it.
+    assert tb.probe_rule(board) is xq.Termination.PERPETUAL_CHECK
+    assert tb.probe_rule(board) == "perpetual-check"
+    # A chariot against a horse is mostly a plain win, with a distance and no rule.
+    mate = xq.Board("3k5/9/9/9/9/9/9/9/4n4/R3K4 w")
+    assert tb.probe_dtm(mate) > 0
+    assert tb.probe_rule(mate) is None
+    # A table written by a build before format version 4 does not say which rule.
+    old = xq.Tablebase(TABLES / "format-3")
+    assert old.probe_wdl(board) == 1
+    assert old.probe_rule(board) is None
+    with pytest.raises(ValueError, match="^win by the perpetual check or chase rule"):
+        old.probe_dtm(board)
 
 
 def test_bad_tables_raise(tmp_path):
@@ -106,6 +117,12 @@ def test_generate_makes_the_tables_xq_tb_gen_makes(tmp_path):
     assert [(r["ending"], r["status"]) for r in again] == [("KRK", "kept"), ("KRKA", "generated")]
     assert again[1]["verify_seconds"] is None
     assert (tmp_path / "tables" / "KRKA.xqtb").read_bytes() == (TABLES / "KRKA.xqtb").read_bytes()
+    # A table of format version 3 where both sides attack does not say which rule: made
+    # again, as xq tb gen makes it.
+    (tmp_path / "tables" / "KRKN.xqtb").write_bytes((TABLES / "format-3" / "KRKN.xqtb").read_bytes())
+    again = xq.tablebase.generate(["KRKN"], tmp_path / "tables", verify=False)
+    assert [(r["ending"], r["status"]) for r in again] == [("KNK", "kept"), ("KRK", "kept"), ("KRKN", "generated")]
+    assert (tmp_path / "tables" / "KRKN.xqtb").read_bytes() == (TABLES / "KRKN.xqtb").read_bytes()
 
 
 def test_generate_refuses_bad_arguments(tmp_path):

@@ -8,7 +8,7 @@ use xq_core::Position;
 use xq_movegen::Game;
 use xq_search::score::{is_mate, TB_WIN};
 use xq_search::{Limits, Score, SearchConfig, Searcher};
-use xq_tablebase::{generate, write_table, write_wdl, Ending, Table, TableValue, Tablebases};
+use xq_tablebase::{generate, write_table, write_wdl, Ending, Rule, Table, TableValue, Tablebases};
 
 fn tables(names: &[&str]) -> Vec<Table> {
     let mut done: Vec<Table> = Vec::new();
@@ -76,7 +76,9 @@ fn table_mates_are_search_mates() {
                 TableValue::Win { .. } => assert!(result.value > -TB_WIN + 200, "{pos}"),
                 TableValue::Loss { .. } => assert!(result.value < TB_WIN - 200, "{pos}"),
                 TableValue::Draw => assert!(!is_mate(result.value), "{pos}"),
-                TableValue::RuleWin | TableValue::RuleLoss => unreachable!("one side attacks"),
+                TableValue::RuleWin { .. } | TableValue::RuleLoss { .. } => {
+                    unreachable!("one side attacks")
+                }
             }
         }
     }
@@ -167,13 +169,16 @@ fn a_win_by_the_perpetual_check_rule_is_kept_at_the_root() {
     // general's three moves, d1d2 keeps the rule's win; d1e1 and d1d0 are mated in 12
     // plies, further than a depth-4 search sees.
     let pos = Position::from_fen("9/9/5k3/9/9/1R7/4n4/9/3K5/9 w").unwrap();
-    assert_eq!(tb.probe_dtm(&pos).unwrap(), Some(TableValue::RuleWin));
+    let by_check = TableValue::RuleWin {
+        rule: Some(Rule::PerpetualCheck),
+    };
+    assert_eq!(tb.probe_dtm(&pos).unwrap(), Some(by_check));
     let moves = tb.root_moves(&pos).unwrap().unwrap();
     let shown: Vec<String> = moves.iter().map(|(m, v)| format!("{m} {v}")).collect();
     assert_eq!(
         shown,
         [
-            "d1d2 win by the perpetual check or chase rule",
+            "d1d2 win by the perpetual-check rule",
             "d1e1 loss, mated in 12 plies",
             "d1d0 loss, mated in 12 plies"
         ]
@@ -186,7 +191,7 @@ fn a_win_by_the_perpetual_check_rule_is_kept_at_the_root() {
         .find(|(m, _)| Some(*m) == result.best_move)
         .unwrap()
         .1;
-    assert_eq!(played, TableValue::RuleWin);
+    assert_eq!(played, by_check);
     assert_eq!(result.best_move.unwrap().to_string(), "d1d2");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -54,7 +54,7 @@ fn main() {
                     wins += 1;
                     true
                 }
-                TableValue::RuleWin if red_to_move && wins < per / 2 => {
+                TableValue::RuleWin { .. } if red_to_move && wins < per / 2 => {
                     wins += 1;
                     true
                 }

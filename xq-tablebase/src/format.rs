@@ -1,4 +1,4 @@
-//! The file format (version 3; versions 1 and 2 are read too). All numbers are
+//! The file format (version 4; versions 1 to 3 are read too). All numbers are
 //! little-endian. A table comes in two files: the *distance* file (`KRKN.xqtb`, the
 //! exact value and distance to mate of each position) and the *WDL* file (`KRKN.xqwdl`,
 //! only what a search needs: [`WdlValue`], far smaller, read whole into memory). Both
@@ -7,15 +7,15 @@
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `58 51 54 42 00 0D 0A 1A` (`XQTB`, then bytes that text-mode transfers would alter); `58 51 57 4C 00 0D 0A 1A` (`XQWL`) in a WDL file |
-//! | 8 | 2 | format version: `3` (`1` and `2` below) |
+//! | 8 | 2 | format version: `4` (`1` to `3` below) |
 //! | 10 | 1 | bytes per value: `1` or `2` |
-//! | 11 | 1 | compression of the blocks: `2`, Brotli (RFC 7932); `1`, raw DEFLATE (RFC 1951), in versions 1 and 2 |
+//! | 11 | 1 | compression of the blocks: `2`, Brotli (RFC 7932), from version 3; `1`, raw DEFLATE (RFC 1951), in versions 1 and 2 |
 //! | 12 | 4 | values per block (the last block may hold fewer): 4,096 |
 //! | 16 | 16 | the ending's canonical name in ASCII, padded with zero bytes |
 //! | 32 | 8 | numbers per side to move (the index size) |
 //! | 40 | 4 | number of blocks |
 //! | 44 | 2 | longest mate, in plies |
-//! | 46 | 2 | zero |
+//! | 46 | 2 | flags: bit 0 set when the table holds rule results that do not say which rule (`0xFFFF`, `0xFFFE`: a file of version 3 rewritten); zero before version 4 |
 //! | 48 | 8 | broken numbers (no position), both sides to move |
 //! | 56 | 48 | losses, draws, wins with the attacking side to move, then with the defending side (six `u64`) |
 //! | 104 | 4 | CRC-32 of the block table |
@@ -30,22 +30,27 @@
 //! same numbers with the defending side to move, each stored in the given width as a
 //! code: `1` for a draw, `2 + d` for a mate in `d` plies (odd `d`: the side to move wins;
 //! even: it loses), and for the rules of perpetual check and chase (tables where both
-//! sides have attacking pieces) `0xFFFF` in two bytes or `255` in one, the side to move
-//! wins by them, and `0xFFFE` or `254`, it loses by them. A table is written one byte a
-//! value when its longest mate is at most 251 plies. A *broken* number (no position)
+//! sides have attacking pieces), in two bytes, `0xFFFB` the side to move wins by the
+//! perpetual-chase rule and `0xFFFA` it loses by it, `0xFFFD` and `0xFFFC` the same by
+//! the perpetual-check rule, `0xFFFF` and `0xFFFE` by a rule not recorded (a table of
+//! version 3 rewritten); in one byte, the same codes' low bytes, `250` to `255`. A table
+//! is written one byte a value when its longest mate is at most 247 plies (`2 + d` below
+//! 250). A *broken* number (no position)
 //! holds the code of the number before it (`1` at the start): no probe asks for it, and
 //! the runs compress better; the reader finds the broken numbers again from the index.
 //! The CRC is the CRC-32 of ISO-HDLC (zlib's).
 //!
-//! A WDL file (version 3 only) stores each value as one byte, the index of its
+//! A WDL file (from version 3; versions 3 and 4 are the same) stores each value as one byte, the index of its
 //! [`WdlValue`] worst first: `0` loss, `1` loss by the rules, `2` loss by a mate in more
 //! than 120 plies, `3` draw, `4` win by a mate in more than 120 plies, `5` win by the
 //! rules, `6` win; a broken number holds the byte before it (`3` at the start). Its
 //! header's counts, longest mate and broken numbers are the distance file's.
 //!
-//! Versions 1 and 2, which earlier builds wrote, differ in three things: the blocks are
-//! raw DEFLATE, a broken number holds `0`, and one-byte codes are all
-//! mates (`2 + d` up to 255); version 2 is a table with the rules' two-byte codes.
+//! Version 3 does not record which rule decides a rule result: its only rule codes are
+//! `0xFFFF` (`255`) and `0xFFFE` (`254`), and a one-byte table holds mates up to 251
+//! plies. Versions 1 and 2, which earlier builds wrote, differ from version 3 in three
+//! things: the blocks are raw DEFLATE, a broken number holds `0`, and one-byte codes are
+//! all mates (`2 + d` up to 255); version 2 is a table with the rules' two-byte codes.
 //!
 //! # The index
 //!
@@ -75,7 +80,7 @@
 use crate::ending::Ending;
 use crate::gen::{for_chunks, Table};
 use crate::index::{Cursor, Layout, MAX_PIECES};
-use crate::value::{TableValue, WdlValue, CODE_RULE_LOSS, CODE_RULE_WIN};
+use crate::value::{TableValue, WdlValue, CODE_FIRST_RULE, CODE_RULE_LOSS};
 use crate::TablebaseError;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -95,7 +100,7 @@ pub(crate) enum Kind {
     Wdl,
 }
 /// The newest format version this crate writes and reads (it reads every version from 1).
-pub const FORMAT_VERSION: u16 = 3;
+pub const FORMAT_VERSION: u16 = 4;
 const HEADER: usize = 128;
 const BLOCK_ENTRY: usize = 12;
 /// Compression of versions 1 and 2: raw DEFLATE.
@@ -107,10 +112,11 @@ const BLOCK_VALUES: u32 = 4096;
 /// Brotli's quality (0 to 11) and window (log2 bytes) for the blocks.
 const BROTLI_QUALITY: u32 = 10;
 const BROTLI_WINDOW: u32 = 16;
-/// The one-byte codes of version 3 for the rules' results (mates are at most 251 plies
-/// in a one-byte table of version 3).
-const BYTE_RULE_LOSS: u8 = 254;
-const BYTE_RULE_WIN: u8 = 255;
+/// The lowest one-byte code of the rules' results: from version 4, 250 to 255, the low
+/// bytes of the two-byte codes (mates are at most 247 plies in a one-byte table); in
+/// version 3, 254 and 255 (mates up to 251 plies).
+const BYTE_FIRST_RULE: u8 = (CODE_FIRST_RULE & 0xff) as u8;
+const BYTE_FIRST_RULE_V3: u8 = (CODE_RULE_LOSS & 0xff) as u8;
 /// Decompressed blocks kept per open file.
 const CACHE_BLOCKS: usize = 32;
 
@@ -214,10 +220,10 @@ fn write_file(
         .codes
         .iter()
         .copied()
-        .filter(|&c| c < CODE_RULE_LOSS)
+        .filter(|&c| c < CODE_FIRST_RULE)
         .max()
         .unwrap_or(0);
-    let width: u8 = if kind == Kind::Wdl || longest_code < u16::from(BYTE_RULE_LOSS) {
+    let width: u8 = if kind == Kind::Wdl || longest_code < u16::from(BYTE_FIRST_RULE) {
         1
     } else {
         2
@@ -239,11 +245,8 @@ fn write_file(
             if kind == Kind::Wdl {
                 b.push(wdl_byte(last));
             } else if width == 1 {
-                b.push(match last {
-                    CODE_RULE_LOSS => BYTE_RULE_LOSS,
-                    CODE_RULE_WIN => BYTE_RULE_WIN,
-                    c => c as u8,
-                });
+                // A mate's code is below 250 here; a rule's keeps its low byte.
+                b.push(last as u8);
             } else {
                 b.extend_from_slice(&last.to_le_bytes());
             }
@@ -292,6 +295,8 @@ fn write_file(
     h[32..40].copy_from_slice(&table.layout.size.to_le_bytes());
     h[40..44].copy_from_slice(&(blocks.len() as u32).to_le_bytes());
     h[44..46].copy_from_slice(&stats.longest.to_le_bytes());
+    let unrecorded = table.codes.iter().any(|&c| c >= CODE_RULE_LOSS);
+    h[46..48].copy_from_slice(&u16::from(unrecorded).to_le_bytes());
     h[48..56].copy_from_slice(&stats.broken.to_le_bytes());
     for (i, c) in stats.counts.iter().flatten().enumerate() {
         h[56 + 8 * i..64 + 8 * i].copy_from_slice(&c.to_le_bytes());
@@ -324,11 +329,13 @@ fn write_file(
 pub(crate) struct Header {
     pub kind: Kind,
     pub ending: Ending,
-    version: u16,
+    pub version: u16,
     width: u8,
     block_values: u32,
     pub size: u64,
     pub longest: u16,
+    /// Holds rule results that do not say which rule (flag bit 0).
+    pub rule_unrecorded: bool,
     pub broken: u64,
     pub counts: [[u64; 3]; 2],
     pub length: u64,
@@ -494,6 +501,7 @@ impl TableFile {
             block_values,
             size,
             longest: u16_at(&h, 44),
+            rule_unrecorded: u16_at(&h, 46) & 1 != 0,
             broken: u64_at(&h, 48),
             counts,
             length,
@@ -598,10 +606,16 @@ impl TableFile {
 
     /// The code of a one-byte value.
     fn byte_code(&self, b: u8) -> u16 {
-        match b {
-            BYTE_RULE_LOSS if self.header.version >= 3 => CODE_RULE_LOSS,
-            BYTE_RULE_WIN if self.header.version >= 3 => CODE_RULE_WIN,
-            b => u16::from(b),
+        let first_rule = match self.header.version {
+            4.. => BYTE_FIRST_RULE,
+            3 => BYTE_FIRST_RULE_V3,
+            // Versions 1 and 2: every one-byte code is a mate's.
+            _ => return u16::from(b),
+        };
+        if b >= first_rule {
+            0xff00 | u16::from(b)
+        } else {
+            u16::from(b)
         }
     }
 
@@ -639,7 +653,6 @@ impl TableFile {
         Ok(Table {
             layout: self.layout.clone(),
             codes,
-            by_chase: None,
         })
     }
 
@@ -695,7 +708,8 @@ pub fn read_table(path: &Path) -> Result<Table, TablebaseError> {
 }
 
 /// Rewrites the table file at `path` in the newest format version ([`FORMAT_VERSION`]),
-/// which is smaller, compressing on `threads` threads: the new file is read back and
+/// compressing on `threads` threads (a file of version 1 or 2 shrinks; the rule results
+/// of a file of version 3 stay without their rule, which only generating again finds): the new file is read back and
 /// compared with the old one's table before it takes the old one's place. Returns the
 /// sizes before and after, or `None` for a file of the newest version already (left as
 /// it is).

@@ -22,7 +22,7 @@ pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use make::{make, Made, MakeProgress};
 pub use probe::Tablebases;
 #[allow(deprecated)]
-pub use value::{TableResult, TableValue, Wdl, WdlValue};
+pub use value::{Rule, TableResult, TableValue, Wdl, WdlValue};
 pub use verify::verify;
 
 use std::fmt;

@@ -169,8 +169,8 @@ impl Record {
         if table.ending().both_attack() {
             for &code in &table.codes {
                 match TableValue::from_code(code) {
-                    Some(TableValue::RuleWin) => (decided, wins) = (decided + 1, wins + 1),
-                    Some(TableValue::RuleLoss) => decided += 1,
+                    Some(TableValue::RuleWin { .. }) => (decided, wins) = (decided + 1, wins + 1),
+                    Some(TableValue::RuleLoss { .. }) => decided += 1,
                     _ => {}
                 }
             }

@@ -262,6 +262,24 @@ impl Tablebases {
         )))
     }
 
+    /// Does `ending`'s distance file say which rule decides each of its results of the
+    /// rules of perpetual check and chase ([`TableValue::rule`](crate::TableValue::rule))?
+    /// `false` for a table where both sides attack in a file of format version 3 or
+    /// older, or rewritten from one (`xq tb gen` makes it again); `None` when the ending is
+    /// not in the directory.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or its header is not good.
+    pub fn says_the_rule(&self, ending: &Ending) -> Result<Option<bool>, TablebaseError> {
+        let Some(file) = self.file(ending) else {
+            return Ok(None);
+        };
+        let h = &file?.header;
+        Ok(Some(
+            !ending.both_attack() || (h.version >= 4 && !h.rule_unrecorded),
+        ))
+    }
+
     /// Opens every file and checks its header and block table (not its blocks).
     ///
     /// # Errors

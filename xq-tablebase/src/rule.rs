@@ -44,7 +44,7 @@
 
 use crate::gen::{capture_value, for_chunks, split, unmove_weight, unmoves, Table};
 use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
-use crate::value::{TableValue, CODE_RULE_LOSS, CODE_RULE_WIN};
+use crate::value::{rule_code, Rule, TableValue};
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::chase_targets;
@@ -52,10 +52,24 @@ use xq_movegen::rules::chase_targets;
 /// A drawn position's facts, as bits.
 const BLACK_TO_MOVE: u8 = 1;
 const IN_CHECK: u8 = 2;
-/// A capture leads to a position the mover wins by the rule.
-const RULE_WIN_EXIT: u8 = 4;
+/// A capture leads to a position the mover wins by the perpetual-check rule.
+const CHECK_WIN_EXIT: u8 = 4;
 /// A capture leads to a drawn position.
 const DRAW_EXIT: u8 = 8;
+/// A capture leads to a position the mover wins by the perpetual-chase rule (or by a
+/// rule that a file of version 3 did not record).
+const CHASE_WIN_EXIT: u8 = 16;
+/// A capture leads to a position the mover loses by the perpetual-chase rule (or by a
+/// rule not recorded): a draw where that rule is left out.
+const CHASE_LOSS_EXIT: u8 = 32;
+/// What the winner's outright escapes are, and the loser's besides a capture into a
+/// draw or its own rule win: with both rules, or with perpetual check alone (a capture
+/// into a smaller table's result of the chase rule is then worth a draw).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Rules {
+    Both,
+    CheckOnly,
+}
 
 /// No node: the entry is no drawn position.
 const NONE: u32 = u32::MAX;
@@ -65,11 +79,11 @@ const NODE_CHUNK: usize = 1024;
 
 /// Applies the rules of perpetual check and chase to the draws of `table` (whose
 /// captures lead to the tables `subs`), rewriting them as rule wins and losses where the
-/// rules decide them, and noting how many the chase rule decided. Returns how many
-/// positions changed.
+/// rules decide them, each with its [`Rule`]: [`Rule::PerpetualCheck`] where the winner
+/// wins with that rule alone, [`Rule::PerpetualChase`] where it needs the chase rule too.
+/// Returns how many positions changed.
 pub(crate) fn apply(table: &mut Table, subs: &[&Table], threads: usize) -> u64 {
     let mut decided: Vec<(usize, u16)> = Vec::new();
-    let mut by_chase = 0;
     {
         let game = Game::new(table, subs, threads);
         // The two winners' games are independent: with more than one thread, each on a
@@ -94,14 +108,14 @@ pub(crate) fn apply(table: &mut Table, subs: &[&Table], threads: usize) -> u64 {
             })
         };
         for (winner, won, chase) in results {
-            by_chase += count(&chase) as u64;
             for (v, &w) in won.iter().enumerate() {
                 if w {
-                    let code = if game.side(v) == winner {
-                        CODE_RULE_WIN
+                    let rule = if chase[v] {
+                        Rule::PerpetualChase
                     } else {
-                        CODE_RULE_LOSS
+                        Rule::PerpetualCheck
                     };
+                    let code = rule_code(rule, game.side(v) == winner);
                     decided.push((game.entries[v] as usize, code));
                 }
             }
@@ -114,7 +128,6 @@ pub(crate) fn apply(table: &mut Table, subs: &[&Table], threads: usize) -> u64 {
         );
         table.codes[e] = code;
     }
-    table.by_chase = Some(by_chase);
     decided.len() as u64
 }
 
@@ -218,12 +231,19 @@ impl<'a> Game<'a> {
                 let child = capture_value(&ending, subs, pos, captured);
                 pos.unmake_move(m, undo);
                 match child.for_mover() {
-                    TableValue::RuleWin => f |= RULE_WIN_EXIT,
+                    TableValue::RuleWin {
+                        rule: Some(Rule::PerpetualCheck),
+                    } => f |= CHECK_WIN_EXIT,
+                    TableValue::RuleWin { .. } => f |= CHASE_WIN_EXIT,
                     TableValue::Draw => f |= DRAW_EXIT,
                     TableValue::Win { .. } => {
                         unreachable!("a drawn position has no winning capture")
                     }
-                    TableValue::Loss { .. } | TableValue::RuleLoss => {}
+                    TableValue::RuleLoss {
+                        rule: Some(Rule::PerpetualCheck),
+                    } => {}
+                    TableValue::RuleLoss { .. } => f |= CHASE_LOSS_EXIT,
+                    TableValue::Loss { .. } => {}
                 }
             }
             let mut chased = [0u32; 2];
@@ -283,17 +303,24 @@ impl<'a> Game<'a> {
     }
 
     /// Does `player` have a move out of the drawn positions that wins its game
-    /// outright? The winner: a capture into a smaller table's rule win. The loser: a
-    /// capture into a draw or into its own rule win.
-    fn escapes(&self, v: usize, winner: Color, player: Player) -> bool {
+    /// outright, under `rules`? The winner: a capture into a smaller table's rule win
+    /// (by perpetual check alone, when `rules` is [`Rules::CheckOnly`]). The loser: a
+    /// capture into a draw or into its own rule win (or, with perpetual check alone, into
+    /// its loss by the chase rule, a draw without that rule).
+    fn escapes(&self, v: usize, winner: Color, player: Player, rules: Rules) -> bool {
         if self.player(v, winner) != player {
             return false;
         }
         let f = self.flags[v];
-        match player {
-            Player::Winner => f & RULE_WIN_EXIT != 0,
-            Player::Loser => f & (RULE_WIN_EXIT | DRAW_EXIT) != 0,
-        }
+        let exits = match (player, rules) {
+            (Player::Winner, Rules::Both) => CHECK_WIN_EXIT | CHASE_WIN_EXIT,
+            (Player::Winner, Rules::CheckOnly) => CHECK_WIN_EXIT,
+            (Player::Loser, Rules::Both) => CHECK_WIN_EXIT | CHASE_WIN_EXIT | DRAW_EXIT,
+            (Player::Loser, Rules::CheckOnly) => {
+                CHECK_WIN_EXIT | CHASE_WIN_EXIT | DRAW_EXIT | CHASE_LOSS_EXIT
+            }
+        };
+        f & exits != 0
     }
 
     /// Calls `found` with the node of every move (not a capture) from `v` that stays in
@@ -356,7 +383,14 @@ impl<'a> Game<'a> {
     /// The nodes of `alive` from which `player` can force the play into `target` (or,
     /// for either player, out of the draws to its own advantage), staying in `alive`.
     /// `alive` must be closed for play: every node in it keeps a move in it.
-    fn attractor(&self, winner: Color, player: Player, target: &Set, alive: &Set) -> Set {
+    fn attractor(
+        &self,
+        winner: Color,
+        player: Player,
+        target: &Set,
+        alive: &Set,
+        rules: Rules,
+    ) -> Set {
         let other = match player {
             Player::Winner => Player::Loser,
             Player::Loser => Player::Winner,
@@ -364,11 +398,11 @@ impl<'a> Game<'a> {
         let start = self.scan(|v, p, cursor| {
             if !alive[v] {
                 Start::Outside
-            } else if target[v] || self.escapes(v, winner, player) {
+            } else if target[v] || self.escapes(v, winner, player, rules) {
                 Start::Attracted
             } else if self.player(v, winner) == player {
                 Start::Outside
-            } else if self.escapes(v, winner, other) {
+            } else if self.escapes(v, winner, other, rules) {
                 Start::Blocked
             } else {
                 // Moves left to the opponent before it falls.
@@ -461,7 +495,9 @@ impl<'a> Game<'a> {
 
     /// The drawn positions that `winner` wins by the rules: by perpetual check, or by a
     /// perpetual chase of one of its pieces, or by forcing the play into positions won
-    /// either way (see the module docs); and of them, those first won in a chase game.
+    /// either way (see the module docs); and of them, those it does not win by perpetual
+    /// check alone (the check game with no chase game, where a capture into a smaller
+    /// table's result of the chase rule is worth a draw).
     fn solve(&self, winner: Color) -> (Set, Set) {
         let n = self.entries.len();
         // The kinds of which the winner has exactly one piece: every chase of a piece of
@@ -471,18 +507,29 @@ impl<'a> Game<'a> {
             .filter(|&k| k != PieceKind::General && self.count(winner, k) == 1)
             .collect();
         let forced = self.must_chase(winner, &kinds);
-        let mut won = vec![false; n];
-        let mut by_chase = vec![false; n];
+        let none = vec![false; n];
+        let mut won = none.clone();
+        let mut by_check = None;
         loop {
-            won = self.solve_check(winner, &won);
+            won = self.solve_check(winner, &won, Rules::Both);
             let checked = won.clone();
+            // Perpetual check alone: the first check game, unless a capture leads to a
+            // smaller table's result of the chase rule (then solved again without it).
+            let by_check = by_check.get_or_insert_with(|| {
+                let chase_exits = CHASE_WIN_EXIT | CHASE_LOSS_EXIT;
+                if self.flags.iter().any(|&f| f & chase_exits != 0) {
+                    self.solve_check(winner, &none, Rules::CheckOnly)
+                } else {
+                    checked.clone()
+                }
+            });
             for (&kind, _) in kinds.iter().zip(&forced).filter(|(_, &f)| f) {
                 won = self.solve_chase(winner, kind, &won);
             }
             if won == checked {
+                let by_chase = minus(&won, by_check);
                 return (won, by_chase);
             }
-            by_chase = union(&by_chase, &minus(&won, &checked));
         }
     }
 
@@ -501,7 +548,9 @@ impl<'a> Game<'a> {
             self.threads,
             |v, p, cursor| {
                 let known = forced.load(Relaxed);
-                if known == all || self.side(v) == winner || self.escapes(v, winner, Player::Loser)
+                if known == all
+                    || self.side(v) == winner
+                    || self.escapes(v, winner, Player::Loser, Rules::Both)
                 {
                     return;
                 }
@@ -544,16 +593,16 @@ impl<'a> Game<'a> {
 
     /// The drawn positions that `winner` wins by perpetual check, or by forcing the play
     /// into `target` (positions it wins already).
-    fn solve_check(&self, winner: Color, target: &Set) -> Set {
+    fn solve_check(&self, winner: Color, target: &Set, rules: Rules) -> Set {
         let n = self.entries.len();
         let all = vec![true; n];
         // Moves out of the draws first: what each side can force by them.
-        let w0 = self.attractor(winner, Player::Winner, target, &all);
+        let w0 = self.attractor(winner, Player::Winner, target, &all, rules);
         let d1 = minus(&all, &w0);
         let none = vec![false; n];
-        let l0 = self.attractor(winner, Player::Loser, &none, &d1);
+        let l0 = self.attractor(winner, Player::Loser, &none, &d1, rules);
         let d2 = minus(&d1, &l0);
-        let w2 = self.zielonka(winner, d2);
+        let w2 = self.zielonka(winner, d2, rules);
         union(&w0, &w2)
     }
 
@@ -639,10 +688,10 @@ impl<'a> Game<'a> {
         z1: &Set,
     ) -> Set {
         let start = self.scan(|v, p, cursor| {
-            if target[v] || self.escapes(v, winner, Player::Winner) {
+            if target[v] || self.escapes(v, winner, Player::Winner, Rules::Both) {
                 return Start::Attracted;
             }
-            if self.escapes(v, winner, Player::Loser) {
+            if self.escapes(v, winner, Player::Loser, Rules::Both) {
                 return Start::Blocked;
             }
             let (mut good, mut bad, mut zeros) = (false, false, 0u32);
@@ -671,7 +720,7 @@ impl<'a> Game<'a> {
 
     /// Zielonka's algorithm for priorities 0, 1 and 2 on the closed set `alive`, in
     /// which no node can leave the draws: the nodes the winner wins.
-    fn zielonka(&self, winner: Color, mut alive: Set) -> Set {
+    fn zielonka(&self, winner: Color, mut alive: Set, rules: Rules) -> Set {
         let n = self.entries.len();
         let mut won = vec![false; n];
         loop {
@@ -685,37 +734,33 @@ impl<'a> Game<'a> {
                     let ones: Set = (0..n)
                         .map(|v| alive[v] && self.priority(v, winner) == 1)
                         .collect();
-                    let a = self.attractor(winner, Player::Winner, &ones, &alive);
+                    let a = self.attractor(winner, Player::Winner, &ones, &alive, rules);
                     let rest = minus(&alive, &a);
-                    let rest_won = self.zielonka(winner, rest.clone());
+                    let rest_won = self.zielonka(winner, rest.clone(), rules);
                     let lost = minus(&rest, &rest_won);
                     if !lost.iter().any(|&x| x) {
                         return union(&won, &alive);
                     }
-                    let b = self.attractor(winner, Player::Loser, &lost, &alive);
+                    let b = self.attractor(winner, Player::Loser, &lost, &alive, rules);
                     alive = minus(&alive, &b);
                 }
                 Some(_) => {
                     let twos: Set = (0..n)
                         .map(|v| alive[v] && self.priority(v, winner) == 2)
                         .collect();
-                    let a = self.attractor(winner, Player::Loser, &twos, &alive);
+                    let a = self.attractor(winner, Player::Loser, &twos, &alive, rules);
                     let rest = minus(&alive, &a);
-                    let rest_won = self.zielonka(winner, rest);
+                    let rest_won = self.zielonka(winner, rest, rules);
                     if !rest_won.iter().any(|&x| x) {
                         return won;
                     }
-                    let b = self.attractor(winner, Player::Winner, &rest_won, &alive);
+                    let b = self.attractor(winner, Player::Winner, &rest_won, &alive, rules);
                     won = union(&won, &b);
                     alive = minus(&alive, &b);
                 }
             }
         }
     }
-}
-
-fn count(a: &Set) -> usize {
-    a.iter().filter(|&&x| x).count()
 }
 
 fn minus(a: &Set, b: &Set) -> Set {
@@ -758,7 +803,7 @@ mod tests {
                             2
                         }
                     };
-                    let zielonka = game.solve_check(winner, &none);
+                    let zielonka = game.solve_check(winner, &none, Rules::Both);
                     let fixpoint = game.solve_edges(winner, &check, &none);
                     assert!(zielonka == fixpoint, "{e}, {winner:?} the winner");
                     compared += zielonka.iter().filter(|&&x| x).count();
@@ -785,9 +830,8 @@ mod tests {
             let three = generate(&e, &subs, 3, &|_| {}).unwrap();
             assert!(one.codes == three.codes, "{e}");
             if e.both_attack() {
-                let decided = |t: &Table| t.codes.iter().filter(|&&c| c >= CODE_RULE_LOSS).count();
-                assert_eq!(decided(&one), 1597, "{e}");
-                assert_eq!(one.by_chase, three.by_chase);
+                assert_eq!(one.rule_decided(), 1597, "{e}");
+                assert_eq!(one.chase_decided(), Some(0), "{e}");
             }
             done.push(one);
         }

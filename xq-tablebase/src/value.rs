@@ -75,10 +75,66 @@ pub enum TableValue {
     /// chasing one of the winner's pieces with every move, which the rules make a loss
     /// (the winner itself does neither). Only in tables where both sides have attacking
     /// pieces.
-    RuleWin,
+    RuleWin {
+        /// The rule the win needs; `None` in a file of format version 3 or older, which
+        /// does not record it.
+        rule: Option<Rule>,
+    },
     /// The side to move loses by the rules of perpetual check and chase: its only ways to
     /// avoid mate are a perpetual check or a perpetual chase.
-    RuleLoss,
+    RuleLoss {
+        /// The rule the loss comes from; `None` in a file of format version 3 or older.
+        rule: Option<Rule>,
+    },
+}
+
+/// Which rule of repetition decides a table's [`TableValue::RuleWin`] or
+/// [`TableValue::RuleLoss`] (the same rules, in the same words, as the referee's
+/// `xq_movegen::Termination::PerpetualCheck` and `PerpetualChase`).
+///
+/// ```
+/// use xq_tablebase::{Rule, TableValue};
+/// let v = TableValue::RuleWin { rule: Some(Rule::PerpetualChase) };
+/// assert_eq!(v.rule(), Some(Rule::PerpetualChase));
+/// assert_eq!(v.to_string(), "win by the perpetual-chase rule");
+/// assert_eq!(Rule::PerpetualCheck.tag(), "perpetual-check");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// The loser avoids mate only by checking with every move, forever, and the winner
+    /// needs no other rule (in this table, and in the smaller tables its captures lead
+    /// to).
+    PerpetualCheck,
+    /// The winner needs the perpetual-chase rule: somewhere in the loser's best defence
+    /// it avoids mate only by chasing one of the winner's pieces with every move, though
+    /// it may be checking elsewhere (a win that perpetual check alone does not give).
+    PerpetualChase,
+}
+
+impl Rule {
+    /// A short tag for machines: `perpetual-check` or `perpetual-chase`, as
+    /// `xq_movegen::Termination::tag` names the same rulings.
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Rule::PerpetualCheck => "perpetual-check",
+            Rule::PerpetualChase => "perpetual-chase",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.tag())
+    }
+}
+
+/// "the perpetual-check rule", or "the perpetual check or chase rule" when the file did
+/// not record which.
+fn rule_words(rule: Option<Rule>) -> String {
+    match rule {
+        Some(r) => format!("the {r} rule"),
+        None => "the perpetual check or chase rule".to_string(),
+    }
 }
 
 /// The old name of [`TableResult`] (a `Wdl` is the chances of each result elsewhere).
@@ -101,9 +157,9 @@ impl TableValue {
     /// The result alone.
     pub fn result(self) -> TableResult {
         match self {
-            TableValue::Win { .. } | TableValue::RuleWin => TableResult::Win,
+            TableValue::Win { .. } | TableValue::RuleWin { .. } => TableResult::Win,
             TableValue::Draw => TableResult::Draw,
-            TableValue::Loss { .. } | TableValue::RuleLoss => TableResult::Loss,
+            TableValue::Loss { .. } | TableValue::RuleLoss { .. } => TableResult::Loss,
         }
     }
 
@@ -114,14 +170,14 @@ impl TableValue {
     /// ```
     /// use xq_tablebase::TableValue;
     /// assert_eq!(TableValue::Loss { plies: 4 }.signed_plies(), Some(-4));
-    /// assert_eq!(TableValue::RuleWin.signed_plies(), None);
+    /// assert_eq!(TableValue::RuleWin { rule: None }.signed_plies(), None);
     /// ```
     pub fn signed_plies(self) -> Option<i32> {
         match self {
             TableValue::Win { plies } => Some(i32::from(plies)),
             TableValue::Draw => Some(0),
             TableValue::Loss { plies } => Some(-i32::from(plies)),
-            TableValue::RuleWin | TableValue::RuleLoss => None,
+            TableValue::RuleWin { .. } | TableValue::RuleLoss { .. } => None,
         }
     }
 
@@ -130,7 +186,7 @@ impl TableValue {
     pub fn plies(self) -> Option<u16> {
         match self {
             TableValue::Win { plies } | TableValue::Loss { plies } => Some(plies),
-            TableValue::Draw | TableValue::RuleWin | TableValue::RuleLoss => None,
+            TableValue::Draw | TableValue::RuleWin { .. } | TableValue::RuleLoss { .. } => None,
         }
     }
 
@@ -139,11 +195,32 @@ impl TableValue {
     ///
     /// ```
     /// use xq_tablebase::TableValue;
-    /// assert!(TableValue::RuleLoss.by_rule());
+    /// assert!(TableValue::RuleLoss { rule: None }.by_rule());
     /// assert!(!TableValue::Win { plies: 5 }.by_rule());
     /// ```
     pub fn by_rule(self) -> bool {
-        matches!(self, TableValue::RuleWin | TableValue::RuleLoss)
+        matches!(
+            self,
+            TableValue::RuleWin { .. } | TableValue::RuleLoss { .. }
+        )
+    }
+
+    /// The rule that decides a [`RuleWin`](TableValue::RuleWin) or
+    /// [`RuleLoss`](TableValue::RuleLoss); `None` for every other value, and for a rule
+    /// result read from a file of format version 3 or older, which does not record it.
+    ///
+    /// ```
+    /// use xq_tablebase::{Rule, TableValue};
+    /// let v = TableValue::RuleLoss { rule: Some(Rule::PerpetualCheck) };
+    /// assert_eq!(v.rule(), Some(Rule::PerpetualCheck));
+    /// assert_eq!(v.for_mover().rule(), Some(Rule::PerpetualCheck));
+    /// assert_eq!(TableValue::Draw.rule(), None);
+    /// ```
+    pub fn rule(self) -> Option<Rule> {
+        match self {
+            TableValue::RuleWin { rule } | TableValue::RuleLoss { rule } => rule,
+            _ => None,
+        }
     }
 
     /// The distance in moves, as engines report a mate: `Some(n)` when the side to move
@@ -161,7 +238,7 @@ impl TableValue {
         match self {
             TableValue::Win { plies } => Some((i32::from(plies) + 1) / 2),
             TableValue::Loss { plies } => Some(-(i32::from(plies) / 2)),
-            TableValue::Draw | TableValue::RuleWin | TableValue::RuleLoss => None,
+            TableValue::Draw | TableValue::RuleWin { .. } | TableValue::RuleLoss { .. } => None,
         }
     }
 
@@ -193,7 +270,11 @@ impl TableValue {
     ///     "tablebase win, mate in 12 (23 plies; the 120-ply rule draws first unless a capture comes)"
     /// );
     /// assert_eq!(Draw.describe(0), "tablebase draw");
-    /// assert_eq!(RuleWin.describe(0), "tablebase win by the perpetual check or chase rule (no forced mate)");
+    /// assert_eq!(
+    ///     RuleWin { rule: Some(xq_tablebase::Rule::PerpetualCheck) }.describe(0),
+    ///     "tablebase win by the perpetual-check rule (no forced mate)"
+    /// );
+    /// assert_eq!(RuleWin { rule: None }.describe(0), "tablebase win by the perpetual check or chase rule (no forced mate)");
     /// ```
     pub fn describe(self, halfmove_clock: u32) -> String {
         let rule = if self.beyond_rule(halfmove_clock) {
@@ -209,12 +290,15 @@ impl TableValue {
             (TableValue::Loss { plies }, Some(n)) => {
                 format!("tablebase loss, mated in {} ({plies} plies{rule})", -n)
             }
-            (TableValue::RuleWin, _) => {
-                "tablebase win by the perpetual check or chase rule (no forced mate)".to_string()
+            (TableValue::RuleWin { rule }, _) => {
+                format!("tablebase win by {} (no forced mate)", rule_words(rule))
             }
-            (TableValue::RuleLoss, _) => {
-                "tablebase loss by the perpetual check or chase rule (only perpetual checks or chases avoid mate)"
-                    .to_string()
+            (TableValue::RuleLoss { rule }, _) => {
+                let only = match rule {
+                    Some(Rule::PerpetualCheck) => "only perpetual checks avoid mate",
+                    _ => "only perpetual checks or chases avoid mate",
+                };
+                format!("tablebase loss by {} ({only})", rule_words(rule))
             }
             _ => "tablebase draw".to_string(),
         }
@@ -230,8 +314,8 @@ impl TableValue {
             TableValue::Loss { .. } if long => WdlValue::LongLoss,
             TableValue::Loss { .. } => WdlValue::Loss,
             TableValue::Draw => WdlValue::Draw,
-            TableValue::RuleWin => WdlValue::RuleWin,
-            TableValue::RuleLoss => WdlValue::RuleLoss,
+            TableValue::RuleWin { .. } => WdlValue::RuleWin,
+            TableValue::RuleLoss { .. } => WdlValue::RuleLoss,
         }
     }
 
@@ -242,40 +326,64 @@ impl TableValue {
             TableValue::Win { plies } => TableValue::Loss { plies: plies + 1 },
             TableValue::Draw => TableValue::Draw,
             TableValue::Loss { plies } => TableValue::Win { plies: plies + 1 },
-            TableValue::RuleWin => TableValue::RuleLoss,
-            TableValue::RuleLoss => TableValue::RuleWin,
+            TableValue::RuleWin { rule } => TableValue::RuleLoss { rule },
+            TableValue::RuleLoss { rule } => TableValue::RuleWin { rule },
         }
     }
 
     /// Orders values from the side to move's point of view: a faster win is better, a
     /// longer loss is better; a forced mate is better than a win by the perpetual check or chase
-    /// rule, and a loss by that rule (no forced mate) better than any mate against.
+    /// rule, and a loss by that rule (no forced mate) better than any mate against. Of
+    /// the rules' results, a win by the perpetual-check rule is better than one that
+    /// needs the chase rule (or whose rule a file did not record), and a loss that needs
+    /// the chase rule better than one by perpetual check: so the best move's value is
+    /// the position's, rule included (a win needs the chase rule when no move keeps a win
+    /// by perpetual check alone; a loss needs it when some move does).
     ///
     /// ```
     /// use xq_tablebase::TableValue::*;
-    /// let mut v = [Loss { plies: 4 }, RuleLoss, Win { plies: 9 }, Draw, RuleWin, Win { plies: 3 }, Loss { plies: 10 }];
+    /// let (rule_win, rule_loss) = (RuleWin { rule: None }, RuleLoss { rule: None });
+    /// let mut v = [Loss { plies: 4 }, rule_loss, Win { plies: 9 }, Draw, rule_win, Win { plies: 3 }, Loss { plies: 10 }];
     /// v.sort_by_key(|x| std::cmp::Reverse(x.rank()));
-    /// assert_eq!(v, [Win { plies: 3 }, Win { plies: 9 }, RuleWin, Draw, RuleLoss, Loss { plies: 10 }, Loss { plies: 4 }]);
+    /// assert_eq!(v, [Win { plies: 3 }, Win { plies: 9 }, rule_win, Draw, rule_loss, Loss { plies: 10 }, Loss { plies: 4 }]);
     /// ```
     pub fn rank(self) -> i32 {
         match self {
             TableValue::Win { plies } => 100_000 - plies as i32,
-            TableValue::RuleWin => 50_000,
+            TableValue::RuleWin {
+                rule: Some(Rule::PerpetualCheck),
+            } => 50_001,
+            TableValue::RuleWin { .. } => 50_000,
             TableValue::Draw => 0,
-            TableValue::RuleLoss => -50_000,
+            TableValue::RuleLoss {
+                rule: Some(Rule::PerpetualCheck),
+            } => -50_001,
+            TableValue::RuleLoss { .. } => -50_000,
             TableValue::Loss { plies } => -100_000 + plies as i32,
         }
     }
 
     /// The stored code: 0 for no position, 1 for a draw, `2 + plies` for a mate (the
-    /// parity of the plies tells a win from a loss), `CODE_RULE_LOSS` and
-    /// `CODE_RULE_WIN` for the results of the rules of perpetual check and chase.
+    /// parity of the plies tells a win from a loss), and from [`CODE_FIRST_RULE`] up the
+    /// results of the rules of perpetual check and chase ([`rule_code`]).
     pub(crate) fn from_code(code: u16) -> Option<TableValue> {
         match code {
             0 => None,
             1 => Some(TableValue::Draw),
-            CODE_RULE_LOSS => Some(TableValue::RuleLoss),
-            CODE_RULE_WIN => Some(TableValue::RuleWin),
+            CODE_CHECK_LOSS => Some(TableValue::RuleLoss {
+                rule: Some(Rule::PerpetualCheck),
+            }),
+            CODE_CHECK_WIN => Some(TableValue::RuleWin {
+                rule: Some(Rule::PerpetualCheck),
+            }),
+            CODE_CHASE_LOSS => Some(TableValue::RuleLoss {
+                rule: Some(Rule::PerpetualChase),
+            }),
+            CODE_CHASE_WIN => Some(TableValue::RuleWin {
+                rule: Some(Rule::PerpetualChase),
+            }),
+            CODE_RULE_LOSS => Some(TableValue::RuleLoss { rule: None }),
+            CODE_RULE_WIN => Some(TableValue::RuleWin { rule: None }),
             c => {
                 let plies = c - 2;
                 Some(if plies % 2 == 1 {
@@ -375,12 +483,27 @@ impl fmt::Display for WdlValue {
     }
 }
 
-/// The code of [`TableValue::RuleLoss`] (in two-byte values; 254 in one-byte values of
-/// format version 3).
+/// The codes of the rules' results, from the lowest: a loss, then a win, by perpetual
+/// chase, by perpetual check, and by a rule a file of version 3 did not record. A
+/// one-byte value stores the code's low byte (250 to 255; in versions 1 to 3 only 254
+/// and 255 were rule codes).
+pub(crate) const CODE_FIRST_RULE: u16 = 0xfffa;
+pub(crate) const CODE_CHASE_LOSS: u16 = 0xfffa;
+pub(crate) const CODE_CHASE_WIN: u16 = 0xfffb;
+pub(crate) const CODE_CHECK_LOSS: u16 = 0xfffc;
+pub(crate) const CODE_CHECK_WIN: u16 = 0xfffd;
 pub(crate) const CODE_RULE_LOSS: u16 = 0xfffe;
-/// The code of [`TableValue::RuleWin`] (in two-byte values; 255 in one-byte values of
-/// format version 3).
 pub(crate) const CODE_RULE_WIN: u16 = 0xffff;
+
+/// The code of a win (`win`) or loss by `rule`.
+pub(crate) fn rule_code(rule: Rule, win: bool) -> u16 {
+    match (rule, win) {
+        (Rule::PerpetualChase, false) => CODE_CHASE_LOSS,
+        (Rule::PerpetualChase, true) => CODE_CHASE_WIN,
+        (Rule::PerpetualCheck, false) => CODE_CHECK_LOSS,
+        (Rule::PerpetualCheck, true) => CODE_CHECK_WIN,
+    }
+}
 
 impl fmt::Display for TableValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -390,8 +513,8 @@ impl fmt::Display for TableValue {
             TableValue::Draw => f.write_str("draw"),
             TableValue::Loss { plies: 0 } => f.write_str("loss, no legal move"),
             TableValue::Loss { plies } => write!(f, "loss, mated in {plies} plies"),
-            TableValue::RuleWin => f.write_str("win by the perpetual check or chase rule"),
-            TableValue::RuleLoss => f.write_str("loss by the perpetual check or chase rule"),
+            TableValue::RuleWin { rule } => write!(f, "win by {}", rule_words(*rule)),
+            TableValue::RuleLoss { rule } => write!(f, "loss by {}", rule_words(*rule)),
         }
     }
 }

@@ -10,7 +10,7 @@ use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
 use xq_movegen::rules::chases;
 use xq_movegen::{Outcome, Termination};
 use xq_tablebase::{
-    generate, verify, write_table, Ending, Table, TableResult, TableValue, Tablebases,
+    generate, verify, write_table, Ending, Rule, Table, TableResult, TableValue, Tablebases,
     FORMAT_VERSION,
 };
 
@@ -232,6 +232,13 @@ impl Game {
         self.solve_with_strategy(winner).0
     }
 
+    /// The nodes `winner` wins by perpetual check alone: the check game without the
+    /// chase games (the smaller tables here have no rule results).
+    fn solve_by_check(&self, winner: Color) -> Vec<bool> {
+        let none = vec![false; self.positions.len()];
+        self.solve_game(winner, &none, check_priority).0
+    }
+
     /// [`solve`](Game::solve), with a winning strategy: for each node of the winner's,
     /// the index in its edges of the move to play (`None` where the winner won before
     /// the node's turn in a game, or where the node is not the winner's).
@@ -248,11 +255,7 @@ impl Game {
             next.0
         };
         loop {
-            let game = self.solve_game(winner, &won, |_, e| match (e.edge.check, e.mover_wins) {
-                (true, _) => 0,
-                (false, true) => 1,
-                (false, false) => 2,
-            });
+            let game = self.solve_game(winner, &won, check_priority);
             let mut next = keep(&won, game);
             // A chase of a kind of which the winner has two pieces may be a chase of
             // either: the tables leave it alone, and so does this solver.
@@ -353,6 +356,31 @@ impl Game {
     }
 }
 
+/// The priority of a move in the game of perpetual check: 0 for a check, 1 for a move of
+/// the winner's without check, 2 for one of the loser's.
+fn check_priority(_: usize, e: Step<'_>) -> u8 {
+    match (e.edge.check, e.mover_wins) {
+        (true, _) => 0,
+        (false, true) => 1,
+        (false, false) => 2,
+    }
+}
+
+/// The table's value of a position `winner` wins by the rules, with `winner` to move or
+/// not, where perpetual check alone wins it or not.
+fn rule_value(winner_to_move: bool, by_check: bool) -> TableValue {
+    let rule = Some(if by_check {
+        Rule::PerpetualCheck
+    } else {
+        Rule::PerpetualChase
+    });
+    if winner_to_move {
+        TableValue::RuleWin { rule }
+    } else {
+        TableValue::RuleLoss { rule }
+    }
+}
+
 /// A move of the game as a priority function sees it.
 #[derive(Copy, Clone)]
 struct Step<'a> {
@@ -380,21 +408,22 @@ fn check_against_the_solver(a: PieceKind, b: PieceKind) -> (usize, [[u64; 2]; 2]
         table.stats().positions()
     );
     let game = Game::new(table, &subs, positions(a, b));
-    let red = game.solve(Color::Red);
-    let black = game.solve(Color::Black);
+    let won = [game.solve(Color::Red), game.solve(Color::Black)];
+    let by_check = [
+        game.solve_by_check(Color::Red),
+        game.solve_by_check(Color::Black),
+    ];
     let mut counts = [[0u64; 2]; 2];
     for (v, pos) in game.positions.iter().enumerate() {
-        assert!(!(red[v] && black[v]), "{pos}: won by both");
-        let expected = match (red[v], black[v]) {
-            (false, false) => TableValue::Draw,
-            (true, _) if pos.side_to_move() == Color::Red => TableValue::RuleWin,
-            (_, true) if pos.side_to_move() == Color::Black => TableValue::RuleWin,
-            _ => TableValue::RuleLoss,
+        assert!(!(won[0][v] && won[1][v]), "{pos}: won by both");
+        let expected = match Color::ALL.into_iter().find(|w| won[w.index()][v]) {
+            None => TableValue::Draw,
+            Some(w) => rule_value(pos.side_to_move() == w, by_check[w.index()][v]),
         };
         assert_eq!(table.probe(pos), Some(expected), "{pos}");
         if expected.by_rule() {
-            let won = usize::from(expected == TableValue::RuleLoss);
-            counts[pos.side_to_move().index()][won] += 1;
+            let lost = usize::from(expected.result() == TableResult::Loss);
+            counts[pos.side_to_move().index()][lost] += 1;
         }
     }
     (game.positions.len(), counts)
@@ -548,13 +577,21 @@ fn a_chariot_against_a_horse_by_the_rule() {
     // checks forever.
     let pos = Position::from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w").unwrap();
     assert!(pos.is_check());
-    assert_eq!(all[2].probe(&pos), Some(TableValue::RuleWin));
+    let check = Some(Rule::PerpetualCheck);
+    assert_eq!(
+        all[2].probe(&pos),
+        Some(TableValue::RuleWin { rule: check })
+    );
     assert_eq!(
         all[2].probe(&pos.color_flipped()),
-        Some(TableValue::RuleWin)
+        Some(TableValue::RuleWin { rule: check })
     );
     let pos = Position::from_fen("9/9/4k4/9/9/9/9/3n5/9/R2K5 b").unwrap();
-    assert_eq!(all[2].probe(&pos), Some(TableValue::RuleLoss));
+    assert_eq!(
+        all[2].probe(&pos),
+        Some(TableValue::RuleLoss { rule: check })
+    );
+    assert_eq!(all[2].chase_decided(), Some(0));
 }
 
 #[test]
@@ -575,7 +612,7 @@ fn a_horse_against_a_horse_by_the_rules() {
 }
 
 #[test]
-fn rule_tables_are_files_of_version_3_with_one_byte_values() {
+fn rule_tables_are_files_of_version_4_with_one_byte_values() {
     let all = tables(&["KRK", "KNK", "KRKN"]);
     let dir = std::env::temp_dir().join(format!("xq-tb-rule-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -587,9 +624,9 @@ fn rule_tables_are_files_of_version_3_with_one_byte_values() {
         let b = std::fs::read(dir.join(name)).unwrap();
         u16::from_le_bytes([b[8], b[9]])
     };
-    assert_eq!(FORMAT_VERSION, 3);
-    assert_eq!(version("KRK.xqtb"), 3);
-    assert_eq!(version("KRKN.xqtb"), 3);
+    assert_eq!(FORMAT_VERSION, 4);
+    assert_eq!(version("KRK.xqtb"), 4);
+    assert_eq!(version("KRKN.xqtb"), 4);
     // The rules' results fit in one byte a value beside mates of up to 26 plies.
     assert_eq!(std::fs::read(dir.join("KRKN.xqtb")).unwrap()[10], 1);
     let tb = Tablebases::open(&dir).unwrap();
@@ -643,13 +680,10 @@ fn a_chariot_and_two_advisors_against_a_cannon_by_the_chase_rule() {
     let (mut decided, mut games, mut by_chase, mut by_mate) = (0, 0, 0, 0);
     for winner in Color::ALL {
         let (won, strategy) = game.solve_with_strategy(winner);
+        let by_check = game.solve_by_check(winner);
         for (v, start) in game.positions.iter().enumerate() {
             let value = table.probe(start).unwrap();
-            let expected = match (won[v], start.side_to_move() == winner) {
-                (false, _) => None,
-                (true, true) => Some(TableValue::RuleWin),
-                (true, false) => Some(TableValue::RuleLoss),
-            };
+            let expected = won[v].then(|| rule_value(start.side_to_move() == winner, by_check[v]));
             if let Some(expected) = expected {
                 assert_eq!(value, expected, "{start}");
             } else if value.by_rule() {
@@ -696,4 +730,25 @@ fn a_chariot_and_two_advisors_against_a_cannon_by_the_chase_rule() {
     // Defending as the table does, the loser is never mated: the referee ends the game at
     // the repetition, as the cannon's perpetual chase.
     assert_eq!((games, by_chase, by_mate), (360, 180, 180));
+    // The file says which rule: the chase rule, in words and in the value.
+    let dir = std::env::temp_dir().join(format!("xq-tb-chase-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    write_table(table, &dir.join(table.ending().file_name()), 2).unwrap();
+    let tb = Tablebases::open(&dir).unwrap();
+    let pos = Position::from_fen("9/9/4k4/9/9/9/9/5A3/4AR3/2c1K4 b").unwrap();
+    let v = tb.probe_dtm(&pos).unwrap().unwrap();
+    assert_eq!(
+        v,
+        TableValue::RuleLoss {
+            rule: Some(Rule::PerpetualChase)
+        }
+    );
+    assert_eq!(
+        v.describe(0),
+        "tablebase loss by the perpetual-chase rule (only perpetual checks or chases avoid mate)"
+    );
+    let file = xq_tablebase::read_table(&dir.join("KRAAKC.xqtb")).unwrap();
+    assert_eq!(file.chase_decided(), Some(180));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,9 +1,9 @@
 //! Generating, verifying, writing and probing small tables.
 
 use std::path::{Path, PathBuf};
-use xq_core::Position;
+use xq_core::{Color, Fen, Piece, PieceKind, Position, Square};
 use xq_tablebase::{
-    generate, read_table, rewrite_table, verify, write_table, Ending, Table, TableResult,
+    generate, read_table, rewrite_table, verify, write_table, Ending, Rule, Table, TableResult,
     TableValue, TablebaseError, Tablebases,
 };
 
@@ -192,7 +192,7 @@ fn bad_files_are_errors() {
         damaged(8),
         TablebaseError::UnsupportedVersion {
             path: path.clone(),
-            version: 0x43
+            version: 0x44
         }
     );
     assert_eq!(damaged(130), corrupt("block table checksum"));
@@ -282,8 +282,8 @@ fn files_of_versions_1_and_2_still_read() {
         let bytes = std::fs::read(old.join(&file)).unwrap();
         versions.push(u16::from_le_bytes([bytes[8], bytes[9]]));
         let before = read_table(&old.join(&file)).unwrap();
-        let now = read_table(&data.join(&file)).unwrap();
-        assert!(before == now, "{name}");
+        let v3 = read_table(&data.join("format-3").join(&file)).unwrap();
+        assert!(before == v3, "{name}");
         assert!(before.stats().broken > 0, "{name}");
     }
     assert_eq!(versions, [1, 1, 1, 1, 1, 2]);
@@ -296,22 +296,126 @@ fn files_of_versions_1_and_2_still_read() {
     );
 }
 
-/// `rewrite_table` turns each file of versions 1 and 2 into the very file of version 3
-/// that the kept set holds, smaller; a second rewrite leaves it alone.
+/// Files of version 3 read as the tables of version 4, except that a rule result does
+/// not say which rule decides it (`rule: None`); the others, where no rule decides
+/// anything, are the same tables code for code.
+#[test]
+fn files_of_version_3_read_without_the_rule() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    for name in ["KCK", "KNK", "KPK", "KRK", "KRKA", "KRKN"] {
+        let file = format!("{name}.xqtb");
+        let bytes = std::fs::read(data.join("format-3").join(&file)).unwrap();
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 3, "{name}");
+        let v3 = read_table(&data.join("format-3").join(&file)).unwrap();
+        let v4 = read_table(&data.join(&file)).unwrap();
+        // KRKN's rule results do not say which rule; the others have none to say.
+        assert_eq!(v3.chase_decided(), None, "{name}");
+        assert_eq!(v3.rule_decided(), v4.rule_decided(), "{name}");
+        if name != "KRKN" {
+            assert!(v3 == v4, "{name}");
+        }
+    }
+    let old = Tablebases::open(data.join("format-3")).unwrap();
+    let new = Tablebases::open(&data).unwrap();
+    let ending: Ending = "KRKN".parse().unwrap();
+    assert_eq!(old.says_the_rule(&ending), Ok(Some(false)));
+    assert_eq!(new.says_the_rule(&ending), Ok(Some(true)));
+    // A table where one side alone attacks has no rule result to say anything of.
+    assert_eq!(old.says_the_rule(&"KRKA".parse().unwrap()), Ok(Some(true)));
+    // The chariot wins by the rule against the horse's checks (see tests/rule.rs).
+    let pos = Position::from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w").unwrap();
+    let (was, is) = (old.probe_dtm(&pos).unwrap(), new.probe_dtm(&pos).unwrap());
+    assert_eq!(was, Some(TableValue::RuleWin { rule: None }));
+    assert_eq!(
+        is,
+        Some(TableValue::RuleWin {
+            rule: Some(Rule::PerpetualCheck)
+        })
+    );
+    assert_eq!(
+        was.unwrap().to_string(),
+        "win by the perpetual check or chase rule"
+    );
+    assert_eq!(is.unwrap().to_string(), "win by the perpetual-check rule");
+    // Every value of the two files agrees but for the rule.
+    let strip = |v: TableValue| match v {
+        TableValue::RuleWin { .. } => TableValue::RuleWin { rule: None },
+        TableValue::RuleLoss { .. } => TableValue::RuleLoss { rule: None },
+        v => v,
+    };
+    let (a, b) = (
+        read_table(&data.join("format-3/KRKN.xqtb")).unwrap(),
+        read_table(&data.join("KRKN.xqtb")).unwrap(),
+    );
+    let mut rule = 0;
+    for pos in krkn_positions() {
+        let (x, y) = (a.probe(&pos), b.probe(&pos));
+        assert_eq!(x, y.map(strip), "{pos}");
+        rule += usize::from(y.is_some_and(|v| v.rule() == Some(Rule::PerpetualCheck)));
+    }
+    assert!(rule > 0);
+}
+
+/// The legal positions of KRKN (both sides to move) with the generals on three squares
+/// each, the chariot and the horse anywhere.
+fn krkn_positions() -> Vec<Position> {
+    let piece = |c, k| Some(Piece::new(c, k));
+    let mut out = Vec::new();
+    for rk in ["d0", "e0", "e1"] {
+        for bk in ["d9", "e9", "e8"] {
+            for r in Square::ALL {
+                for n in Square::ALL {
+                    let mut fen = Fen::empty();
+                    fen.set(n, piece(Color::Black, PieceKind::Horse));
+                    fen.set(r, piece(Color::Red, PieceKind::Chariot));
+                    fen.set(rk.parse().unwrap(), piece(Color::Red, PieceKind::General));
+                    fen.set(bk.parse().unwrap(), piece(Color::Black, PieceKind::General));
+                    for side in Color::ALL {
+                        fen.side_to_move = side;
+                        out.extend(Position::try_from(&fen));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `rewrite_table` turns each file of versions 1 to 3 into a file of version 4: of an
+/// ending where no rule decides anything, the very file that the kept set holds (version
+/// 1 and 2 files shrink); KRKN's file of version 2 and of version 3 into the same file,
+/// whose rule results still do not say which rule. A second rewrite leaves it alone.
 #[test]
 fn old_files_are_rewritten_as_new_ones() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let dir = temp_dir("rewrite");
     for name in ["KCK", "KNK", "KPK", "KRK", "KRKA", "KRKN"] {
         let file = format!("{name}.xqtb");
-        std::fs::copy(data.join("format-1-2").join(&file), dir.join(&file)).unwrap();
-        let (before, after) = rewrite_table(&dir.join(&file), 2).unwrap().unwrap();
+        let mut rewritten = Vec::new();
+        for old in ["format-1-2", "format-3"] {
+            std::fs::copy(data.join(old).join(&file), dir.join(&file)).unwrap();
+            let (before, after) = rewrite_table(&dir.join(&file), 2).unwrap().unwrap();
+            let bytes = std::fs::read(dir.join(&file)).unwrap();
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 4, "{name}");
+            assert_eq!(after, bytes.len() as u64);
+            if old == "format-1-2" {
+                assert!(after < before, "{name}: {before} -> {after}");
+            }
+            assert_eq!(rewrite_table(&dir.join(&file), 2).unwrap(), None);
+            rewritten.push(bytes);
+        }
+        assert_eq!(rewritten[0], rewritten[1], "{name}");
         let kept = std::fs::read(data.join(&file)).unwrap();
-        assert_eq!(std::fs::read(dir.join(&file)).unwrap(), kept, "{name}");
-        assert_eq!(after, kept.len() as u64);
-        assert!(after < before, "{name}: {before} -> {after}");
-        assert_eq!(rewrite_table(&dir.join(&file), 2).unwrap(), None);
+        assert_eq!(rewritten[0] == kept, name != "KRKN", "{name}");
     }
+    let tb = Tablebases::open(&dir).unwrap();
+    let pos = Position::from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w").unwrap();
+    assert_eq!(
+        tb.probe_dtm(&pos).unwrap(),
+        Some(TableValue::RuleWin { rule: None })
+    );
+    let krkn: Ending = "KRKN".parse().unwrap();
+    assert_eq!(tb.says_the_rule(&krkn), Ok(Some(false)));
     // Only the tables are left: no temporary file.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 6);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -117,11 +117,27 @@ impl Tablebase {
         .transpose()
     }
 
+    /// The rule that decides a win or loss by the rules of perpetual check and chase, as
+    /// the tag a game's termination has: `"perpetual-check"` or `"perpetual-chase"`;
+    /// undefined for a mate, a draw, a position whose distance file is not here, or a
+    /// file of format version 3, which does not record the rule.
+    ///
+    /// # Errors
+    /// A damaged table.
+    #[wasm_bindgen(js_name = probeRule)]
+    pub fn probe_rule(&self, board: &Board) -> Result<Option<String>, JsError> {
+        let v = self
+            .inner
+            .probe_dtm(board.game().position())
+            .map_err(js_error)?;
+        Ok(v.and_then(|v| v.rule()).map(|r| r.tag().to_string()))
+    }
+
     /// The tables' verdict in words, as `xq analyze` prints it (`"tablebase win, mate in
-    /// 12 (23 plies)"`, `"tablebase win by the perpetual check or chase rule (no forced
-    /// mate)"`, `"tablebase draw"`), from the distance file when there is one, else from
-    /// the WDL file (`"tablebase win by the perpetual check or chase rule"`); undefined
-    /// when the position's table is not here.
+    /// 12 (23 plies)"`, `"tablebase win by the perpetual-check rule (no forced mate)"`,
+    /// `"tablebase draw"`), from the distance file when there is one, else from the WDL
+    /// file, which does not say which rule (`"tablebase win by the perpetual check or
+    /// chase rule"`); undefined when the position's table is not here.
     ///
     /// # Errors
     /// A damaged table.

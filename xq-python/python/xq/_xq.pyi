@@ -227,7 +227,11 @@ class Tablebase:
     def probe_dtm(self, board: Board) -> Optional[int]:
         """Plies to mate for the side to move (negative when it is mated, 0 for a draw);
         None when the ending is not in the directory. Raises ValueError for a position
-        won or lost by the perpetual-check rule, which has no distance to mate."""
+        won or lost by the rules of perpetual check and chase, which has no distance to
+        mate."""
+    def probe_rule(self, board: Board) -> Optional[Termination]:
+        """PERPETUAL_CHECK or PERPETUAL_CHASE for a win or loss by that rule; None for
+        a mate, a draw, an ending not in the directory, or a file of format version 3."""
 
 def _tablebase_plan(names: List[str], max_positions: Optional[int] = None) -> List[Tuple[str, List[str]]]: ...
 def _tablebase_make(directory: str, name: str, threads: int, verify: bool) -> str: ...
