@@ -150,16 +150,16 @@ pub fn _tablebase_kept(directory: PathBuf, name: &str) -> PyResult<Option<String
     if !directory.join(ending.file_name()).exists() {
         return Ok(None);
     }
-    let tb = Tablebases::open(&directory);
-    let stats = tb
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|tb| tb.stats(&ending));
+    let Ok(tb) = Tablebases::open(&directory) else {
+        return Ok(None);
+    };
     // A table where both sides attack, of format version 3, does not say which rule
     // decides its rule results: made again, as `xq tb gen` does.
-    let outdated = tb.is_ok_and(|tb| tb.says_the_rule(&ending) == Ok(Some(false)));
-    Ok(match stats {
-        Ok(Some((stats, bytes))) if !outdated => Some(Record::kept(&stats, bytes).to_csv()),
+    if tb.says_the_rule(&ending) == Ok(Some(false)) {
+        return Ok(None);
+    }
+    Ok(match tb.stats(&ending) {
+        Ok(Some((stats, bytes))) => Some(Record::kept(&stats, bytes).to_csv()),
         _ => None,
     })
 }

@@ -333,12 +333,8 @@ impl TableValue {
 
     /// Orders values from the side to move's point of view: a faster win is better, a
     /// longer loss is better; a forced mate is better than a win by the perpetual check or chase
-    /// rule, and a loss by that rule (no forced mate) better than any mate against. Of
-    /// the rules' results, a win by the perpetual-check rule is better than one that
-    /// needs the chase rule (or whose rule a file did not record), and a loss that needs
-    /// the chase rule better than one by perpetual check: so the best move's value is
-    /// the position's, rule included (a win needs the chase rule when no move keeps a win
-    /// by perpetual check alone; a loss needs it when some move does).
+    /// rule, and a loss by that rule (no forced mate) better than any mate against. The
+    /// rule a rule result needs does not change its rank.
     ///
     /// ```
     /// use xq_tablebase::TableValue::*;
@@ -350,14 +346,8 @@ impl TableValue {
     pub fn rank(self) -> i32 {
         match self {
             TableValue::Win { plies } => 100_000 - plies as i32,
-            TableValue::RuleWin {
-                rule: Some(Rule::PerpetualCheck),
-            } => 50_001,
             TableValue::RuleWin { .. } => 50_000,
             TableValue::Draw => 0,
-            TableValue::RuleLoss {
-                rule: Some(Rule::PerpetualCheck),
-            } => -50_001,
             TableValue::RuleLoss { .. } => -50_000,
             TableValue::Loss { plies } => -100_000 + plies as i32,
         }

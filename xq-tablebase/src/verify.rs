@@ -2,11 +2,27 @@
 
 use crate::gen::{capture_value, Table};
 use crate::index::MAX_PIECES;
-use crate::value::TableValue;
+use crate::value::{Rule, TableValue};
 use crate::TablebaseError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use xq_core::{Color, Square};
+
+/// The order of values for the side to move by which the best move's value is the
+/// position's: [`TableValue::rank`], then, between results of the rules, a win by
+/// perpetual check above one that needs the chase rule (or whose rule a file did not
+/// record) and a loss that needs the chase rule above one by perpetual check. A win needs
+/// the chase rule when no move keeps a win by perpetual check alone; a loss needs it
+/// when some move leads to the winner's win that needs it.
+fn order(v: TableValue) -> (i32, i8) {
+    let check = v.rule() == Some(Rule::PerpetualCheck);
+    let tie = match v {
+        TableValue::RuleWin { .. } if check => 1,
+        TableValue::RuleLoss { .. } if check => -1,
+        _ => 0,
+    };
+    (v.rank(), tie)
+}
 
 /// Two results of the rules, the same but for the rule, which one of them does not
 /// record (a table of format version 3, or a move into one): they agree, since that file
@@ -75,7 +91,7 @@ pub fn verify(
                         };
                         pos.unmake_move(m, undo);
                         let v = child.for_mover();
-                        if best.is_none_or(|b| v.rank() > b.rank()) {
+                        if best.is_none_or(|b| order(v) > order(b)) {
                             best = Some(v);
                         }
                     }
