@@ -142,11 +142,12 @@ fn gen(
     let log = log::Log::open(dir, note)?;
     for ending in &wanted {
         if dir.join(ending.file_name()).exists() {
-            match existing.stats(ending) {
+            let kept = |(s, size)| (log::Record::kept_in(dir, &s, size), size);
+            match existing.stats(ending).map(|found| found.map(kept)) {
                 Ok(Some(_)) if existing.says_the_rule(ending)? == Some(false) => outln!("{ending}: the file there (of format version 3) does not say which rule decides its rule results, generating it again")?,
-                Ok(Some((s, size))) => {
-                    outln!("{ending}: already in {} ({} bytes)", dir.display(), size)?;
-                    log.append(&log::Record::kept(&s, size))?;
+                Ok(Some((Ok(row), size))) => {
+                    outln!("{ending}: already in {} ({size} bytes)", dir.display())?;
+                    log.append(&row)?;
                     bytes += size;
                     continue;
                 }
@@ -178,8 +179,7 @@ fn gen(
         let (s, wdl_bytes) = (result.record, result.wdl_bytes);
         let (size_bytes, generated) = (s.bytes, s.gen_seconds.unwrap_or(0.0));
         log.append(&s)?;
-        bytes += size_bytes;
-        made += 1;
+        (bytes, made) = (bytes + size_bytes, made + 1);
         let by_rule = s.rule_decided.filter(|_| ending.both_attack());
         let by_rule = by_rule.map_or(String::new(), |n| {
             let chase = s.chase_decided.unwrap_or(0);

@@ -441,6 +441,17 @@ fn verify_rewrites_old_files() {
         "KRKN: the file there (of format version 3) does not say which rule decides its rule results, generating it again"
     );
     assert!(std::fs::read(dir.join("KRKN.xqtb")).unwrap() == kept("KRKN"));
+    // Kept by the next run, its log row has the rule's counts, read from the file (KRKN's
+    // row in docs/data/tablebases.csv).
+    assert!(xq(&["tb", "gen", "KRKN", "-o", d]).status.success());
+    let log = std::fs::read_to_string(dir.join("endings.csv")).unwrap();
+    let row = log.lines().last().unwrap();
+    assert!(
+        row.starts_with(
+            "KRKN,kept,380325,192333,609,187383,173562,39,504,18771,570,186879,1597,312,0,26,"
+        ),
+        "{row}"
+    );
     let again = stdout(&xq(&["tb", "verify", d, "--rewrite"]));
     assert!(
         again.starts_with("KNK: ok, 4806 positions, of the newest format already\n"),

@@ -159,7 +159,9 @@ pub fn _tablebase_kept(directory: PathBuf, name: &str) -> PyResult<Option<String
         return Ok(None);
     }
     Ok(match tb.stats(&ending) {
-        Ok(Some((stats, bytes))) => Some(Record::kept(&stats, bytes).to_csv()),
+        Ok(Some((stats, bytes))) => Record::kept_in(&directory, &stats, bytes)
+            .ok()
+            .map(|r| r.to_csv()),
         _ => None,
     })
 }

@@ -123,6 +123,11 @@ def test_generate_makes_the_tables_xq_tb_gen_makes(tmp_path):
     again = xq.tablebase.generate(["KRKN"], tmp_path / "tables", verify=False)
     assert [(r["ending"], r["status"]) for r in again] == [("KNK", "kept"), ("KRK", "kept"), ("KRKN", "generated")]
     assert (tmp_path / "tables" / "KRKN.xqtb").read_bytes() == (TABLES / "KRKN.xqtb").read_bytes()
+    # Kept, a table where both sides attack has the rule's counts in its row: read from the file.
+    again = xq.tablebase.generate(["KRKN"], tmp_path / "tables")
+    kept = again[-1]
+    assert (kept["ending"], kept["status"]) == ("KRKN", "kept")
+    assert (kept["rule_decided"], kept["rule_wins"], kept["chase_decided"]) == (1597, 312, 0)
 
 
 def test_generate_refuses_bad_arguments(tmp_path):

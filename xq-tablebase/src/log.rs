@@ -13,7 +13,7 @@
 //! | column | what |
 //! | --- | --- |
 //! | `ending` | the canonical name (`KRKAABB`) |
-//! | `status` | `generated`, or `kept`: the file was already there with a good header, and the row comes from the header (no times) |
+//! | `status` | `generated`, or `kept`: the file was already there with a good header, and the row comes from the header (no times) and, where both sides attack, the rule's counts from the whole file |
 //! | `positions` | legal positions, both sides to move |
 //! | `wins`, `draws`, `losses` | positions won, drawn and lost for the side to move, both sides to move |
 //! | `attacker_wins`, `attacker_draws`, `attacker_losses` | the same with the attacking side to move |
@@ -184,9 +184,39 @@ impl Record {
         }
     }
 
+    /// The row of a good table of `stats.ending` found in `dir` and kept: where both
+    /// sides attack, the distance file is read whole, so the row has the rule's counts as
+    /// a generated row does; elsewhere the header says everything ([`Record::kept`]).
+    /// `stats` and `bytes` are what [`Tablebases::stats`](crate::Tablebases::stats) gives.
+    ///
+    /// ```
+    /// use xq_tablebase::{log::{Record, Status}, Tablebases};
+    /// let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    /// let krkn = "KRKN".parse().unwrap();
+    /// let (stats, bytes) = Tablebases::open(dir).unwrap().stats(&krkn).unwrap().unwrap();
+    /// let row = Record::kept_in(dir.as_ref(), &stats, bytes).unwrap();
+    /// assert_eq!(row.status, Status::Kept);
+    /// // KRKN's row in docs/data/tablebases.csv: all its rule results by perpetual check.
+    /// assert_eq!((row.rule_decided, row.rule_wins, row.chase_decided), (Some(1597), Some(312), Some(0)));
+    /// ```
+    ///
+    /// # Errors
+    /// When the distance file cannot be read whole, or is damaged.
+    pub fn kept_in(dir: &Path, stats: &TableStats, bytes: u64) -> Result<Record, TablebaseError> {
+        if !stats.ending.both_attack() {
+            return Ok(Record::kept(stats, bytes));
+        }
+        let table = crate::format::read_table(&dir.join(stats.ending.file_name()))?;
+        Ok(Record {
+            status: Status::Kept,
+            ..Record::generated(&table, bytes)
+        })
+    }
+
     /// The row of a table found in the directory: what its header says (`stats`, as
     /// [`Tablebases::stats`](crate::Tablebases::stats) gives it) and its size. The rule's
-    /// counts are known only where one side alone attacks (0).
+    /// counts are known only where one side alone attacks (0): [`Record::kept_in`] reads
+    /// them from the file.
     pub fn kept(stats: &TableStats, bytes: u64) -> Record {
         let none_by_rule = (!stats.ending.both_attack()).then_some(0);
         Record {
