@@ -5,8 +5,11 @@
 //! nested fixpoint formula of parity games (the generator solves the check game by
 //! Zielonka's algorithm).
 
+mod common;
+
+use common::palace;
 use std::collections::HashMap;
-use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
+use xq_core::{Color, Fen, Piece, PieceKind, Position, Square};
 use xq_movegen::rules::chases;
 use xq_movegen::{Outcome, Termination};
 use xq_tablebase::{
@@ -24,47 +27,10 @@ fn tables(names: &[&str]) -> Vec<Table> {
     done
 }
 
-fn palace(color: Color) -> Vec<Square> {
-    let ranks = match color {
-        Color::Red => 0..3,
-        Color::Black => 7..10,
-    };
-    ranks
-        .flat_map(|r| {
-            (3..6).map(move |f| {
-                Square::new(File::from_index(f).unwrap(), Rank::from_index(r).unwrap())
-            })
-        })
-        .collect()
-}
-
 /// Every legal position of a red general and `red` against a black general and `black`,
 /// both sides to move.
 fn positions(red: PieceKind, black: PieceKind) -> Vec<Position> {
-    let mut out = Vec::new();
-    for rk in palace(Color::Red) {
-        for bk in palace(Color::Black) {
-            for r in Square::ALL {
-                for x in Square::ALL {
-                    if [rk, bk].contains(&r) || [rk, bk, r].contains(&x) {
-                        continue;
-                    }
-                    let mut fen = Fen::empty();
-                    fen.set(rk, Some(Piece::new(Color::Red, PieceKind::General)));
-                    fen.set(bk, Some(Piece::new(Color::Black, PieceKind::General)));
-                    fen.set(r, Some(Piece::new(Color::Red, red)));
-                    fen.set(x, Some(Piece::new(Color::Black, black)));
-                    for side in Color::ALL {
-                        fen.side_to_move = side;
-                        if let Ok(pos) = Position::try_from(&fen) {
-                            out.push(pos);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    out
+    common::positions(&palace(Color::Red), &palace(Color::Black), red, black)
 }
 
 /// The squares a piece of `kind` and `color` may stand on in a table's positions: the

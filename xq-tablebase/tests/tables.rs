@@ -1,7 +1,9 @@
 //! Generating, verifying, writing and probing small tables.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use xq_core::{Color, Fen, Piece, PieceKind, Position, Square};
+use xq_core::{PieceKind, Position, Square};
 use xq_tablebase::{
     generate, read_table, rewrite_table, verify, write_table, Ending, Rule, Table, TableResult,
     TableValue, TablebaseError, Tablebases,
@@ -357,28 +359,11 @@ fn files_of_version_3_read_without_the_rule() {
 }
 
 /// The legal positions of KRKN (both sides to move) with the generals on three squares
-/// each, the chariot and the horse anywhere.
+/// each: enough to meet many rule results, few enough for a debug build.
 fn krkn_positions() -> Vec<Position> {
-    let piece = |c, k| Some(Piece::new(c, k));
-    let mut out = Vec::new();
-    for rk in ["d0", "e0", "e1"] {
-        for bk in ["d9", "e9", "e8"] {
-            for r in Square::ALL {
-                for n in Square::ALL {
-                    let mut fen = Fen::empty();
-                    fen.set(n, piece(Color::Black, PieceKind::Horse));
-                    fen.set(r, piece(Color::Red, PieceKind::Chariot));
-                    fen.set(rk.parse().unwrap(), piece(Color::Red, PieceKind::General));
-                    fen.set(bk.parse().unwrap(), piece(Color::Black, PieceKind::General));
-                    for side in Color::ALL {
-                        fen.side_to_move = side;
-                        out.extend(Position::try_from(&fen));
-                    }
-                }
-            }
-        }
-    }
-    out
+    let squares = |names: [&str; 3]| names.map(|n| n.parse::<Square>().unwrap());
+    let (red, black) = (squares(["d0", "e0", "e1"]), squares(["d9", "e9", "e8"]));
+    common::positions(&red, &black, PieceKind::Chariot, PieceKind::Horse)
 }
 
 /// `rewrite_table` turns each file of versions 1 to 3 into a file of version 4: of an

@@ -1,0 +1,55 @@
+//! What the integration tests share: the positions of a general and one piece a side.
+//! Each test binary compiles this module and uses a part of it.
+#![allow(dead_code)]
+
+use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
+
+/// The nine squares of `color`'s palace.
+pub fn palace(color: Color) -> Vec<Square> {
+    let ranks = match color {
+        Color::Red => 0..3,
+        Color::Black => 7..10,
+    };
+    ranks
+        .flat_map(|r| {
+            (3..6).map(move |f| {
+                Square::new(File::from_index(f).unwrap(), Rank::from_index(r).unwrap())
+            })
+        })
+        .collect()
+}
+
+/// Every legal position of a red general on one of `red_generals` and a piece `red`
+/// against a black general on one of `black_generals` and a piece `black`, both sides to
+/// move.
+pub fn positions(
+    red_generals: &[Square],
+    black_generals: &[Square],
+    red: PieceKind,
+    black: PieceKind,
+) -> Vec<Position> {
+    let mut out = Vec::new();
+    for &rk in red_generals {
+        for &bk in black_generals {
+            for r in Square::ALL {
+                for x in Square::ALL {
+                    if [rk, bk].contains(&r) || [rk, bk, r].contains(&x) {
+                        continue;
+                    }
+                    let mut fen = Fen::empty();
+                    fen.set(rk, Some(Piece::new(Color::Red, PieceKind::General)));
+                    fen.set(bk, Some(Piece::new(Color::Black, PieceKind::General)));
+                    fen.set(r, Some(Piece::new(Color::Red, red)));
+                    fen.set(x, Some(Piece::new(Color::Black, black)));
+                    for side in Color::ALL {
+                        fen.side_to_move = side;
+                        if let Ok(pos) = Position::try_from(&fen) {
+                            out.push(pos);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
