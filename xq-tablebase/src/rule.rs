@@ -45,7 +45,7 @@
 use crate::gen::{capture_value, for_chunks, split, unmove_weight, unmoves, Table};
 use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
 use crate::value::{rule_code, Rule, TableValue};
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::chase_targets;
 
@@ -76,6 +76,11 @@ const NONE: u32 = u32::MAX;
 
 /// Nodes handed to a thread at a time.
 const NODE_CHUNK: usize = 1024;
+
+/// The fewest nodes of a level of a backward walk shared among the threads; a smaller
+/// level is walked on one. One in the unit tests, whose tables are small, so that their
+/// walks run on threads.
+const WALK_SHARED: usize = if cfg!(test) { 1 } else { 256 };
 
 /// Applies the rules of perpetual check and chase to the draws of `table` (whose
 /// captures lead to the tables `subs`), rewriting them as rule wins and losses where the
@@ -434,7 +439,7 @@ impl<'a> Game<'a> {
         winner: Color,
         player: Player,
         start: &[Start],
-        counts: impl Fn(usize, usize) -> bool,
+        counts: impl Fn(usize, usize) -> bool + Sync,
     ) -> Set {
         let n = self.entries.len();
         let mut attracted = vec![false; n];
@@ -462,34 +467,70 @@ impl<'a> Game<'a> {
     /// already), each predecessor `v` of a node `u` taken in, over a move that
     /// `counts(v, u)`, is taken in too if it is `player`'s node, or once the moves left to
     /// it (`left`, by the unmoves' weights) are all spent.
+    ///
+    /// With more than one thread the walk goes level by level, each level's nodes shared
+    /// among the threads: the set it ends with is the same whatever the order (each
+    /// node's moves are counted down once each, and a node is taken in once).
     fn walk_back(
         &self,
         winner: Color,
         player: Player,
-        mut queue: Vec<usize>,
+        queue: Vec<usize>,
         attracted: &mut Set,
         left: &mut [u8],
-        counts: impl Fn(usize, usize) -> bool,
+        counts: impl Fn(usize, usize) -> bool + Sync,
     ) {
-        let mut p: Placement = [Square::A0; MAX_PIECES];
-        let mut cursor = Cursor::new(&self.table.layout);
-        while let Some(u) = queue.pop() {
-            self.predecessors(u, &mut p, &mut cursor, |v, weight| {
-                if attracted[v] || !counts(v, u) {
-                    return;
-                }
-                if self.player(v, winner) == player {
-                    attracted[v] = true;
-                    queue.push(v);
-                } else {
-                    debug_assert!(left[v] >= weight, "move counter below zero");
-                    left[v] -= weight;
-                    if left[v] == 0 {
-                        attracted[v] = true;
-                        queue.push(v);
+        let taken: Vec<AtomicBool> = attracted.iter().map(|&a| AtomicBool::new(a)).collect();
+        let moves_left: Vec<AtomicU8> = left.iter().map(|&k| AtomicU8::new(k)).collect();
+        // The nodes of `level` walked back from on one thread: those they take in.
+        let walk = |level: &[usize]| {
+            let mut p: Placement = [Square::A0; MAX_PIECES];
+            let mut cursor = Cursor::new(&self.table.layout);
+            let mut next = Vec::new();
+            for &u in level {
+                self.predecessors(u, &mut p, &mut cursor, |v, weight| {
+                    if taken[v].load(Relaxed) || !counts(v, u) {
+                        return;
                     }
-                }
-            });
+                    if self.player(v, winner) == player {
+                        if !taken[v].swap(true, Relaxed) {
+                            next.push(v);
+                        }
+                    } else {
+                        let before = moves_left[v].fetch_sub(weight, Relaxed);
+                        debug_assert!(before >= weight, "move counter below zero");
+                        if before == weight {
+                            taken[v].store(true, Relaxed);
+                            next.push(v);
+                        }
+                    }
+                });
+            }
+            next
+        };
+        let mut level = queue;
+        while !level.is_empty() {
+            level = if self.threads <= 1 || level.len() < WALK_SHARED {
+                walk(&level)
+            } else {
+                let share = level.len().div_ceil(self.threads);
+                std::thread::scope(|s| {
+                    let walking: Vec<_> = level
+                        .chunks(share)
+                        .map(|part| s.spawn(|| walk(part)))
+                        .collect();
+                    walking
+                        .into_iter()
+                        .flat_map(|h| h.join().expect("a backward walk does not panic"))
+                        .collect()
+                })
+            };
+        }
+        for (a, t) in attracted.iter_mut().zip(taken) {
+            *a = t.into_inner();
+        }
+        for (k, m) in left.iter_mut().zip(moves_left) {
+            *k = m.into_inner();
         }
     }
 
@@ -815,8 +856,8 @@ mod tests {
         assert_eq!(compared, 1597 + 6913 + 270);
     }
 
-    /// The scans over all nodes and the two winners' games run on threads: one thread
-    /// or three give the same table, rule wins included.
+    /// The scans over all nodes, the backward walks and the two winners' games run on
+    /// threads: one thread or three give the same table, rule wins included.
     #[test]
     fn threads_do_not_change_the_result() {
         let plan = Ending::plan(&["KRKN".parse().unwrap()], None);
