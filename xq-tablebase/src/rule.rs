@@ -441,32 +441,29 @@ impl<'a> Game<'a> {
         start: &[Start],
         counts: impl Fn(usize, usize) -> bool + Sync,
     ) -> Set {
-        let n = self.entries.len();
-        let mut attracted = vec![false; n];
+        let attracted: Vec<AtomicBool> = start
+            .iter()
+            .map(|s| AtomicBool::new(*s == Start::Attracted))
+            .collect();
         // Moves left to the opponent's nodes before they fall; 0 for `player`'s nodes
         // and for nodes the opponent can always leave.
-        let mut left = vec![0u8; n];
-        let mut queue = Vec::new();
-        for (v, s) in start.iter().enumerate() {
-            match *s {
-                Start::Attracted => {
-                    attracted[v] = true;
-                    queue.push(v);
-                }
-                Start::Left(k) => left[v] = k,
-                Start::Outside | Start::Blocked => {}
-            }
-        }
-        self.walk_back(winner, player, queue, &mut attracted, &mut left, |v, u| {
+        let left: Vec<AtomicU8> = start
+            .iter()
+            .map(|s| AtomicU8::new(if let Start::Left(k) = *s { k } else { 0 }))
+            .collect();
+        let queue = (0..start.len())
+            .filter(|&v| start[v] == Start::Attracted)
+            .collect();
+        self.walk_back(winner, player, queue, &attracted, &left, |v, u| {
             start[v] != Start::Blocked && counts(v, u)
         });
-        attracted
+        attracted.into_iter().map(AtomicBool::into_inner).collect()
     }
 
-    /// The backward walk of the attractors: from the nodes of `queue` (in `attracted`
+    /// The backward walk of the attractors: from the nodes of `queue` (in `taken`
     /// already), each predecessor `v` of a node `u` taken in, over a move that
     /// `counts(v, u)`, is taken in too if it is `player`'s node, or once the moves left to
-    /// it (`left`, by the unmoves' weights) are all spent.
+    /// it (`moves_left`, by the unmoves' weights) are all spent.
     ///
     /// With more than one thread the walk goes level by level, each level's nodes shared
     /// among the threads: the set it ends with is the same whatever the order (each
@@ -476,12 +473,10 @@ impl<'a> Game<'a> {
         winner: Color,
         player: Player,
         queue: Vec<usize>,
-        attracted: &mut Set,
-        left: &mut [u8],
+        taken: &[AtomicBool],
+        moves_left: &[AtomicU8],
         counts: impl Fn(usize, usize) -> bool + Sync,
     ) {
-        let taken: Vec<AtomicBool> = attracted.iter().map(|&a| AtomicBool::new(a)).collect();
-        let moves_left: Vec<AtomicU8> = left.iter().map(|&k| AtomicU8::new(k)).collect();
         // The nodes of `level` walked back from on one thread: those they take in.
         let walk = |level: &[usize]| {
             let mut p: Placement = [Square::A0; MAX_PIECES];
@@ -525,12 +520,6 @@ impl<'a> Game<'a> {
                         .collect()
                 })
             };
-        }
-        for (a, t) in attracted.iter_mut().zip(taken) {
-            *a = t.into_inner();
-        }
-        for (k, m) in left.iter_mut().zip(moves_left) {
-            *k = m.into_inner();
         }
     }
 
