@@ -136,15 +136,15 @@ fn gen(
         wanted.len()
     )?;
     let start = Instant::now();
-    let mut bytes = 0;
-    let mut made = 0;
+    let (mut bytes, mut made) = (0, 0);
     let existing = Tablebases::open(dir)?;
     let log = log::Log::open(dir, note)?;
     for ending in &wanted {
         if dir.join(ending.file_name()).exists() {
+            let says = existing.says_the_rule(ending).ok() != Some(Some(false)); // else: version 3
             let kept = |(s, size)| (log::Record::kept_in(dir, &s, size), size);
-            match existing.stats(ending).map(|found| found.map(kept)) {
-                Ok(Some(_)) if existing.says_the_rule(ending)? == Some(false) => outln!("{ending}: the file there (of format version 3) does not say which rule decides its rule results, generating it again")?,
+            match existing.stats(ending).map(|found| found.filter(|_| says).map(kept)) {
+                Ok(None) if !says => outln!("{ending}: the file there (of format version 3) does not say which rule decides its rule results, generating it again")?,
                 Ok(Some((Ok(row), size))) => {
                     outln!("{ending}: already in {} ({size} bytes)", dir.display())?;
                     log.append(&row)?;

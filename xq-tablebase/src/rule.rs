@@ -845,6 +845,92 @@ mod tests {
         assert_eq!(compared, 1597 + 6913 + 270);
     }
 
+    /// A smaller table's rule result that does not say which rule (a file of version 3,
+    /// rewritten) counts, for a capture into it, as the chase rule's. In KRAKN the horse
+    /// can take the advisor into KRKN, where the chariot wins by perpetual check: once
+    /// KRKN does not say so, that capture escapes the check game (it might be a loss by
+    /// the chase rule only), so the positions the chariot wins only because the horse
+    /// cannot take the advisor are wins by the chase rule; the table decides the same
+    /// positions with the same results.
+    #[test]
+    fn an_unrecorded_rule_in_a_smaller_table_counts_as_the_chase_rule() {
+        use crate::value::{
+            CODE_CHASE_LOSS, CODE_CHASE_WIN, CODE_CHECK_LOSS, CODE_CHECK_WIN, CODE_RULE_LOSS,
+            CODE_RULE_WIN,
+        };
+        let krakn: Ending = "KRAKN".parse().unwrap();
+        let krkn: Ending = "KRKN".parse().unwrap();
+        let mut recorded: Vec<Table> = Vec::new();
+        for e in Ending::plan(&[krakn], None) {
+            let subs: Vec<&Table> = recorded
+                .iter()
+                .filter(|t| e.captures().contains(&t.ending()))
+                .collect();
+            recorded.push(generate(&e, &subs, 2, &|_| {}).unwrap());
+        }
+        let table = recorded.pop().unwrap();
+        assert_eq!(table.ending(), krakn);
+        assert_eq!(
+            (table.rule_decided(), table.chase_decided()),
+            (8508, Some(0))
+        );
+        let mut unrecorded = recorded.clone();
+        let sub = unrecorded.iter_mut().find(|t| t.ending() == krkn).unwrap();
+        for c in &mut sub.codes {
+            *c = match *c {
+                CODE_CHECK_WIN | CODE_CHASE_WIN => CODE_RULE_WIN,
+                CODE_CHECK_LOSS | CODE_CHASE_LOSS => CODE_RULE_LOSS,
+                c => c,
+            };
+        }
+        assert_eq!((sub.rule_decided(), sub.chase_decided()), (1597, None));
+        fn subs<'t>(tables: &'t [Table], of: &Ending) -> Vec<&'t Table> {
+            let captures = of.captures();
+            tables
+                .iter()
+                .filter(|t| captures.contains(&t.ending()))
+                .collect()
+        }
+        let (recorded, unrecorded) = (subs(&recorded, &krakn), subs(&unrecorded, &krakn));
+        let plain = crate::gen::retrograde(&krakn, &recorded, 2, &|_| {}).unwrap();
+        let before = Game::new(&plain, &recorded, 2);
+        let after = Game::new(&plain, &unrecorded, 2);
+        let wins = CHECK_WIN_EXIT | CHASE_WIN_EXIT;
+        let (mut win_exits, mut loss_exits) = (0, 0);
+        for (&b, &a) in before.flags.iter().zip(&after.flags) {
+            // Only the exits into KRKN change, and none is perpetual check's any more.
+            assert_eq!(b & !(wins | CHASE_LOSS_EXIT), a & !(wins | CHASE_LOSS_EXIT));
+            assert_eq!(
+                (b & wins != 0, a & CHECK_WIN_EXIT),
+                (a & CHASE_WIN_EXIT != 0, 0)
+            );
+            assert_eq!(b & CHASE_LOSS_EXIT, 0);
+            win_exits += u32::from(b & CHECK_WIN_EXIT != 0);
+            loss_exits += u32::from(a & CHASE_LOSS_EXIT != 0);
+        }
+        // 11,825 drawn positions; the horse's captures of the advisor into KRKN's rule
+        // results are escapes of the check game from 6 of them; the chariot never
+        // takes anything into a rule result (its one capture, the horse, wins plainly).
+        assert_eq!((before.flags.len(), win_exits, loss_exits), (11825, 0, 6));
+        let made = generate(&krakn, &unrecorded, 2, &|_| {}).unwrap();
+        let mut moved = 0;
+        for (&a, &b) in table.codes.iter().zip(&made.codes) {
+            let (a, b) = (TableValue::from_code(a), TableValue::from_code(b));
+            assert_eq!(a.map(TableValue::result), b.map(TableValue::result));
+            assert_eq!(a.map(TableValue::by_rule), b.map(TableValue::by_rule));
+            if a != b {
+                assert_eq!(a.and_then(TableValue::rule), Some(Rule::PerpetualCheck));
+                assert_eq!(b.and_then(TableValue::rule), Some(Rule::PerpetualChase));
+                moved += 1;
+            }
+        }
+        assert_eq!(
+            (made.rule_decided(), made.chase_decided()),
+            (8508, Some(moved))
+        );
+        assert_eq!(moved, 6);
+    }
+
     /// The scans over all nodes, the backward walks and the two winners' games run on
     /// threads: one thread or three give the same table, rule wins included.
     #[test]
