@@ -849,9 +849,8 @@ mod tests {
     /// rewritten) counts, for a capture into it, as the chase rule's. In KRAKN the horse
     /// can take the advisor into KRKN, where the chariot wins by perpetual check: once
     /// KRKN does not say so, that capture escapes the check game (it might be a loss by
-    /// the chase rule only), so the positions the chariot wins only because the horse
-    /// cannot take the advisor are wins by the chase rule; the table decides the same
-    /// positions with the same results.
+    /// the chase rule only), so the wins that count it as the horse's loss become the
+    /// chase rule's; the table decides the same positions with the same results.
     #[test]
     fn an_unrecorded_rule_in_a_smaller_table_counts_as_the_chase_rule() {
         use crate::value::{
