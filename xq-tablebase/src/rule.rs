@@ -806,6 +806,14 @@ mod tests {
     use super::*;
     use crate::{generate, Ending};
 
+    /// The tables of `done` that the captures of `ending` lead to.
+    fn subs_of<'t>(done: &'t [Table], ending: &Ending) -> Vec<&'t Table> {
+        let captures = ending.captures();
+        done.iter()
+            .filter(|t| captures.contains(&t.ending()))
+            .collect()
+    }
+
     /// The check game solved a second way, by the nested fixpoint over moves that the
     /// chase games use: both must find the same positions, so the fixpoint's move
     /// counters and its weights for mirror images are those of Zielonka's attractors.
@@ -815,10 +823,7 @@ mod tests {
         let mut done: Vec<Table> = Vec::new();
         let mut compared = 0;
         for e in plan {
-            let subs: Vec<&Table> = done
-                .iter()
-                .filter(|t| e.captures().contains(&t.ending()))
-                .collect();
+            let subs = subs_of(&done, &e);
             let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
             if e.both_attack() {
                 let game = Game::new(&plain, &subs, 2);
@@ -861,10 +866,7 @@ mod tests {
         let krkn: Ending = "KRKN".parse().unwrap();
         let mut recorded: Vec<Table> = Vec::new();
         for e in Ending::plan(&[krakn], None) {
-            let subs: Vec<&Table> = recorded
-                .iter()
-                .filter(|t| e.captures().contains(&t.ending()))
-                .collect();
+            let subs = subs_of(&recorded, &e);
             recorded.push(generate(&e, &subs, 2, &|_| {}).unwrap());
         }
         let table = recorded.pop().unwrap();
@@ -883,14 +885,7 @@ mod tests {
             };
         }
         assert_eq!((sub.rule_decided(), sub.chase_decided()), (1597, None));
-        fn subs<'t>(tables: &'t [Table], of: &Ending) -> Vec<&'t Table> {
-            let captures = of.captures();
-            tables
-                .iter()
-                .filter(|t| captures.contains(&t.ending()))
-                .collect()
-        }
-        let (recorded, unrecorded) = (subs(&recorded, &krakn), subs(&unrecorded, &krakn));
+        let (recorded, unrecorded) = (subs_of(&recorded, &krakn), subs_of(&unrecorded, &krakn));
         let plain = crate::gen::retrograde(&krakn, &recorded, 2, &|_| {}).unwrap();
         let before = Game::new(&plain, &recorded, 2);
         let after = Game::new(&plain, &unrecorded, 2);
@@ -937,10 +932,7 @@ mod tests {
         let plan = Ending::plan(&["KRKN".parse().unwrap()], None);
         let mut done: Vec<Table> = Vec::new();
         for e in plan {
-            let subs: Vec<&Table> = done
-                .iter()
-                .filter(|t| e.captures().contains(&t.ending()))
-                .collect();
+            let subs = subs_of(&done, &e);
             let one = generate(&e, &subs, 1, &|_| {}).unwrap();
             let three = generate(&e, &subs, 3, &|_| {}).unwrap();
             assert!(one.codes == three.codes, "{e}");
@@ -962,10 +954,7 @@ mod tests {
         let mut done: Vec<Table> = Vec::new();
         let mut checked = [0u32; 3];
         for e in plan {
-            let subs: Vec<&Table> = done
-                .iter()
-                .filter(|t| e.captures().contains(&t.ending()))
-                .collect();
+            let subs = subs_of(&done, &e);
             let table = generate(&e, &subs, 2, &|_| {}).unwrap();
             if e.both_attack() {
                 let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
