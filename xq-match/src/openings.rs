@@ -47,8 +47,9 @@ pub fn read(path: &Path, pgn: bool, plies: Option<usize>) -> Result<Vec<Opening>
 
 /// The openings of EPD text: a line is a FEN (its first four or six fields, or as
 /// many as it has before `moves` or an EPD operation), then optionally `moves` and
-/// moves in any notation; `startpos moves ...` is the start position's; blank lines
-/// and lines starting with `#` are skipped.
+/// moves in any notation; `startpos moves ...` is the start position's, and a FEN may
+/// follow `fen`, as in UCI's `position fen ...` (the start files in `tools/` are written
+/// so); blank lines and lines starting with `#` are skipped.
 ///
 /// # Errors
 /// The line (from 1) and what is wrong with it.
@@ -60,6 +61,10 @@ pub fn read(path: &Path, pgn: bool, plies: Option<usize>) -> Result<Vec<Opening>
 /// assert_eq!(openings.len(), 2);
 /// assert_eq!(openings[0].moves.len(), 2);
 /// assert_eq!(parse_epd("startpos moves e2e3").unwrap_err().0, 1);
+/// // UCI's form: `fen` before the FEN.
+/// let ending = parse_epd("fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1 moves e1e9").unwrap();
+/// assert_eq!(ending[0].start.to_fen(), "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1");
+/// assert_eq!(ending[0].moves.len(), 1);
 /// ```
 pub fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
     let mut out = Vec::new();
@@ -68,7 +73,10 @@ pub fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if words[0] == "fen" && words.len() > 1 {
+            words.remove(0);
+        }
         let (start, rest) = if words[0] == "startpos" {
             (Position::startpos(), &words[1..])
         } else {
@@ -118,4 +126,39 @@ pub fn arrange(mut openings: Vec<Opening>, order: Order, seed: u64, start: usize
     let skip = start.saturating_sub(1) % openings.len().max(1);
     openings.rotate_left(skip);
     openings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_files_of_the_repository_are_read() {
+        // The tablebase matches' start files put `fen` before each FEN; the openings
+        // file is moves from the start.
+        for (text, count) in [
+            (include_str!("../../tools/openings-wide.txt"), 1080),
+            (include_str!("../../tools/tb-starts.txt"), 110),
+            (include_str!("../../tools/tb-starts-long.txt"), 130),
+            (include_str!("../../tools/tb-starts-both.txt"), 100),
+        ] {
+            let openings = parse_epd(text).unwrap();
+            assert_eq!(openings.len(), count);
+        }
+        let both = parse_epd(include_str!("../../tools/tb-starts-both.txt")).unwrap();
+        assert_eq!(
+            both[0].start.to_fen(),
+            "9/5k3/2n6/9/2b3b2/7R1/9/9/3K5/9 w - - 0 1"
+        );
+        assert!(both[0].moves.is_empty());
+    }
+
+    #[test]
+    fn a_bad_line_is_named() {
+        let (line, what) = parse_epd("# a comment\nfen\nstartpos").unwrap_err();
+        assert_eq!(line, 2);
+        assert!(what.contains("malformed FEN"), "{what}");
+        let (line, _) = parse_epd("startpos\nfen 9/9 w").unwrap_err();
+        assert_eq!(line, 2);
+    }
 }
