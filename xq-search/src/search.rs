@@ -10,14 +10,14 @@ use crate::picker::{MovePicker, Stage};
 use crate::repetition::PositionHistory;
 use crate::score::{self, is_mate, mate_in, mated_in, INFINITE, MAX_PLY};
 use crate::see::see_ge;
-use crate::stack::{StackEntry, STACK_SIZE};
+use crate::stack::{Pending, StackEntry, STACK_SIZE};
 use crate::time::Budget;
 use crate::time::Instant;
 use crate::tt::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use xq_core::{Color, Move, Piece, PieceKind, Position};
-use xq_eval::nnue::Network;
+use xq_eval::nnue::{MoveChange, Network};
 use xq_eval::Eval;
 use xq_movegen::legal_moves;
 use xq_movegen::rules::NO_CAPTURE_DRAW_PLIES;
@@ -374,16 +374,49 @@ impl Searcher {
         // every clock shares an entry.
         let clock = self.pos.halfmove_clock().max(xq_eval::endgame::FADE_START);
         let key = self.pos.key() ^ (clock as u64).wrapping_mul(CLOCK_MIX);
-        let slot = &mut self.eval_cache[key as usize % EVAL_CACHE_ENTRIES];
-        if slot.0 == key {
-            return slot.1;
+        let index = key as usize % EVAL_CACHE_ENTRIES;
+        if self.eval_cache[index].0 == key {
+            return self.eval_cache[index].1;
+        }
+        self.compute_accumulators(ply);
+        if let Some(net) = &self.net {
+            debug_assert!(
+                self.stack[ply].acc == xq_eval::nnue::Accumulator::new(net, &self.pos),
+                "the accumulators computed late at ply {ply} of {}",
+                self.pos
+            );
         }
         let value = match &self.net {
             Some(net) => net.evaluate(&self.pos, &self.stack[ply].acc),
             None => xq_eval::evaluate_full(&self.pos, &self.stack[ply].eval),
         };
-        *slot = (key, value);
+        self.eval_cache[index] = (key, value);
         value
+    }
+
+    /// Computes the accumulators of the node at `ply` (when the search evaluates with a
+    /// network): from the nearest entry below whose are computed (the root's always
+    /// are), each entry's from its parent's by its pending change. The search does not
+    /// change with this: only when the accumulators are computed.
+    #[inline]
+    pub(crate) fn compute_accumulators(&mut self, ply: usize) {
+        let Some(net) = &self.net else {
+            return;
+        };
+        let mut first = ply;
+        while first > 0 && !matches!(self.stack[first].pending, Pending::Ready) {
+            first -= 1;
+        }
+        for p in first + 1..=ply {
+            let (below, above) = self.stack.split_at_mut(p);
+            let (parent, node) = (&below[p - 1], &mut above[0]);
+            match node.pending {
+                Pending::Move(change) => node.acc.apply(&parent.acc, net, &change),
+                Pending::Null => node.acc.copy_from(&parent.acc, net),
+                Pending::Ready => {}
+            }
+            node.pending = Pending::Ready;
+        }
     }
 
     /// The static evaluation `raw` of the node at `ply` shifted by the correction
@@ -418,13 +451,26 @@ impl Searcher {
             .piece_on(m.from())
             .expect("a move has a piece to move");
         let victim = self.pos.piece_on(m.to());
+        // The child's accumulators wait until something reads them, unless a general
+        // changes its bucket (that needs the whole position: computed now).
+        let pending = match &self.net {
+            Some(net) => match MoveChange::new(net, &self.pos, m) {
+                Some(change) => Pending::Move(change),
+                None => {
+                    self.compute_accumulators(ply);
+                    let (node, child) = self.stack[ply..].split_at_mut(1);
+                    let net = self.net.as_ref().expect("a network");
+                    child[0].acc.set_after(&node[0].acc, net, &self.pos, m);
+                    Pending::Ready
+                }
+            },
+            None => Pending::Ready,
+        };
         let (node, child) = self.stack[ply..].split_at_mut(1);
         let (node, child) = (&mut node[0], &mut child[0]);
         node.current_move = Some((moved, m));
         child.eval = node.eval.after(&self.pos, m);
-        if let Some(net) = &self.net {
-            child.acc.set_after(&node.acc, net, &self.pos, m);
-        }
+        child.pending = pending;
         child.corr_keys = node.corr_keys.after(moved, victim, m);
         let undo = self.pos.make_move(m);
         debug_assert_eq!(
@@ -432,12 +478,6 @@ impl Searcher {
             Eval::new(&self.pos),
             "incremental eval after {m}"
         );
-        if let Some(net) = &self.net {
-            debug_assert!(
-                self.stack[ply + 1].acc == xq_eval::nnue::Accumulator::new(net, &self.pos),
-                "incremental accumulators after {m}"
-            );
-        }
         let check = xq_movegen::in_check_after(&self.pos, m);
         debug_assert_eq!(check, self.pos.is_check());
         self.positions.push(self.pos.key(), check, m);
@@ -633,10 +673,7 @@ impl Searcher {
                 let r = self.params.nmp_reduction(depth, static_eval - beta);
                 self.stack[ply + 1].eval = self.stack[ply].eval;
                 self.stack[ply + 1].corr_keys = self.stack[ply].corr_keys;
-                if let Some(net) = &self.net {
-                    let (node, child) = self.stack[ply..].split_at_mut(1);
-                    child[0].acc.copy_from(&node[0].acc, net);
-                }
+                self.stack[ply + 1].pending = Pending::Null;
                 let undo = self.pos.make_null();
                 let null_before = self.positions.push_null(self.pos.key());
                 self.stack[ply].current_move = None;
@@ -1100,28 +1137,38 @@ mod tests {
 
     #[test]
     fn a_search_with_a_network_keeps_its_accumulators_and_plays_legal_moves() {
-        // A small network with seeded weights: the search's incremental accumulators are
-        // checked against recomputed ones at every move (a debug assertion in push), null
-        // moves and captures included.
-        let net = Arc::new(Network::seeded(32, 9));
+        // Small networks with seeded weights, one with general buckets (a general moving
+        // to another bucket has its side's accumulator computed at once, from the whole
+        // position): the accumulators the search computes late, from the changes kept
+        // on its stack, are checked against recomputed ones at every evaluation (a
+        // debug assertion in `evaluate`), null moves and captures included.
+        let nets = [
+            Arc::new(Network::seeded(32, 9)),
+            Arc::new(Network::seeded_with_general_buckets(32, 9)),
+        ];
         let stop = std::sync::atomic::AtomicBool::new(false);
-        for fen in xq_testkit::start_fens().into_iter().take(6) {
-            let game = Game::from_fen_moves(fen, &[] as &[&str]).unwrap();
-            let mut searcher = Searcher::new(1);
-            searcher.set_network(Some(net.clone()));
-            let r = searcher.search(&game, &Limits::depth(5), &stop, |_| {});
-            if let Some(m) = r.best_move {
-                assert!(xq_movegen::is_legal(game.position(), m), "{fen}: {m}");
+        for net in nets {
+            let mut searched = 0;
+            for fen in xq_testkit::start_fens().into_iter().take(6) {
+                let game = Game::from_fen_moves(fen, &[] as &[&str]).unwrap();
+                let mut searcher = Searcher::new(1);
+                searcher.set_network(Some(net.clone()));
+                let r = searcher.search(&game, &Limits::depth(5), &stop, |_| {});
+                if let Some(m) = r.best_move {
+                    assert!(xq_movegen::is_legal(game.position(), m), "{fen}: {m}");
+                }
+                searched += r.nodes;
+                // The network's evaluation, not the classical one.
+                searcher.pos = game.position().clone();
+                searcher.stack[0].acc = xq_eval::nnue::Accumulator::new(&net, &searcher.pos);
+                searcher.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
+                assert_eq!(
+                    searcher.evaluate(0),
+                    net.evaluate(&searcher.pos, &searcher.stack[0].acc),
+                    "{fen}"
+                );
             }
-            // The network's evaluation, not the classical one.
-            searcher.pos = game.position().clone();
-            searcher.stack[0].acc = xq_eval::nnue::Accumulator::new(&net, &searcher.pos);
-            searcher.eval_cache.iter_mut().for_each(|e| *e = (0, 0));
-            assert_eq!(
-                searcher.evaluate(0),
-                net.evaluate(&searcher.pos, &searcher.stack[0].acc),
-                "{fen}"
-            );
+            assert!(searched > 1000, "{searched}");
         }
     }
 }

@@ -7,7 +7,7 @@ use crate::correction::CorrectionKeys;
 use crate::picker::MovePicker;
 use crate::score::MAX_PLY;
 use xq_core::{Move, Piece};
-use xq_eval::nnue::Accumulator;
+use xq_eval::nnue::{Accumulator, MoveChange};
 use xq_eval::Eval;
 
 /// A principal variation: the line the search expects from a node.
@@ -22,9 +22,13 @@ pub(crate) const STACK_SIZE: usize = MAX_PLY + 2;
 pub(crate) struct StackEntry {
     /// The incremental part of the node's evaluation, updated with each move.
     pub(crate) eval: Eval,
-    /// The network's accumulators of the node's position, updated with each move (when
-    /// the search evaluates with a network).
+    /// The network's accumulators of the node's position (when the search evaluates
+    /// with a network), computed from the parent's when the node is first evaluated or
+    /// a descendant is: see `pending`.
     pub(crate) acc: Accumulator,
+    /// How `acc` follows from the parent's, until it is computed: most nodes are cut off
+    /// (the table, a repetition) or evaluated from the cache before they need it.
+    pub(crate) pending: Pending,
     /// The correction history's keys of the node's position, updated with each move.
     pub(crate) corr_keys: CorrectionKeys,
     /// The node's corrected static evaluation (`None` in check), for the "improving"
@@ -43,12 +47,25 @@ pub(crate) struct StackEntry {
     pub(crate) qpicker: MovePicker,
 }
 
+/// Whether a stack entry's accumulators are computed, and if not, how they follow from
+/// the entry below's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// Computed (the root's always are).
+    Ready,
+    /// The parent's changed by a move.
+    Move(MoveChange),
+    /// The parent's (a null move).
+    Null,
+}
+
 impl StackEntry {
     /// An entry for a ply the search has not reached yet.
     pub(crate) fn new() -> StackEntry {
         StackEntry {
             eval: Eval::default(),
             acc: Accumulator::default(),
+            pending: Pending::Ready,
             corr_keys: CorrectionKeys::default(),
             static_eval: None,
             current_move: None,

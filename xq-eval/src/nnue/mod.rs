@@ -745,54 +745,80 @@ impl Accumulator {
     /// If the origin square of `m` is empty.
     #[inline]
     pub fn set_after(&mut self, parent: &Accumulator, net: &Network, pos: &Position, m: Move) {
-        let h = net.hidden;
-        let (from, to) = (m.from(), m.to());
-        let moved = pos
-            .piece_on(from)
-            .expect("Accumulator::set_after: no piece on the move's origin");
-        let captured = pos.piece_on(to);
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::is_x86_feature_detected!("avx2");
+        let (change, refresh) = MoveChange::of(net, pos, m);
         for p in Color::ALL {
-            if net.general_buckets > 1 {
+            if refresh == Some(p) {
                 // A general that changes its bucket changes every input of its side.
-                let own_general = moved.kind == PieceKind::General && moved.color == p;
-                if own_general {
-                    let view = |sq: Square| match p {
-                        Color::Red => sq,
-                        Color::Black => sq.flip_vertical(),
-                    };
-                    if general_bucket(view(from)) != general_bucket(view(to)) {
-                        self.refresh(net, pos, p, Some(m));
-                        continue;
-                    }
-                }
+                self.refresh(net, pos, p, Some(m));
+            } else {
+                self.apply_side(parent, net, &change, p);
             }
-            let src = &parent.values[p.index()][..h];
-            let dst = &mut self.values[p.index()][..h];
-            let input = |piece: Piece, sq: Square| {
-                if net.general_buckets == 1 {
-                    feature(p, piece, sq)
-                } else {
-                    bucketed_feature(p, piece, sq, perspective_bucket(pos, p))
-                }
-            };
-            let sub = net.row(input(moved, from));
-            let add = net.row(input(moved, to));
-            let cap = captured.map(|c| net.row(input(c, to)));
-            #[cfg(target_arch = "x86_64")]
-            if avx2 {
-                // SAFETY: `moved_rows_avx2` needs AVX2 and nothing else, and the
-                // processor has it (checked before the loop). Measured: docs/nnue.md, "Speed
-                // of the wider net, and AVX2".
-                #[allow(unsafe_code)]
-                unsafe {
-                    moved_rows_avx2(dst, src, add, sub, cap)
-                };
-                continue;
-            }
-            moved_rows(dst, src, add, sub, cap);
         }
+    }
+
+    /// Sets these accumulators to `parent`'s changed by `change`: the same as
+    /// [`set_after`](Accumulator::set_after) with the position and move `change` was
+    /// taken from, without the position (a search that updates only the accumulators it
+    /// evaluates keeps the change and applies it later).
+    ///
+    /// ```
+    /// use xq_core::{Move, Position};
+    /// use xq_eval::nnue::{default_network, Accumulator, MoveChange};
+    /// let net = default_network().unwrap();
+    /// let mut pos = Position::startpos();
+    /// let parent = Accumulator::new(&net, &pos);
+    /// let m: Move = "h2e2".parse().unwrap();
+    /// let change = MoveChange::new(&net, &pos, m).expect("no general moves");
+    /// pos.make_move(m);
+    /// let mut child = Accumulator::default();
+    /// child.apply(&parent, &net, &change);
+    /// assert_eq!(child, Accumulator::new(&net, &pos));
+    /// ```
+    #[inline]
+    pub fn apply(&mut self, parent: &Accumulator, net: &Network, change: &MoveChange) {
+        for p in Color::ALL {
+            self.apply_side(parent, net, change, p);
+        }
+    }
+
+    /// `perspective`'s accumulator: `parent`'s changed by `change`, whose general buckets
+    /// are that perspective's before and after the move.
+    #[inline(always)]
+    fn apply_side(
+        &mut self,
+        parent: &Accumulator,
+        net: &Network,
+        change: &MoveChange,
+        perspective: Color,
+    ) {
+        let h = net.hidden;
+        let p = perspective;
+        let bucket = change.buckets[p.index()];
+        let input = |piece: Piece, sq: Square| {
+            if net.general_buckets == 1 {
+                feature(p, piece, sq)
+            } else {
+                bucketed_feature(p, piece, sq, bucket)
+            }
+        };
+        let (from, to) = (change.m.from(), change.m.to());
+        let sub = net.row(input(change.moved, from));
+        let add = net.row(input(change.moved, to));
+        let cap = change.captured.map(|c| net.row(input(c, to)));
+        let src = &parent.values[p.index()][..h];
+        let dst = &mut self.values[p.index()][..h];
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: `moved_rows_avx2` needs AVX2 and nothing else, and the processor
+            // has it (checked just above). Measured: docs/nnue.md, "Speed of the wider
+            // net, and AVX2".
+            #[allow(unsafe_code)]
+            unsafe {
+                moved_rows_avx2(dst, src, add, sub, cap)
+            };
+            return;
+        }
+        moved_rows(dst, src, add, sub, cap);
     }
 
     /// Updates these accumulators of `pos` in place for the move `m` (before it is made).
@@ -809,6 +835,70 @@ impl Accumulator {
     #[inline(always)]
     fn side(&self, perspective: Color) -> &[i16] {
         &self.values[perspective.index()]
+    }
+}
+
+/// What a move changes in the accumulators, read from the position before the move is
+/// made: the moved piece, its squares, a captured piece and each perspective's general
+/// bucket. Enough to update the accumulators later without the position
+/// ([`Accumulator::apply`]), as a search that computes only the accumulators it
+/// evaluates needs (Stockfish's `DirtyPiece`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveChange {
+    moved: Piece,
+    captured: Option<Piece>,
+    m: Move,
+    /// Red's and Black's general buckets, the same before and after the move.
+    buckets: [(usize, bool); 2],
+}
+
+impl MoveChange {
+    /// The change `m` makes in `pos` (before it is made) for `net`, or `None` when the
+    /// move takes a general into another of `net`'s general buckets: then every input of
+    /// that side changes, and only [`Accumulator::set_after`], which reads the whole
+    /// position, computes it.
+    ///
+    /// # Panics
+    /// If the origin square of `m` is empty.
+    #[inline]
+    pub fn new(net: &Network, pos: &Position, m: Move) -> Option<MoveChange> {
+        match MoveChange::of(net, pos, m) {
+            (change, None) => Some(change),
+            (_, Some(_)) => None,
+        }
+    }
+
+    /// The change `m` makes in `pos`, and the perspective (if any) whose own general
+    /// moves to another bucket and must be computed from scratch.
+    #[inline(always)]
+    fn of(net: &Network, pos: &Position, m: Move) -> (MoveChange, Option<Color>) {
+        let (from, to) = (m.from(), m.to());
+        let moved = pos
+            .piece_on(from)
+            .expect("MoveChange: no piece on the move's origin");
+        let mut change = MoveChange {
+            moved,
+            captured: pos.piece_on(to),
+            m,
+            buckets: [(0, false); 2],
+        };
+        if net.general_buckets == 1 {
+            return (change, None);
+        }
+        let mut refresh = None;
+        for p in Color::ALL {
+            change.buckets[p.index()] = perspective_bucket(pos, p);
+            if moved.kind == PieceKind::General && moved.color == p {
+                let view = |sq: Square| match p {
+                    Color::Red => sq,
+                    Color::Black => sq.flip_vertical(),
+                };
+                if general_bucket(view(from)) != general_bucket(view(to)) {
+                    refresh = Some(p);
+                }
+            }
+        }
+        (change, refresh)
     }
 }
 
@@ -936,8 +1026,14 @@ mod tests {
                 let child = acc.after(&net, &pos, m);
                 let mut slot = Accumulator::new(&net, &Position::startpos());
                 slot.set_after(&acc, &net, &pos, m);
+                // Or later, from the change alone: one set of rows has no general bucket
+                // to change, so every move has a change.
+                let change = MoveChange::new(&net, &pos, m).expect("one set of rows");
+                let mut applied = Accumulator::default();
+                applied.apply(&acc, &net, &change);
                 acc.update(&net, &pos, m);
                 assert_eq!(acc, child);
+                assert_eq!(applied, child);
                 assert_eq!(acc.values[0][..48], slot.values[0][..48]);
                 assert_eq!(acc.values[1][..48], slot.values[1][..48]);
                 let undo = pos.make_move(m);
@@ -956,6 +1052,7 @@ mod tests {
         let net = Network::seeded_with_general_buckets(32, 9);
         let mut moves = 0;
         let mut general_moves = 0;
+        let (mut applied_moves, mut rebucketed_moves) = (0, 0);
         for fen in xq_testkit::start_fens().into_iter().take(30) {
             let mut pos = Position::from_fen(fen).unwrap();
             let mut acc = Accumulator::new(&net, &pos);
@@ -977,15 +1074,34 @@ mod tests {
                 } else {
                     list[rng.below(list.len() as u64) as usize]
                 };
+                // A change to apply later, unless the general changes its bucket.
+                let change = MoveChange::new(&net, &pos, m);
+                let moved = pos.piece_on(m.from()).unwrap();
+                let seen = |sq: Square| match moved.color {
+                    Color::Red => sq,
+                    Color::Black => sq.flip_vertical(),
+                };
+                let rebucketed = moved.kind == PieceKind::General
+                    && general_bucket(seen(m.from())) != general_bucket(seen(m.to()));
+                assert_eq!(change.is_none(), rebucketed, "{m} in {pos}");
+                let parent = acc.clone();
                 acc.update(&net, &pos, m);
                 pos.make_move(m);
                 assert_eq!(acc, Accumulator::new(&net, &pos), "{m} to {pos}");
+                if let Some(change) = change {
+                    let mut applied = Accumulator::default();
+                    applied.apply(&parent, &net, &change);
+                    assert_eq!(applied, acc, "{m} to {pos}");
+                    applied_moves += 1;
+                } else {
+                    rebucketed_moves += 1;
+                }
                 moves += 1;
             }
         }
         assert!(
-            moves > 1000 && general_moves > 100,
-            "{moves} {general_moves}"
+            moves > 1000 && general_moves > 100 && rebucketed_moves > 20 && applied_moves > 900,
+            "{moves} {general_moves} {rebucketed_moves} {applied_moves}"
         );
         // Colours swapped, the same evaluation.
         for fen in xq_testkit::start_fens() {
