@@ -184,7 +184,7 @@ fn gen_verify_probe() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The summary of the log in the repository (the phase-1 set and 151 endings where both
+/// The summary of the log in the repository (the phase-1 set and 167 endings where both
 /// sides attack): its totals, and that docs/tablebases.md shows it as it is.
 #[test]
 fn summary_of_the_log_in_the_repository() {
@@ -214,8 +214,8 @@ fn summary_of_the_log_in_the_repository() {
         [&phase1[6], &phase1[7]],
         ["133 (KCPKAAB)", "KCAABBKAABB (132,833,898)"]
     );
-    let both = row("| both sides attack | 151 |");
-    assert_eq!([&both[2], &both[6]], ["1,306,682,426", "131 (KRKNABB)"]);
+    let both = row("| both sides attack | 167 |");
+    assert_eq!([&both[2], &both[6]], ["1,669,814,162", "154 (KNPKN)"]);
     let idle = row("| phase 1 | idle |");
     assert_eq!(
         [&idle[2], &idle[4], &idle[5]],
@@ -233,6 +233,7 @@ fn summary_of_the_log_in_the_repository() {
     assert_eq!(
         beyond,
         [
+            "| KNPKN",
             "| KCPKAAB",
             "| KCPKAABB",
             "| KRKNABB",
@@ -256,6 +257,9 @@ fn summary_of_the_log_in_the_repository() {
     // Two cannons against a horse, which could hold only by checking forever.
     let kcckn = row("| KCCKN | 18,638,820 |");
     assert_eq!(&kcckn[2..], ["542,213", "542,213", "0", "308,467 |"]);
+    // Horse and soldier against a horse: the chase rule too, and a mate of 154 plies.
+    let knpkn = row("| KNPKN | 21,682,338 |");
+    assert_eq!(&knpkn[2..], ["588,848", "555,189", "33,659", "140,415 |"]);
     let unknown = row("| KRKNABB | 35,195,142 |");
     assert_eq!(&unknown[2..], ["6,785,923", "?", "?", "? |"]);
     // docs/tablebases.md holds this summary between its markers.
