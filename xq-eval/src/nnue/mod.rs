@@ -11,7 +11,8 @@
 //!   shared by both perspectives; a perspective's *accumulator* is the biases plus the
 //!   weight rows of the pieces on the board. Moving a piece changes two rows per
 //!   perspective (three with a capture), so the accumulators are updated, not
-//!   recomputed ([`Accumulator::after`]).
+//!   recomputed ([`Accumulator::after`]; or later, from the move's [`MoveChange`], by a
+//!   search that computes only the accumulators it evaluates).
 //! - **The output**: the side to move's accumulator then the other's, each value clipped
 //!   to `[0, 1]` and squared (SCReLU), times `2 x hidden` weights, plus a bias: one number,
 //!   scaled to centipawns by [`SCALE`], then by the same endgame scale and 60-move fade as
