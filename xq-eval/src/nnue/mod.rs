@@ -759,7 +759,7 @@ impl Accumulator {
 
     /// Sets these accumulators to `parent`'s changed by `change`: the same as
     /// [`set_after`](Accumulator::set_after) with the position and move `change` was
-    /// taken from, without the position (a search that updates only the accumulators it
+    /// taken from (for the same network), without the position (a search that updates only the accumulators it
     /// evaluates keeps the change and applies it later).
     ///
     /// ```
