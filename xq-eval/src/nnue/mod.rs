@@ -759,8 +759,8 @@ impl Accumulator {
 
     /// Sets these accumulators to `parent`'s changed by `change`: the same as
     /// [`set_after`](Accumulator::set_after) with the position and move `change` was
-    /// taken from (for the same network), without the position (a search that updates only the accumulators it
-    /// evaluates keeps the change and applies it later).
+    /// taken from (for the same network), without the position (a search that updates
+    /// only the accumulators it evaluates keeps the change and applies it later).
     ///
     /// ```
     /// use xq_core::{Move, Position};
