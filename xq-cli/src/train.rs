@@ -9,7 +9,6 @@
 //! The same data, options and seed give the same network, whatever `--threads`.
 
 use anyhow::{bail, Context, Result};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_eval::nnue::{Network, GENERAL_BUCKETS, MAX_BUCKETS, MAX_HIDDEN};
@@ -198,30 +197,16 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         trainer.train_loss(),
         held_text(&trainer)
     )?;
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(trained as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "epoch {msg} {bar:40} {pos}/{len} positions {elapsed} (eta {eta})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
+    let bar = crate::progress_bar(
+        trained as u64,
+        "epoch {msg} {bar:40} {pos}/{len} positions {elapsed} (eta {eta})",
+    );
     for epoch in 1..=args.epochs {
         let t = Instant::now();
-        if let Some(bar) = &bar {
-            bar.set_position(0);
-            bar.set_message(format!("{epoch}/{}", args.epochs));
-        }
-        trainer.epoch(|done, _| {
-            if let Some(bar) = &bar {
-                bar.set_position(done as u64);
-            }
-        });
-        if let Some(bar) = &bar {
-            bar.set_position(0);
-        }
+        bar.set_position(0);
+        bar.set_message(format!("{epoch}/{}", args.epochs));
+        trainer.epoch(|done, _| bar.set_position(done as u64));
+        bar.set_position(0);
         let (train_loss, held_text) = (trainer.train_loss(), held_text(&trainer));
         if let Some(dir) = &args.checkpoints {
             write_net(&trainer.network(), &dir.join(format!("epoch-{epoch}.nnue")))?;
@@ -230,14 +215,9 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
             "epoch {epoch}: train loss {train_loss:.6}{held_text} ({:.1} s)",
             t.elapsed().as_secs_f64()
         );
-        match &bar {
-            Some(bar) => bar.suspend(|| outln!("{line}"))?,
-            None => outln!("{line}")?,
-        }
+        bar.suspend(|| outln!("{line}"))?;
     }
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    bar.finish_and_clear();
     let net = trainer.network();
     write_net(&net, &args.output)?;
     outln!(
