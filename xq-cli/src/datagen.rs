@@ -1,7 +1,8 @@
 //! `xq datagen`: self-play games that give positions to train on, written to a file or
 //! standard output. The games are `xq_train::selfplay`'s (how they are played, the win
 //! adjudication, why they are the same for any `--threads`); this is the arguments, the
-//! output and the progress bar.
+//! output and the progress bar. With `--openings FILE` the games start from the file's
+//! openings in turn (read as `xq match` reads them, EPD or PGN), else from the start.
 //!
 //! Two formats. `--format text` (the default) writes the quiet positions of each game
 //! with the search's score and the game's result (`xq_train::text`, `FEN | score |
@@ -17,6 +18,7 @@ use std::io::{BufWriter, IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
+use xq_match::openings::is_pgn;
 use xq_movegen::GameResult;
 use xq_train::binary::Writer;
 use xq_train::selfplay::{generate_each, Settings};
@@ -64,6 +66,9 @@ pub struct DatagenArgs {
     /// The output's form.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Openings to start from, in turn: EPD (`startpos moves ...`, a FEN and moves) or PGN.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
     #[command(flatten)]
     net: crate::NetArgs,
 }
@@ -117,7 +122,12 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
         resign: args.resign,
         hash_mib: args.hash,
         network: None,
+        openings: Vec::new(),
     };
+    if let Some(path) = &args.openings {
+        let openings = xq_match::openings::read(path, is_pgn(path), None)?;
+        settings.openings = openings.iter().map(|o| o.game()).collect();
+    }
     // Whether the system gives each game its table, before a network file is read.
     settings.check(args.threads)?;
     settings.network = args.net.network()?;
@@ -136,16 +146,10 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
     if args.format == Format::Binary {
         out.bytes(&Writer::header())?;
     }
-    let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(args.games);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games, {msg} positions {elapsed} (eta {eta})",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
+    let bar = crate::progress_bar(
+        args.games,
+        "{bar:40} {pos}/{len} games, {msg} positions {elapsed} (eta {eta})",
+    );
     let (mut positions, mut results) = (0usize, [0u64; 3]);
     let mut failed = None;
     generate_each(&settings, args.seed, args.games, args.threads, |_, game| {
@@ -172,19 +176,15 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
             GameResult::Draw => 1,
             GameResult::BlackWins => 2,
         }] += 1;
-        if let Some(bar) = &bar {
-            bar.inc(1);
-            bar.set_message(positions.to_string());
-        }
+        bar.inc(1);
+        bar.set_message(positions.to_string());
         ControlFlow::Continue(())
     })?;
     if let Some(e) = failed {
         return Err(e);
     }
     out.finish()?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    bar.finish_and_clear();
     let summary = format!(
         "{} games, {positions} positions; Red won {}, drew {}, lost {}; {:.1} s",
         args.games,

@@ -179,10 +179,7 @@ pub fn parse_args(args: &[String]) -> Result<MatchArgs, MatchError> {
                     }
                 }
                 let file = file.ok_or_else(|| err("-openings needs file=FILE"))?;
-                let is_pgn = pgn_format.unwrap_or_else(|| {
-                    file.extension()
-                        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
-                });
+                let is_pgn = pgn_format.unwrap_or_else(|| crate::openings::is_pgn(&file));
                 openings_file = Some((file, is_pgn, order, plies, start));
             }
             "sprt" => {

@@ -22,6 +22,29 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
+impl Opening {
+    /// The opening as a game: its start, then its moves up to the first that is not
+    /// legal (none is in openings read by [`crate::openings`]).
+    ///
+    /// ```
+    /// use xq_match::openings::parse_epd;
+    /// let opening = &parse_epd("startpos moves h2e2 h9g7").unwrap()[0];
+    /// let game = opening.game();
+    /// assert_eq!(game.moves(), opening.moves);
+    /// let after = "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2";
+    /// assert_eq!(game.position().to_fen(), after);
+    /// ```
+    pub fn game(&self) -> Game {
+        let mut game = Game::new(self.start.clone());
+        for &m in &self.moves {
+            if game.play(m).is_err() {
+                break;
+            }
+        }
+        game
+    }
+}
+
 /// When the match ends a game by the engines' scores (cutechess-cli's `-draw` and
 /// `-resign`), or by length.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -240,8 +263,18 @@ pub fn play(
     rules: &GameRules,
     stop: &dyn Fn() -> bool,
 ) -> PlayedGame {
-    let mut game = Game::new(opening.start.clone());
-    let mut moves: Vec<PlayedMove> = Vec::new();
+    let mut game = opening.game();
+    let mut moves: Vec<PlayedMove> = game
+        .moves()
+        .iter()
+        .map(|&mv| PlayedMove {
+            mv,
+            score: None,
+            depth: 0,
+            time: Duration::ZERO,
+            book: true,
+        })
+        .collect();
     let finish = |game: &Game,
                   moves: Vec<PlayedMove>,
                   result: Option<GameResult>,
@@ -251,18 +284,6 @@ pub fn play(
         result,
         ending,
     };
-    for &m in &opening.moves {
-        if game.play(m).is_err() {
-            break;
-        }
-        moves.push(PlayedMove {
-            mv: m,
-            score: None,
-            depth: 0,
-            time: Duration::ZERO,
-            book: true,
-        });
-    }
     let mut seats: [&mut Seat; 2] = [red, black];
     // Start both and set up the game.
     for (i, seat) in seats.iter_mut().enumerate() {

@@ -8,6 +8,20 @@ use std::path::Path;
 use xq_core::{Ignore, Move, Position, SplitMix64};
 use xq_movegen::notation::read_move;
 
+/// Whether a file of openings is PGN by its name (`.pgn` in any case), else EPD: what
+/// `xq match -openings` assumes without `format=`, and `xq datagen --openings`.
+///
+/// ```
+/// use std::path::Path;
+/// use xq_match::openings::is_pgn;
+/// assert!(is_pgn(Path::new("games/2024.PGN")));
+/// assert!(!is_pgn(Path::new("tools/openings-wide.txt")));
+/// ```
+pub fn is_pgn(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
 /// The openings of a file: PGN when `pgn`, else EPD; `plies` keeps at most that many
 /// plies of each PGN game (all of them when `None`).
 ///

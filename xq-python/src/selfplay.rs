@@ -10,6 +10,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use xq_eval::nnue::Network;
+use xq_movegen::Game;
 use xq_train::binary::{WriteError, Writer};
 use xq_train::selfplay::{generate_each, SelfPlayError, Settings, MAX_THREADS};
 
@@ -36,20 +37,30 @@ fn read_network(path: &std::path::Path) -> PyResult<Arc<Network>> {
         .map_err(|e| invalid(e.to_string()))
 }
 
+/// The openings of `file`, read as `xq match` and `xq datagen --openings` read them
+/// (PGN for a `.pgn` file, else EPD): a missing file is `FileNotFoundError`, a bad
+/// opening `InvalidArgument` naming its line.
+fn read_openings(file: &std::path::Path) -> PyResult<Vec<Game>> {
+    std::fs::metadata(file)?;
+    let pgn = xq_match::openings::is_pgn(file);
+    let openings = xq_match::openings::read(file, pgn, None).map_err(invalid)?;
+    Ok(openings.iter().map(|o| o.game()).collect())
+}
+
 /// `xq.selfplay(games, *, nodes=5000, seed=1, threads=1, random_plies=8, max_plies=400,
-/// resign=1500, hash_mb=16, classical=False, eval_file=None, path=None)`: plays games
-/// `0..games` of the run seeded with `seed` and returns them in `xq datagen`'s binary
-/// form (the `XQSP` header, then the games in order), also written to `path` when given.
-/// The same bytes as `xq datagen --games G --nodes N --seed S --random-plies K
-/// --max-plies P --resign CP --hash MB --format binary` (with `--classical` or
-/// `--eval-file`), for any `threads`.
+/// resign=1500, hash_mb=16, classical=False, eval_file=None, openings=None, path=None)`:
+/// plays games `0..games` of the run seeded with `seed` and returns them in `xq
+/// datagen`'s binary form (the `XQSP` header, then the games in order), also written to
+/// `path` when given. The same bytes as `xq datagen --games G --nodes N --seed S
+/// --random-plies K --max-plies P --resign CP --hash MB --format binary` (with
+/// `--classical` or `--eval-file`, and `--openings`), for any `threads`.
 ///
-/// Raises InvalidArgument for a setting out of range (the message names it), OSError
-/// when `eval_file` or `path` cannot be read or written.
+/// Raises InvalidArgument for a setting out of range or a bad opening (the message names
+/// it), OSError when `eval_file`, `openings` or `path` cannot be read or written.
 #[pyfunction]
 #[pyo3(
-    signature = (games, *, nodes = None, seed = None, threads = None, random_plies = None, max_plies = None, resign = None, hash_mb = None, classical = false, eval_file = None, path = None),
-    text_signature = "(games, *, nodes=5000, seed=1, threads=1, random_plies=8, max_plies=400, resign=1500, hash_mb=16, classical=False, eval_file=None, path=None)"
+    signature = (games, *, nodes = None, seed = None, threads = None, random_plies = None, max_plies = None, resign = None, hash_mb = None, classical = false, eval_file = None, openings = None, path = None),
+    text_signature = "(games, *, nodes=5000, seed=1, threads=1, random_plies=8, max_plies=400, resign=1500, hash_mb=16, classical=False, eval_file=None, openings=None, path=None)"
 )]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn selfplay<'py>(
@@ -64,6 +75,7 @@ pub fn selfplay<'py>(
     hash_mb: Option<&Bound<'py, PyAny>>,
     classical: bool,
     eval_file: Option<PathBuf>,
+    openings: Option<PathBuf>,
     path: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let defaults = Settings::default();
@@ -119,6 +131,10 @@ pub fn selfplay<'py>(
         resign,
         hash_mib,
         network,
+        openings: match &openings {
+            Some(file) => read_openings(file)?,
+            None => Vec::new(),
+        },
     };
     let mut interrupted = None;
     let written = py.detach(|| {

@@ -69,6 +69,29 @@ def test_bad_settings_raise_invalid_argument(kwargs, message):
     assert isinstance(e.value, ValueError) and isinstance(e.value, xq.XqError)
 
 
+def test_games_start_from_the_openings_in_turn(tmp_path):
+    # Without random plies a game depends on its opening alone: game 1 of a run over two
+    # openings is game 0 of a run over the second.
+    fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+    both, first, second = (tmp_path / name for name in ("both.epd", "first.epd", "second.pgn"))
+    both.write_text(f"startpos moves h2e2 h9g7\nfen {fen} moves b9c7\n")
+    first.write_text("startpos moves h2e2 h9g7\n")
+    second.write_text(f'[FEN "{fen}"]\n\n1... b9c7 *\n')
+    settings = {"nodes": 200, "max_plies": 30, "random_plies": 0, "classical": True}
+    a = xq.selfplay(1, openings=first, **settings)
+    b = xq.selfplay(1, openings=second, **settings)
+    assert xq.selfplay(2, openings=both, **settings) == a + b[6:]
+    assert a != xq.selfplay(1, **settings)
+    # The second starts from its FEN: the flags byte, the FEN's length and its text.
+    assert b[6] == 1 and b[8:8 + b[7]] == fen.encode()
+    with pytest.raises(FileNotFoundError):
+        xq.selfplay(1, openings=tmp_path / "missing.epd")
+    first.write_text("startpos moves h2e2\nstartpos moves h2e2 h2e2\n")
+    with pytest.raises(xq.InvalidArgument) as e:
+        xq.selfplay(1, openings=first)
+    assert str(e.value) == f"openings {first}: line 2: h2e2: illegal move h2e2: no piece of the side to move on h2"
+
+
 def test_the_gil_is_released_while_it_plays():
     ticks = 0
     done = threading.Event()

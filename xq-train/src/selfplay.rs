@@ -1,6 +1,7 @@
 //! Self-play: the engine plays itself to make training data.
 //!
-//! Each game starts from the start position with a few random legal plies, then both
+//! Each game starts from the start position (or from one of [`Settings::openings`]) with
+//! a few random legal plies, then both
 //! sides search a fixed number of nodes per move, with a fresh searcher and table, until
 //! the rules end the game (`xq_movegen::Game::outcome`: mate, stalemate, perpetual check
 //! or chase, repetition, the 60-move rule, insufficient material), a side keeps a winning
@@ -116,8 +117,8 @@ pub struct Settings {
     pub nodes: u64,
     /// Random legal plies played at the start of each game (default 8).
     pub random_plies: usize,
-    /// A game still going after this many plies is a draw (default 400). The random
-    /// plies are played whatever this says.
+    /// A game still going after this many plies is a draw (default 400). The opening's
+    /// moves and the random plies are played whatever this says.
     pub max_plies: usize,
     /// The win adjudication's threshold in centipawns (default 1,500; 0 or less turns
     /// it off).
@@ -127,6 +128,11 @@ pub struct Settings {
     /// The network both sides evaluate with; `None` for the classical evaluation
     /// (default: the built-in network, [`default_network`]).
     pub network: Option<Arc<Network>>,
+    /// The openings games start from (default none: the start position). Game `index`
+    /// starts from `openings[index % openings.len()]`: its start, then its moves as
+    /// plies without a score ([`NO_SCORE`]), then [`Settings::random_plies`] random
+    /// plies.
+    pub openings: Vec<Game>,
 }
 
 impl Default for Settings {
@@ -139,6 +145,7 @@ impl Default for Settings {
             resign: 1500,
             hash_mib: 16,
             network: default_network(),
+            openings: Vec::new(),
         }
     }
 }
@@ -192,8 +199,11 @@ fn packed(score: Score) -> i16 {
 /// The game's transposition table cannot be allocated.
 pub fn play(settings: &Settings, seed: u64, index: u64) -> Result<SelfPlayGame, SelfPlayError> {
     let mut rng = game_rng(seed, index);
-    let mut game = Game::startpos();
-    let mut plies: Vec<(Move, i16)> = Vec::new();
+    let mut game = match settings.openings.len() {
+        0 => Game::startpos(),
+        n => settings.openings[(index % n as u64) as usize].clone(),
+    };
+    let mut plies: Vec<(Move, i16)> = game.moves().iter().map(|&m| (m, NO_SCORE)).collect();
     for _ in 0..settings.random_plies {
         if game.outcome().is_some() {
             break;
@@ -242,7 +252,7 @@ pub fn play(settings: &Settings, seed: u64, index: u64) -> Result<SelfPlayGame, 
             game.play(m).expect("the search plays legal moves");
         };
     Ok(SelfPlayGame {
-        start: Position::startpos(),
+        start: game.start().clone(),
         result,
         plies,
     })
@@ -423,5 +433,36 @@ mod tests {
         assert_eq!(game.result, GameResult::Draw);
         // The moves are legal and replay: the positions are the game's.
         assert_eq!(game.positions().count(), 10);
+    }
+
+    #[test]
+    fn games_take_the_openings_in_turn() {
+        // The start position after h2e2, as a FEN.
+        let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+        let settings = Settings {
+            random_plies: 2,
+            openings: vec![
+                Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7", "h0g2"]).unwrap(),
+                Game::from_fen_moves(fen, &["h9g7"]).unwrap(),
+            ],
+            ..small()
+        };
+        let games = generate(&settings, 4, 3, 2).unwrap();
+        let opening = |g: &SelfPlayGame, n: usize| -> Vec<String> {
+            g.plies[..n].iter().map(|(m, _)| m.to_string()).collect()
+        };
+        // Game 0 and game 2 from the first opening, game 1 from the second.
+        assert_eq!(games[0].start, Position::startpos());
+        assert_eq!(opening(&games[0], 3), ["h2e2", "h9g7", "h0g2"]);
+        assert_eq!(opening(&games[2], 3), ["h2e2", "h9g7", "h0g2"]);
+        assert_eq!(games[1].start.to_fen(), fen);
+        assert_eq!(opening(&games[1], 1), ["h9g7"]);
+        // The opening's moves and the random plies have no score; the search's have.
+        for (g, n) in [(&games[0], 5), (&games[1], 3)] {
+            assert!(g.plies[..n].iter().all(|&(_, s)| s == NO_SCORE));
+            assert!(g.plies[n..].iter().all(|&(_, s)| s != NO_SCORE));
+        }
+        // Different random plies after the same opening.
+        assert_ne!(games[0].plies[3..5], games[2].plies[3..5]);
     }
 }

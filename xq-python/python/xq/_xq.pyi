@@ -397,5 +397,6 @@ def selfplay(
     hash_mb: int = 16,
     classical: bool = False,
     eval_file: Optional[Union[str, "os.PathLike[str]"]] = None,
+    openings: Optional[Union[str, "os.PathLike[str]"]] = None,
     path: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> bytes: ...
