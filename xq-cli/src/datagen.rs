@@ -42,7 +42,7 @@ pub struct DatagenArgs {
     /// Nodes searched per move.
     #[arg(long, default_value_t = 5000, value_name = "N")]
     nodes: u64,
-    /// Random legal plies played at the start of each game.
+    /// Random legal plies played at the start of each game (after the opening, if any).
     #[arg(long, default_value_t = 8, value_name = "K")]
     random_plies: usize,
     /// Seed of the random plies (the same seed gives the same games).

@@ -1,11 +1,11 @@
 //! Self-play: the engine plays itself to make training data.
 //!
 //! Each game starts from the start position (or from one of [`Settings::openings`]) with
-//! a few random legal plies, then both
-//! sides search a fixed number of nodes per move, with a fresh searcher and table, until
-//! the rules end the game (`xq_movegen::Game::outcome`: mate, stalemate, perpetual check
-//! or chase, repetition, the 60-move rule, insufficient material), a side keeps a winning
-//! score (the win adjudication, below), or the ply cap is reached (a draw).
+//! a few random legal plies, then both sides search a fixed number of nodes per move,
+//! with a fresh searcher and table, until the rules end the game
+//! (`xq_movegen::Game::outcome`: mate, stalemate, perpetual check or chase, repetition,
+//! the 60-move rule, insufficient material), a side keeps a winning score (the win
+//! adjudication, below), or the ply cap is reached (a draw).
 //!
 //! Game `index` of a run seeded with `seed` draws its random plies from its own generator,
 //! seeded from the two: a game is the same whatever the thread or the machine that plays
@@ -115,7 +115,8 @@ impl SelfPlayGame {
 pub struct Settings {
     /// Nodes searched per move (default 5,000).
     pub nodes: u64,
-    /// Random legal plies played at the start of each game (default 8).
+    /// Random legal plies played at the start of each game, after the opening's moves
+    /// (default 8).
     pub random_plies: usize,
     /// A game still going after this many plies is a draw (default 400). The opening's
     /// moves and the random plies are played whatever this says.
