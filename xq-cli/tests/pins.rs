@@ -167,37 +167,18 @@ fn datagen_starts_from_the_openings() {
     let d = scratch("openings");
     let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
     let (epd, out) = (d.join("openings.epd"), d.join("games.xqsp"));
+    let epd_arg = epd.to_str().unwrap();
     std::fs::write(
         &epd,
         format!("# two\nstartpos moves h2e2 h9g7\nfen {fen} moves b9c7\n"),
     )
     .unwrap();
-    let args = |openings: &Path| {
-        let o = xq(&[
-            "datagen",
-            "--games",
-            "3",
-            "--nodes",
-            "200",
-            "--max-plies",
-            "30",
-            "--random-plies",
-            "2",
-            "--classical",
-            "--format",
-            "binary",
-            "--openings",
-            openings.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ]);
-        (o.status.code(), String::from_utf8(o.stderr).unwrap())
-    };
-    assert_eq!(args(&epd), (Some(0), String::new()));
+    datagen(&out, "1", &["--classical", "--openings", epd_arg]);
+    // `datagen`'s settings, with the file's openings.
     let settings = xq_train::selfplay::Settings {
-        nodes: 200,
-        max_plies: 30,
-        random_plies: 2,
+        nodes: 300,
+        random_plies: 6,
+        max_plies: 60,
         network: None,
         openings: vec![
             xq_movegen::Game::from_fen_moves(xq_core::START_FEN, &["h2e2", "h9g7"]).unwrap(),
@@ -205,7 +186,7 @@ fn datagen_starts_from_the_openings() {
         ],
         ..Default::default()
     };
-    let games = xq_train::selfplay::generate(&settings, 1, 3, 1).unwrap();
+    let games = xq_train::selfplay::generate(&settings, 5, 3, 1).unwrap();
     assert_eq!(games[1].start.to_fen(), fen);
     assert_eq!(games[2].plies[1].0.to_string(), "h9g7");
     let mut w = xq_train::binary::Writer::new();
@@ -214,14 +195,11 @@ fn datagen_starts_from_the_openings() {
     }
     assert!(std::fs::read(&out).unwrap() == w.into_bytes());
     std::fs::write(&epd, "startpos moves h2e2\nstartpos moves h2e2 h2e2\n").unwrap();
-    let (code, stderr) = args(&epd);
-    assert_eq!(code, Some(2));
+    let o = xq(&["datagen", "--games", "1", "--openings", epd_arg]);
+    assert_eq!(o.status.code(), Some(2));
     assert_eq!(
-        stderr,
-        format!(
-            "xq: openings {}: line 2: h2e2: illegal move h2e2: no piece of the side to move on h2\n",
-            epd.display()
-        )
+        String::from_utf8(o.stderr).unwrap(),
+        format!("xq: openings {epd_arg}: line 2: h2e2: illegal move h2e2: no piece of the side to move on h2\n")
     );
     let _ = std::fs::remove_dir_all(&d);
 }
