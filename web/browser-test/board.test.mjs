@@ -593,8 +593,8 @@ test('a site with tables/ beside the page: the page fetches the table it needs',
     await waitFor('the engine', async () => /engine ready/.test(await textOf('#status')));
     await loadFen(RULE_WIN);
     await waitFor('the fetched table', async () => (await textOf('#tablebase')) !== '');
-    // The WDL file alone: the result with its rule, no distance.
-    assert.equal(await textOf('#tablebase'), 'KRKN · Red to move: tablebase win by the perpetual check or chase rule');
+    // The WDL file alone: the result and which rule decides it (format version 5), no distance.
+    assert.equal(await textOf('#tablebase'), 'KRKN · Red to move: tablebase win by the perpetual-check rule (no forced mate)');
     assert.equal(await textOf('#tables-info'), '1 ending: KRKN');
     assert.ok(asked.includes('/tables/KRKN.xqwdl') && asked.includes('/tables/KRKN.xqtb'), asked.join(' '));
     // Each ending is fetched once.

@@ -27,7 +27,7 @@ test('the ending of a position names the file to fetch', () => {
   assert.equal(Tablebase.endingOf(new Board()), undefined);
 });
 
-test('a WDL file alone gives the result, the rules included; the distance file adds the distance and the rule', () => {
+test('a WDL file alone gives the result and which rule decides it; the distance file adds the distance', () => {
   const tb = new Tablebase();
   assert.deepEqual(tb.wdlEndings(), []);
   const rule = new Board(RULE_WIN), mate = new Board(MATE_IN_11);
@@ -38,17 +38,19 @@ test('a WDL file alone gives the result, the rules included; the distance file a
   assert.deepEqual(tb.wdlEndings(), ['KRKN']);
   assert.deepEqual(tb.endings(), []);
   assert.equal(tb.probeWdl(rule), 1);
-  assert.equal(tb.describe(rule), 'tablebase win by the perpetual check or chase rule');
+  // The horse holds only by checking forever, and the WDL file (format version 5) says so.
+  assert.equal(tb.describe(rule), 'tablebase win by the perpetual-check rule (no forced mate)');
+  assert.equal(tb.probeRule(rule), 'perpetual-check');
   assert.equal(tb.probeWdl(mate), 1);
   assert.equal(tb.describe(mate), 'tablebase win, mate within 120 plies');
   assert.equal(tb.probeDtm(mate), undefined);
-  assert.equal(tb.probeRule(rule), undefined);
+  assert.equal(tb.probeRule(mate), undefined);
 
   assert.equal(tb.addFile('KRKN.xqtb', KRKN_DISTANCE), 'KRKN');
   assert.deepEqual(tb.endings(), ['KRKN']);
   assert.equal(tb.probeDtm(mate), 11);
   assert.equal(tb.describe(mate), 'tablebase win, mate in 6 (11 plies)');
-  // The distance file says which rule: the horse holds only by checking forever.
+  // The distance file says the same.
   assert.equal(tb.describe(rule), 'tablebase win by the perpetual-check rule (no forced mate)');
   assert.throws(() => tb.probeDtm(rule), {
     message: 'win by the perpetual-check rule: no distance to mate (probeWdl gives the result)',

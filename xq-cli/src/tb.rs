@@ -6,8 +6,8 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    check_wdl, log, make, memory_needed, read_captures, read_table, rewrite_table, table_size,
-    verify, write_wdl, Ending, MakeProgress, Progress, Table, Tablebases,
+    check_wdl, log, make, memory_needed, read_captures, read_table, rewrite_table, rewrite_wdl,
+    table_size, verify, write_wdl, Ending, MakeProgress, Progress, Table, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -68,7 +68,8 @@ enum TbCommand {
     Verify {
         /// The directory of tables.
         dir: PathBuf,
-        /// Rewrite each table that verifies in the newest file format (smaller), in place.
+        /// Rewrite each table that verifies in the newest file format (smaller), in place,
+        /// and its WDL file where that does not say which rule decides a rule result.
         #[arg(long)]
         rewrite: bool,
         /// Write the WDL file (`.xqwdl`) of each table that verifies and has none. An
@@ -147,6 +148,13 @@ fn gen(
                 Ok(None) if !says => outln!("{ending}: the file there (of format version 3) does not say which rule decides its rule results, generating it again")?,
                 Ok(Some((Ok(row), size))) => {
                     outln!("{ending}: already in {} ({size} bytes)", dir.display())?;
+                    if existing.wdl_says_the_rule(ending).ok() == Some(Some(false)) {
+                        let table = read_table(&dir.join(ending.file_name()))?;
+                        let path = dir.join(ending.wdl_file_name());
+                        if let Some(b) = rewrite_wdl(&table, &path, threads)? {
+                            outln!("{ending}: WDL file written again to say which rule decides its rule results ({b} bytes)")?;
+                        }
+                    }
                     log.append(&row)?;
                     bytes += size;
                     continue;
@@ -269,7 +277,7 @@ fn verify_dir(dir: &Path, rewrite: bool, wdl: bool, threads: usize) -> Result<i3
             if rewrite {
                 line += &match rewrite_table(&path, threads)? {
                     Some((a, b)) => format!(", rewritten: {a} -> {b} bytes"),
-                    None => ", of the newest format already".to_string(),
+                    None => ", of format version 4 or newer already".to_string(),
                 };
             }
             let wdl_path = dir.join(ending.wdl_file_name());
@@ -277,6 +285,10 @@ fn verify_dir(dir: &Path, rewrite: bool, wdl: bool, threads: usize) -> Result<i3
                 if !wdl_path.exists() {
                     let bytes = write_wdl(&table, &wdl_path, threads)?;
                     line += &format!(", WDL file written ({bytes} bytes)");
+                } else if rewrite {
+                    if let Some(bytes) = rewrite_wdl(&table, &wdl_path, threads)? {
+                        line += &format!(", WDL file rewritten to say the rule ({bytes} bytes)");
+                    }
                 }
                 check_wdl(&table, &wdl_path)?;
                 line += ", WDL file agrees";

@@ -439,7 +439,7 @@ fn verify_rewrites_old_files() {
         probe.starts_with("KRKN, black to move: loss by the perpetual check or chase rule\n"),
         "{probe}"
     );
-    // `xq tb gen` keeps the tables of one attacker and makes KRKN again, in version 4.
+    // `xq tb gen` keeps the tables of one attacker and makes KRKN again, in version 5.
     let gen = stdout(&xq(&["tb", "gen", "KRKN", "-o", d, "--threads", "2"]));
     let lines: Vec<&str> = gen.lines().collect();
     assert!(lines[1].starts_with("KNK: already in"), "{gen}");
@@ -461,8 +461,29 @@ fn verify_rewrites_old_files() {
     );
     let again = stdout(&xq(&["tb", "verify", d, "--rewrite"]));
     assert!(
-        again.starts_with("KNK: ok, 4806 positions, of the newest format already\n"),
+        again.starts_with("KNK: ok, 4806 positions, of format version 4 or newer already\n"),
         "{again}"
     );
+    // A WDL file of format version 4, which does not say which rule, is written again:
+    // by `xq tb gen`, which keeps the table, and by `xq tb verify --rewrite`.
+    let wdl = dir.join("KRKN.xqwdl");
+    let fresh = std::fs::read(&wdl).unwrap();
+    let old = data.join("format-4/KRKN.xqwdl");
+    std::fs::copy(&old, &wdl).unwrap();
+    let gen = stdout(&xq(&["tb", "gen", "KRKN", "-o", d]));
+    let written = format!(
+        "KRKN: WDL file written again to say which rule decides its rule results ({} bytes)\n",
+        fresh.len()
+    );
+    assert!(gen.contains(&written), "{gen}");
+    assert!(std::fs::read(&wdl).unwrap() == fresh);
+    std::fs::copy(&old, &wdl).unwrap();
+    let again = stdout(&xq(&["tb", "verify", d, "--rewrite"]));
+    let line = format!(
+        "KRKN: ok, 380325 positions, of format version 4 or newer already, WDL file rewritten to say the rule ({} bytes), WDL file agrees\n",
+        fresh.len()
+    );
+    assert!(again.ends_with(&line), "{again}");
+    assert!(std::fs::read(&wdl).unwrap() == fresh);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use xq_tablebase::log::{Log, Record};
-use xq_tablebase::{Ending, TableResult, Tablebases};
+use xq_tablebase::{read_table, rewrite_wdl, Ending, TableResult, Tablebases};
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
 /// the smaller `<ENDING>.xqwdl`, which `probe_wdl` reads when there is one), probed
@@ -69,19 +69,21 @@ impl Tablebase {
 
     /// The rule that decides a win or loss by the rules of perpetual check and chase,
     /// as an `xq.Termination`: `PERPETUAL_CHECK` or `PERPETUAL_CHASE` (the ruling the
-    /// loser's repetition gets). None for a mate, a draw, a position whose ending is not
-    /// in the directory, and a rule result of a file of format version 3, which does not
-    /// record the rule. Raises `InvalidTablebase` when the file is bad.
+    /// loser's repetition gets), from the distance file when the directory has it, else
+    /// from the WDL file. None for a mate, a draw, a position whose ending is not in the
+    /// directory, and a rule result of a file that does not record the rule (a distance
+    /// file of format version 3, a WDL file of version 4 or older). Raises
+    /// `InvalidTablebase` when the file is bad.
     fn probe_rule<'py>(
         &self,
         py: Python<'py>,
         board: PyRef<'_, Board>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let pos = board.game.position().clone();
-        let v = py
-            .detach(|| self.inner.probe_dtm(&pos))
+        let rule = py
+            .detach(|| self.inner.probe_rule(&pos))
             .map_err(table_error)?;
-        let Some(rule) = v.and_then(|v| v.rule()) else {
+        let Some(rule) = rule else {
             return Ok(None);
         };
         let termination = py.import("xq")?.getattr("Termination")?;
@@ -157,6 +159,12 @@ pub fn _tablebase_kept(directory: PathBuf, name: &str) -> PyResult<Option<String
     // decides its rule results: made again, as `xq tb gen` does.
     if tb.says_the_rule(&ending) == Ok(Some(false)) {
         return Ok(None);
+    }
+    // A WDL file of format version 4 or older does not say which rule: written again
+    // from the table, as `xq tb gen` writes it.
+    if tb.wdl_says_the_rule(&ending) == Ok(Some(false)) {
+        let table = read_table(&directory.join(ending.file_name())).map_err(table_error)?;
+        rewrite_wdl(&table, &directory.join(ending.wdl_file_name()), 1).map_err(table_error)?;
     }
     Ok(match tb.stats(&ending) {
         Ok(Some((stats, bytes))) => Record::kept_in(&directory, &stats, bytes)

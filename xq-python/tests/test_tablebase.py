@@ -51,6 +51,21 @@ def test_a_win_by_the_perpetual_check_rule_has_no_distance():
         old.probe_dtm(board)
 
 
+def test_a_wdl_file_alone_says_which_rule(tmp_path):
+    board = xq.Board("9/9/4k4/9/9/9/9/9/1n7/R2K5 w")
+    # Written by a build before format version 5, a WDL file gives the result alone.
+    (tmp_path / "KRKN.xqwdl").write_bytes((TABLES / "format-4" / "KRKN.xqwdl").read_bytes())
+    old = xq.Tablebase(tmp_path)
+    assert (old.probe_wdl(board), old.probe_rule(board), old.probe_dtm(board)) == (1, None, None)
+    # From version 5 it says the rule too, without the distance file.
+    (tmp_path / "KRKN.xqwdl").write_bytes((ROOT / "web" / "test" / "data" / "KRKN.xqwdl").read_bytes())
+    tb = xq.Tablebase(tmp_path)
+    assert tb.probe_wdl(board) == 1
+    assert tb.probe_rule(board) is xq.Termination.PERPETUAL_CHECK
+    assert tb.probe_dtm(board) is None
+    assert tb.probe_rule(xq.Board("3k5/9/9/9/9/9/9/9/4n4/R3K4 w")) is None
+
+
 def test_bad_tables_raise(tmp_path):
     with pytest.raises(xq.InvalidTablebase):
         xq.Tablebase(tmp_path / "missing")
@@ -128,6 +143,15 @@ def test_generate_makes_the_tables_xq_tb_gen_makes(tmp_path):
     kept = again[-1]
     assert (kept["ending"], kept["status"]) == ("KRKN", "kept")
     assert (kept["rule_decided"], kept["chase_decided"]) == (1597, 0)
+    # A WDL file of format version 4 does not say which rule: kept, the table writes it
+    # again as the version 5 file it writes today.
+    wdl = tmp_path / "tables" / "KRKN.xqwdl"
+    fresh = wdl.read_bytes()
+    assert fresh[8] == 5
+    wdl.write_bytes((TABLES / "format-4" / "KRKN.xqwdl").read_bytes())
+    again = xq.tablebase.generate(["KRKN"], tmp_path / "tables", verify=False)
+    assert [(r["ending"], r["status"]) for r in again][-1] == ("KRKN", "kept")
+    assert wdl.read_bytes() == fresh
 
 
 def test_generate_refuses_bad_arguments(tmp_path):

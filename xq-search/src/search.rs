@@ -241,8 +241,8 @@ impl Searcher {
             WdlValue::LongLoss => -1,
             // A win by the rules of perpetual check and chase: below every table mate, far
             // above any evaluation; the search's own repetition rulings carry it out.
-            WdlValue::RuleWin => score::TB_RULE_WIN - ply as i32,
-            WdlValue::RuleLoss => -(score::TB_RULE_WIN - ply as i32),
+            WdlValue::RuleWin { .. } => score::TB_RULE_WIN - ply as i32,
+            WdlValue::RuleLoss { .. } => -(score::TB_RULE_WIN - ply as i32),
             WdlValue::Draw => 0,
         })
     }

@@ -1,4 +1,4 @@
-//! The file format (version 4; versions 1 to 3 are read too). All numbers are
+//! The file format (version 5; versions 1 to 4 are read too). All numbers are
 //! little-endian. A table comes in two files: the *distance* file (`KRKN.xqtb`, the
 //! exact value and distance to mate of each position) and the *WDL* file (`KRKN.xqwdl`,
 //! only what a search needs: [`WdlValue`], far smaller, read whole into memory). Both
@@ -7,7 +7,7 @@
 //! | offset | bytes | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `58 51 54 42 00 0D 0A 1A` (`XQTB`, then bytes that text-mode transfers would alter); `58 51 57 4C 00 0D 0A 1A` (`XQWL`) in a WDL file |
-//! | 8 | 2 | format version: `4` (`1` to `3` below) |
+//! | 8 | 2 | format version: `5` (`1` to `4` below) |
 //! | 10 | 1 | bytes per value: `1` or `2` |
 //! | 11 | 1 | compression of the blocks: `2`, Brotli (RFC 7932), from version 3; `1`, raw DEFLATE (RFC 1951), in versions 1 and 2 |
 //! | 12 | 4 | values per block (the last block may hold fewer): 4,096 |
@@ -40,11 +40,19 @@
 //! the runs compress better; the reader finds the broken numbers again from the index.
 //! The CRC is the CRC-32 of ISO-HDLC (zlib's).
 //!
-//! A WDL file (from version 3; versions 3 and 4 are the same) stores each value as one byte, the index of its
-//! [`WdlValue`] worst first: `0` loss, `1` loss by the rules, `2` loss by a mate in more
-//! than 120 plies, `3` draw, `4` win by a mate in more than 120 plies, `5` win by the
-//! rules, `6` win; a broken number holds the byte before it (`3` at the start). Its
-//! header's counts, longest mate and broken numbers are the distance file's.
+//! A WDL file (from version 3) stores each value as one byte, the index of its
+//! [`WdlValue`]: `0` loss, `1` loss by the rules, `2` loss by a mate in more than 120
+//! plies, `3` draw, `4` win by a mate in more than 120 plies, `5` win by the rules, `6`
+//! win, and from version 5 the rules' results that say which rule: `7` loss by the
+//! perpetual-check rule, `8` loss by the perpetual-chase rule, `9` win by the
+//! perpetual-check rule, `10` win by the perpetual-chase rule (`1` and `5` are then left
+//! for a table that does not record the rule: one of version 3 rewritten). A broken
+//! number holds the byte before it (`3` at the start). Its header's counts, longest mate
+//! and broken numbers are the distance file's.
+//!
+//! Version 5 changed the WDL file alone: in versions 3 and 4 it does not say which rule
+//! decides a rule result (only `1` and `5`), and a distance file of version 4 is one of
+//! version 5 but for the number.
 //!
 //! Version 3 does not record which rule decides a rule result: its only rule codes are
 //! `0xFFFF` (`255`) and `0xFFFE` (`254`), and a one-byte table holds mates up to 251
@@ -100,7 +108,7 @@ pub(crate) enum Kind {
     Wdl,
 }
 /// The newest format version this crate writes and reads (it reads every version from 1).
-pub const FORMAT_VERSION: u16 = 4;
+pub const FORMAT_VERSION: u16 = 5;
 const HEADER: usize = 128;
 const BLOCK_ENTRY: usize = 12;
 /// Compression of versions 1 and 2: raw DEFLATE.
@@ -598,10 +606,20 @@ impl TableFile {
     pub fn wdl(&self, entry: u64) -> Result<WdlValue, TablebaseError> {
         let per = self.header.block_values as u64;
         let data = self.block((entry / per) as usize)?;
-        WdlValue::from_byte(data[(entry % per) as usize]).ok_or_else(|| TablebaseError::Corrupt {
-            path: self.path.clone(),
-            what: "a WDL value",
-        })
+        let byte = data[(entry % per) as usize];
+        // Before version 5 a WDL file holds only the values that do not say the rule.
+        let values = if self.header.version >= 5 {
+            WdlValue::ALL.len()
+        } else {
+            WdlValue::BEFORE_RULES
+        };
+        WdlValue::ALL[..values]
+            .get(usize::from(byte))
+            .copied()
+            .ok_or_else(|| TablebaseError::Corrupt {
+                path: self.path.clone(),
+                what: "a WDL value",
+            })
     }
 
     /// The code of a one-byte value.
@@ -711,8 +729,8 @@ pub fn read_table(path: &Path) -> Result<Table, TablebaseError> {
 /// compressing on `threads` threads (a file of version 1 or 2 shrinks; the rule results
 /// of a file of version 3 stay without their rule, which only generating again finds): the new file is read back and
 /// compared with the old one's table before it takes the old one's place. Returns the
-/// sizes before and after, or `None` for a file of the newest version already (left as
-/// it is).
+/// sizes before and after, or `None` for a file of version 4 or newer (left as it is: a
+/// distance file of version 4 is one of version 5 but for the number).
 ///
 /// # Errors
 /// When the file cannot be read or written, is not a good table, or (a bug) the new file
@@ -732,7 +750,7 @@ pub fn read_table(path: &Path) -> Result<Table, TablebaseError> {
 /// ```
 pub fn rewrite_table(path: &Path, threads: usize) -> Result<Option<(u64, u64)>, TablebaseError> {
     let old = TableFile::open(path)?;
-    if old.header.version == FORMAT_VERSION {
+    if old.header.version >= 4 {
         return Ok(None);
     }
     let before = old.header.length;
@@ -751,8 +769,44 @@ pub fn rewrite_table(path: &Path, threads: usize) -> Result<Option<(u64, u64)>, 
     Ok(Some((before, after)))
 }
 
+/// Writes the WDL file of `table` at `path` again when the file there is of a format
+/// version before 5 and `table`'s ending has both sides attacking, so that its rule
+/// results say which rule (version 5 records it). Returns the new file's bytes, or `None`
+/// when the file is left as it is.
+///
+/// # Errors
+/// When the file there cannot be read or is not a good WDL file, or the new one cannot be
+/// written.
+///
+/// ```
+/// use xq_tablebase::{generate, rewrite_wdl, write_wdl, Ending};
+/// let dir = std::env::temp_dir().join(format!("xq-tb-rewrite-wdl-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let krk: Ending = "KRK".parse().unwrap();
+/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+/// let path = dir.join(krk.wdl_file_name());
+/// write_wdl(&table, &path, 1).unwrap();
+/// // A file of the newest version is left as it is.
+/// assert_eq!(rewrite_wdl(&table, &path, 1).unwrap(), None);
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn rewrite_wdl(
+    table: &Table,
+    path: &Path,
+    threads: usize,
+) -> Result<Option<u64>, TablebaseError> {
+    let old = TableFile::open(path)?;
+    old.check_kind(Kind::Wdl)?;
+    if old.header.version >= 5 || !table.layout.ending.both_attack() {
+        return Ok(None);
+    }
+    drop(old);
+    write_wdl(table, path, threads).map(Some)
+}
+
 /// Checks the WDL file at `path` against `table` (of the same ending): every position's
-/// stored value is the table's value's [`WdlValue`], and the header agrees. Returns the
+/// stored value is the table's value's [`WdlValue`] (without the rule in a file of a
+/// version before 5, which does not record it), and the header agrees. Returns the
 /// positions checked.
 ///
 /// # Errors
@@ -769,6 +823,15 @@ pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
         return Err(corrupt("ending name"));
     }
     let per = file.header.block_values as usize;
+    // Before version 5 a WDL file does not say which rule decides a rule result.
+    let says_the_rule = file.header.version >= 5;
+    let expected = |code: u16| match says_the_rule {
+        true => wdl_byte(code),
+        false => WdlValue::from_byte(wdl_byte(code))
+            .expect("a value")
+            .without_rule()
+            .byte(),
+    };
     let mut checked = 0;
     for (b, codes) in table.codes.chunks(per).enumerate() {
         let data = file.block(b)?;
@@ -776,7 +839,7 @@ pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
             if code == 0 {
                 continue;
             }
-            if byte != wdl_byte(code) {
+            if byte != expected(code) {
                 let entry = (b * per + i) as u64;
                 let layout = &table.layout;
                 let mut p = [xq_core::Square::A0; MAX_PIECES];
@@ -789,7 +852,7 @@ pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
                     path: path.to_path_buf(),
                     position,
                     stored: WdlValue::from_byte(byte),
-                    expected: WdlValue::from_byte(wdl_byte(code)).expect("a value"),
+                    expected: WdlValue::from_byte(expected(code)).expect("a value"),
                 });
             }
             checked += 1;

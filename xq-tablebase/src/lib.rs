@@ -15,8 +15,8 @@ mod verify;
 
 pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
 pub use format::{
-    check_wdl, read_captures, read_table, rewrite_table, verify_file, write_table, write_wdl,
-    FORMAT_VERSION,
+    check_wdl, read_captures, read_table, rewrite_table, rewrite_wdl, verify_file, write_table,
+    write_wdl, FORMAT_VERSION,
 };
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use make::{make, Made, MakeProgress};

@@ -280,6 +280,24 @@ impl Tablebases {
         ))
     }
 
+    /// Does `ending`'s WDL file say which rule decides each of its results of the rules
+    /// of perpetual check and chase ([`WdlValue::rule`])? `false` for a table where both
+    /// sides attack in a WDL file of format version 4 or older (which
+    /// [`rewrite_wdl`](crate::rewrite_wdl) writes again); `None` when the directory has no
+    /// WDL file of the ending.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or its header is not good.
+    pub fn wdl_says_the_rule(&self, ending: &Ending) -> Result<Option<bool>, TablebaseError> {
+        let Some(slot) = self.files.get(ending).and_then(|f| f.wdl.as_ref()) else {
+            return Ok(None);
+        };
+        let h = &slot.open(ending)?.header;
+        Ok(Some(
+            !ending.both_attack() || (h.version >= 5 && !h.rule_unrecorded),
+        ))
+    }
+
     /// Opens every file and checks its header and block table (not its blocks).
     ///
     /// # Errors
@@ -339,6 +357,38 @@ impl Tablebases {
             return Ok(None);
         };
         file.wdl(entry).map(Some)
+    }
+
+    /// The rule that decides the position's result when the rules of perpetual check and
+    /// chase decide it ([`Rule`](crate::Rule)), from the ending's distance file when the
+    /// directory has one, else from its WDL file. `None` for a mate, a draw, a position
+    /// not in the tables, and a rule result whose file does not record the rule (a
+    /// distance file of format version 3, a WDL file of version 4 or older).
+    ///
+    /// # Errors
+    /// As [`probe_wdl`](Tablebases::probe_wdl).
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_tablebase::{generate, write_wdl, Ending, Rule, Tablebases};
+    /// let dir = std::env::temp_dir().join(format!("xq-tb-rule-probe-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let endings = ["KRK", "KNK", "KRKN"].map(|e| e.parse::<Ending>().unwrap());
+    /// let (krk, knk) = (generate(&endings[0], &[], 1, &|_| {}).unwrap(), generate(&endings[1], &[], 1, &|_| {}).unwrap());
+    /// let krkn = generate(&endings[2], &[&krk, &knk], 1, &|_| {}).unwrap();
+    /// // The WDL file alone says which rule: the horse on b1 can only check forever.
+    /// write_wdl(&krkn, &dir.join(endings[2].wdl_file_name()), 1).unwrap();
+    /// let tb = Tablebases::open(&dir).unwrap();
+    /// let pos = Position::from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w").unwrap();
+    /// assert_eq!(tb.probe_rule(&pos).unwrap(), Some(Rule::PerpetualCheck));
+    /// assert_eq!(tb.probe_dtm(&pos).unwrap(), None);
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn probe_rule(&self, pos: &Position) -> Result<Option<crate::Rule>, TablebaseError> {
+        if let Some(v) = self.probe_dtm(pos)? {
+            return Ok(v.rule());
+        }
+        Ok(self.probe_wdl_value(pos)?.and_then(WdlValue::rule))
     }
 
     /// The ending of `pos` and its attacking side, when the directory has a file of it.

@@ -99,7 +99,7 @@ pub enum TableValue {
 /// assert_eq!(v.to_string(), "win by the perpetual-chase rule");
 /// assert_eq!(Rule::PerpetualCheck.tag(), "perpetual-check");
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
     /// The loser avoids mate only by checking with every move, forever, and the winner
     /// needs no other rule (in this table, and in the smaller tables its captures lead
@@ -314,8 +314,8 @@ impl TableValue {
             TableValue::Loss { .. } if long => WdlValue::LongLoss,
             TableValue::Loss { .. } => WdlValue::Loss,
             TableValue::Draw => WdlValue::Draw,
-            TableValue::RuleWin { .. } => WdlValue::RuleWin,
-            TableValue::RuleLoss { .. } => WdlValue::RuleLoss,
+            TableValue::RuleWin { rule } => WdlValue::RuleWin { rule },
+            TableValue::RuleLoss { rule } => WdlValue::RuleLoss { rule },
         }
     }
 
@@ -387,19 +387,23 @@ impl TableValue {
 }
 
 /// What a WDL file ([`write_wdl`](crate::write_wdl)) keeps of a position: the result for
-/// the side to move, whether the rules of perpetual check and chase decide it, and whether
-/// a mate comes within the 120-ply rule's limit counted from a capture (where the search
-/// probes). Ordered from the side to move's point of view, worst first, as a search that
-/// probes just after a capture ranks them: a long mate is nearly a draw (the 120-ply rule
-/// draws first unless another capture comes), so it ranks between the rules' results and
-/// the draw.
+/// the side to move, whether the rules of perpetual check and chase decide it and which
+/// rule, and whether a mate comes within the 120-ply rule's limit counted from a capture
+/// (where the search probes). Ordered from the side to move's point of view, worst first,
+/// as a search that probes just after a capture ranks them: a long mate is nearly a draw
+/// (the 120-ply rule draws first unless another capture comes), so it ranks between the
+/// rules' results and the draw. Among the rules' results the order by rule means nothing
+/// for play (a win is a win); it only makes the order total.
 ///
 /// ```
-/// use xq_tablebase::{TableResult, TableValue, WdlValue};
+/// use xq_tablebase::{Rule, TableResult, TableValue, WdlValue};
 /// assert_eq!(TableValue::Win { plies: 9 }.wdl_value(), WdlValue::Win);
 /// assert_eq!(TableValue::Loss { plies: 130 }.wdl_value(), WdlValue::LongLoss);
-/// assert_eq!(WdlValue::RuleWin.result(), TableResult::Win);
-/// assert!(WdlValue::RuleLoss < WdlValue::LongLoss);
+/// let chase = WdlValue::RuleWin { rule: Some(Rule::PerpetualChase) };
+/// assert_eq!(chase.result(), TableResult::Win);
+/// assert_eq!(chase.rule(), Some(Rule::PerpetualChase));
+/// assert_eq!(chase.to_string(), "win by the perpetual-chase rule");
+/// assert!(WdlValue::RuleLoss { rule: None } < WdlValue::LongLoss);
 /// assert_eq!(WdlValue::LongWin.to_string(), "win, mate in more than 120 plies");
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -408,7 +412,11 @@ pub enum WdlValue {
     Loss,
     /// The side to move loses by the rules of perpetual check and chase
     /// ([`TableValue::RuleLoss`]).
-    RuleLoss,
+    RuleLoss {
+        /// The rule the loss comes from; `None` in a WDL file of format version 4 or
+        /// older, which does not record it.
+        rule: Option<Rule>,
+    },
     /// The side to move is mated, in more than 120 plies.
     LongLoss,
     /// A draw with best play.
@@ -417,40 +425,115 @@ pub enum WdlValue {
     LongWin,
     /// The side to move wins by the rules of perpetual check and chase
     /// ([`TableValue::RuleWin`]).
-    RuleWin,
+    RuleWin {
+        /// The rule the win needs; `None` in a WDL file of format version 4 or older.
+        rule: Option<Rule>,
+    },
     /// The side to move mates within 120 plies.
     Win,
 }
 
 impl WdlValue {
-    /// Every value, worst first: index `i` is stored as the byte `i`.
-    pub(crate) const ALL: [WdlValue; 7] = [
+    /// Every value in the order of the bytes that store them: index `i` is stored as the
+    /// byte `i`. Bytes `0` to `6` are the values of versions 3 and 4, worst first, with
+    /// the rules' results not saying which rule; from version 5, bytes `7` to `10` are
+    /// the rules' results that say it.
+    pub(crate) const ALL: [WdlValue; 11] = [
         WdlValue::Loss,
-        WdlValue::RuleLoss,
+        WdlValue::RuleLoss { rule: None },
         WdlValue::LongLoss,
         WdlValue::Draw,
         WdlValue::LongWin,
-        WdlValue::RuleWin,
+        WdlValue::RuleWin { rule: None },
         WdlValue::Win,
+        WdlValue::RuleLoss {
+            rule: Some(Rule::PerpetualCheck),
+        },
+        WdlValue::RuleLoss {
+            rule: Some(Rule::PerpetualChase),
+        },
+        WdlValue::RuleWin {
+            rule: Some(Rule::PerpetualCheck),
+        },
+        WdlValue::RuleWin {
+            rule: Some(Rule::PerpetualChase),
+        },
     ];
+
+    /// How many of [`ALL`](WdlValue::ALL)'s values a WDL file of versions 3 and 4 can
+    /// hold.
+    pub(crate) const BEFORE_RULES: usize = 7;
 
     /// The result alone.
     pub fn result(self) -> TableResult {
         match self {
-            WdlValue::Loss | WdlValue::RuleLoss | WdlValue::LongLoss => TableResult::Loss,
+            WdlValue::Loss | WdlValue::RuleLoss { .. } | WdlValue::LongLoss => TableResult::Loss,
             WdlValue::Draw => TableResult::Draw,
-            WdlValue::LongWin | WdlValue::RuleWin | WdlValue::Win => TableResult::Win,
+            WdlValue::LongWin | WdlValue::RuleWin { .. } | WdlValue::Win => TableResult::Win,
         }
     }
 
     /// Is this a result of the rules of perpetual check and chase?
     pub fn by_rule(self) -> bool {
-        matches!(self, WdlValue::RuleWin | WdlValue::RuleLoss)
+        matches!(self, WdlValue::RuleWin { .. } | WdlValue::RuleLoss { .. })
+    }
+
+    /// The rule that decides a result of the rules of perpetual check and chase; `None`
+    /// for any other value, and for a rule result of a WDL file of format version 4 or
+    /// older (see [`TableValue::rule`]).
+    pub fn rule(self) -> Option<Rule> {
+        match self {
+            WdlValue::RuleWin { rule } | WdlValue::RuleLoss { rule } => rule,
+            _ => None,
+        }
+    }
+
+    /// The value in words, as [`TableValue::describe`] gives a distance file's (a rule
+    /// result in the same words; a mate without its distance, which a WDL file does not
+    /// keep).
+    ///
+    /// ```
+    /// use xq_tablebase::{Rule, WdlValue};
+    /// assert_eq!(WdlValue::Win.describe(), "tablebase win, mate within 120 plies");
+    /// assert_eq!(
+    ///     WdlValue::RuleLoss { rule: Some(Rule::PerpetualChase) }.describe(),
+    ///     "tablebase loss by the perpetual-chase rule (only perpetual checks or chases avoid mate)"
+    /// );
+    /// ```
+    pub fn describe(self) -> String {
+        match self {
+            WdlValue::RuleWin { rule } => TableValue::RuleWin { rule }.describe(0),
+            WdlValue::RuleLoss { rule } => TableValue::RuleLoss { rule }.describe(0),
+            v => format!("tablebase {v}"),
+        }
+    }
+
+    /// The value as a WDL file before version 5 stores it: a rule result without its
+    /// rule.
+    pub(crate) fn without_rule(self) -> WdlValue {
+        match self {
+            WdlValue::RuleWin { .. } => WdlValue::RuleWin { rule: None },
+            WdlValue::RuleLoss { .. } => WdlValue::RuleLoss { rule: None },
+            v => v,
+        }
     }
 
     /// The byte a WDL file stores.
     pub(crate) fn byte(self) -> u8 {
-        self as u8
+        use Rule::{PerpetualChase as Chase, PerpetualCheck as Check};
+        match self {
+            WdlValue::Loss => 0,
+            WdlValue::RuleLoss { rule: None } => 1,
+            WdlValue::LongLoss => 2,
+            WdlValue::Draw => 3,
+            WdlValue::LongWin => 4,
+            WdlValue::RuleWin { rule: None } => 5,
+            WdlValue::Win => 6,
+            WdlValue::RuleLoss { rule: Some(Check) } => 7,
+            WdlValue::RuleLoss { rule: Some(Chase) } => 8,
+            WdlValue::RuleWin { rule: Some(Check) } => 9,
+            WdlValue::RuleWin { rule: Some(Chase) } => 10,
+        }
     }
 
     /// The value of a stored byte, `None` for a byte no value has.
@@ -461,15 +544,15 @@ impl WdlValue {
 
 impl fmt::Display for WdlValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            WdlValue::Loss => "loss, mated within 120 plies",
-            WdlValue::RuleLoss => "loss by the perpetual check or chase rule",
-            WdlValue::LongLoss => "loss, mated in more than 120 plies",
-            WdlValue::Draw => "draw",
-            WdlValue::LongWin => "win, mate in more than 120 plies",
-            WdlValue::RuleWin => "win by the perpetual check or chase rule",
-            WdlValue::Win => "win, mate within 120 plies",
-        })
+        match self {
+            WdlValue::Loss => f.write_str("loss, mated within 120 plies"),
+            WdlValue::RuleLoss { rule } => write!(f, "loss by {}", rule_words(*rule)),
+            WdlValue::LongLoss => f.write_str("loss, mated in more than 120 plies"),
+            WdlValue::Draw => f.write_str("draw"),
+            WdlValue::LongWin => f.write_str("win, mate in more than 120 plies"),
+            WdlValue::RuleWin { rule } => write!(f, "win by {}", rule_words(*rule)),
+            WdlValue::Win => f.write_str("win, mate within 120 plies"),
+        }
     }
 }
 
@@ -506,5 +589,27 @@ impl fmt::Display for TableValue {
             TableValue::RuleWin { rule } => write!(f, "win by {}", rule_words(*rule)),
             TableValue::RuleLoss { rule } => write!(f, "loss by {}", rule_words(*rule)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every WDL value has its own byte, and the byte reads back as the value.
+    #[test]
+    fn each_wdl_value_has_its_byte() {
+        for (i, v) in WdlValue::ALL.iter().enumerate() {
+            assert_eq!(usize::from(v.byte()), i, "{v:?}");
+            assert_eq!(WdlValue::from_byte(v.byte()), Some(*v));
+        }
+        assert_eq!(WdlValue::from_byte(WdlValue::ALL.len() as u8), None);
+        // The bytes of versions 3 and 4 do not say the rule.
+        assert!(WdlValue::ALL[..WdlValue::BEFORE_RULES]
+            .iter()
+            .all(|v| v.rule().is_none() && *v == v.without_rule()));
+        assert!(WdlValue::ALL[WdlValue::BEFORE_RULES..]
+            .iter()
+            .all(|v| v.rule().is_some()));
     }
 }

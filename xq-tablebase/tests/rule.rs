@@ -578,7 +578,7 @@ fn a_horse_against_a_horse_by_the_rules() {
 }
 
 #[test]
-fn rule_tables_are_files_of_version_4_with_one_byte_values() {
+fn rule_tables_are_files_of_version_5_with_one_byte_values() {
     let all = tables(&["KRK", "KNK", "KRKN"]);
     let dir = std::env::temp_dir().join(format!("xq-tb-rule-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -590,9 +590,9 @@ fn rule_tables_are_files_of_version_4_with_one_byte_values() {
         let b = std::fs::read(dir.join(name)).unwrap();
         u16::from_le_bytes([b[8], b[9]])
     };
-    assert_eq!(FORMAT_VERSION, 4);
-    assert_eq!(version("KRK.xqtb"), 4);
-    assert_eq!(version("KRKN.xqtb"), 4);
+    assert_eq!(FORMAT_VERSION, 5);
+    assert_eq!(version("KRK.xqtb"), 5);
+    assert_eq!(version("KRKN.xqtb"), 5);
     // The rules' results fit in one byte a value beside mates of up to 26 plies.
     assert_eq!(std::fs::read(dir.join("KRKN.xqtb")).unwrap()[10], 1);
     let tb = Tablebases::open(&dir).unwrap();

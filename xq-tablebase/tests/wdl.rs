@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use xq_core::Position;
 use xq_tablebase::{
-    check_wdl, read_table, write_table, write_wdl, Ending, TableValue, TablebaseError, Tablebases,
-    WdlValue,
+    check_wdl, read_table, rewrite_wdl, write_table, write_wdl, Ending, Rule, TableValue,
+    TablebaseError, Tablebases, WdlValue,
 };
 
 /// The kept test tables (tests/data), the chariot against a horse with the rules among them.
@@ -68,10 +68,18 @@ fn wdl_files_probe_as_the_distance_files_and_are_smaller() {
         }
     }
     assert!(seen.len() >= 3, "{seen:?}");
-    // The rules' results: the chariot wins where the horse can only check forever.
+    // The rules' results: the chariot wins where the horse can only check forever, and
+    // the WDL file alone says so.
+    let check = Some(Rule::PerpetualCheck);
     for (fen, value) in [
-        ("9/9/4k4/9/9/9/9/9/1n7/R2K5 w", WdlValue::RuleWin),
-        ("9/9/4k4/9/9/9/9/3n5/9/R2K5 b", WdlValue::RuleLoss),
+        (
+            "9/9/4k4/9/9/9/9/9/1n7/R2K5 w",
+            WdlValue::RuleWin { rule: check },
+        ),
+        (
+            "9/9/4k4/9/9/9/9/3n5/9/R2K5 b",
+            WdlValue::RuleLoss { rule: check },
+        ),
     ] {
         let pos = Position::from_fen(fen).unwrap();
         assert_eq!(wdl.probe_wdl_value(&pos), Ok(Some(value)), "{fen}");
@@ -80,7 +88,12 @@ fn wdl_files_probe_as_the_distance_files_and_are_smaller() {
             Ok(Some(value)),
             "{fen}"
         );
+        assert_eq!(wdl.probe_rule(&pos), Ok(check), "{fen}");
     }
+    assert_eq!(
+        WdlValue::RuleWin { rule: check }.describe(),
+        "tablebase win by the perpetual-check rule (no forced mate)"
+    );
     // With both files, the distance probe reads the distance file.
     std::fs::copy(data().join("KRK.xqtb"), dir.join("KRK.xqtb")).unwrap();
     let both = Tablebases::open(&dir).unwrap();
@@ -104,28 +117,88 @@ fn long_mates_and_the_values_order() {
         WdlValue::LongLoss
     );
     assert_eq!(TableValue::Draw.wdl_value(), WdlValue::Draw);
+    let chase = Some(Rule::PerpetualChase);
     let mut all = [
         WdlValue::Win,
         WdlValue::Draw,
         WdlValue::LongLoss,
-        WdlValue::RuleWin,
+        WdlValue::RuleWin { rule: chase },
         WdlValue::Loss,
         WdlValue::LongWin,
-        WdlValue::RuleLoss,
+        WdlValue::RuleLoss { rule: None },
     ];
     all.sort();
     assert_eq!(
         all,
         [
             WdlValue::Loss,
-            WdlValue::RuleLoss,
+            WdlValue::RuleLoss { rule: None },
             WdlValue::LongLoss,
             WdlValue::Draw,
             WdlValue::LongWin,
-            WdlValue::RuleWin,
+            WdlValue::RuleWin { rule: chase },
             WdlValue::Win,
         ]
     );
+    // Whichever the rule, a rule result ranks between a mate within the 120-ply rule and
+    // a long one.
+    for rule in [None, Some(Rule::PerpetualCheck), chase] {
+        assert!(WdlValue::Loss < WdlValue::RuleLoss { rule });
+        assert!(WdlValue::RuleLoss { rule } < WdlValue::LongLoss);
+        assert!(WdlValue::LongWin < WdlValue::RuleWin { rule });
+        assert!(WdlValue::RuleWin { rule } < WdlValue::Win);
+        assert_eq!(WdlValue::RuleWin { rule }.rule(), rule);
+        assert!(WdlValue::RuleLoss { rule }.by_rule());
+    }
+}
+
+/// A WDL file of format version 4 (written before version 5, which records the rule;
+/// `tests/data/format-4/KRKN.xqwdl`, the kept KRKN table's) reads with its rule results
+/// not saying which rule, checks against the table as such, and `rewrite_wdl` writes it
+/// again as version 5, the file `write_wdl` writes today; a file of version 5 is left.
+#[test]
+fn wdl_files_of_version_4_read_without_the_rule_and_are_rewritten() {
+    let dir = temp_dir("v4");
+    let old = data().join("format-4/KRKN.xqwdl");
+    let bytes = std::fs::read(&old).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 4);
+    let path = dir.join("KRKN.xqwdl");
+    std::fs::copy(&old, &path).unwrap();
+    let krkn: Ending = "KRKN".parse().unwrap();
+    let table = read_table(&data().join(krkn.file_name())).unwrap();
+    assert_eq!(check_wdl(&table, &path), Ok(table.stats().positions()));
+    let tb = Tablebases::open(&dir).unwrap();
+    assert_eq!(tb.wdl_says_the_rule(&krkn), Ok(Some(false)));
+    assert_eq!(tb.wdl_says_the_rule(&"KRK".parse().unwrap()), Ok(None));
+    let pos = Position::from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w").unwrap();
+    assert_eq!(
+        tb.probe_wdl_value(&pos),
+        Ok(Some(WdlValue::RuleWin { rule: None }))
+    );
+    assert_eq!(tb.probe_rule(&pos), Ok(None));
+    assert_eq!(
+        WdlValue::RuleWin { rule: None }.describe(),
+        "tablebase win by the perpetual check or chase rule (no forced mate)"
+    );
+    drop(tb);
+    let written = rewrite_wdl(&table, &path, 2).unwrap().expect("rewritten");
+    let new = std::fs::read(&path).unwrap();
+    assert_eq!(written, new.len() as u64);
+    assert_eq!(u16::from_le_bytes([new[8], new[9]]), 5);
+    write_wdl(&table, &dir.join("fresh.xqwdl"), 2).unwrap();
+    assert_eq!(new, std::fs::read(dir.join("fresh.xqwdl")).unwrap());
+    assert_eq!(rewrite_wdl(&table, &path, 2), Ok(None));
+    let tb = Tablebases::open(&dir).unwrap();
+    assert_eq!(tb.wdl_says_the_rule(&krkn), Ok(Some(true)));
+    assert_eq!(tb.probe_rule(&pos), Ok(Some(Rule::PerpetualCheck)));
+    // Recording the rule costs KRKN's WDL file nothing measurable.
+    assert!(
+        new.len() <= bytes.len() + bytes.len() / 100,
+        "{} -> {}",
+        bytes.len(),
+        new.len()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

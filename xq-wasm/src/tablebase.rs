@@ -17,7 +17,7 @@ use xq_tablebase::{Ending, TableResult, Tablebases};
 /// const bytes = await (await fetch(`tables/${name}.xqwdl`)).arrayBuffer();
 /// tb.addFile(`${name}.xqwdl`, new Uint8Array(bytes));
 /// tb.probeWdl(board);                               // 1, 0, -1 or undefined
-/// tb.describe(board);                               // "tablebase win by the perpetual check or chase rule"
+/// tb.describe(board);                               // "tablebase win by the perpetual-check rule (no forced mate)"
 /// ```
 #[wasm_bindgen]
 #[derive(Debug)]
@@ -118,26 +118,28 @@ impl Tablebase {
     }
 
     /// The rule that decides a win or loss by the rules of perpetual check and chase, as
-    /// the tag a game's termination has: `"perpetual-check"` or `"perpetual-chase"`;
-    /// undefined for a mate, a draw, a position whose distance file is not here, or a
-    /// file of format version 3, which does not record the rule.
+    /// the tag a game's termination has: `"perpetual-check"` or `"perpetual-chase"`, from
+    /// the distance file when it is here, else from the WDL file; undefined for a mate, a
+    /// draw, a position whose table is not here, or a file that does not record the rule
+    /// (a distance file of format version 3, a WDL file of version 4 or older).
     ///
     /// # Errors
     /// A damaged table.
     #[wasm_bindgen(js_name = probeRule)]
     pub fn probe_rule(&self, board: &Board) -> Result<Option<String>, JsError> {
-        let v = self
+        let rule = self
             .inner
-            .probe_dtm(board.game().position())
+            .probe_rule(board.game().position())
             .map_err(js_error)?;
-        Ok(v.and_then(|v| v.rule()).map(|r| r.tag().to_string()))
+        Ok(rule.map(|r| r.tag().to_string()))
     }
 
     /// The tables' verdict in words, as `xq analyze` prints it (`"tablebase win, mate in
     /// 12 (23 plies)"`, `"tablebase win by the perpetual-check rule (no forced mate)"`,
     /// `"tablebase draw"`), from the distance file when there is one, else from the WDL
-    /// file, which does not say which rule (`"tablebase win by the perpetual check or
-    /// chase rule"`); undefined when the position's table is not here.
+    /// file, which has no distance (`"tablebase win, mate within 120 plies"`) and says
+    /// which rule from format version 5 (before it: `"tablebase win by the perpetual check
+    /// or chase rule (no forced mate)"`); undefined when the position's table is not here.
     ///
     /// # Errors
     /// A damaged table.
@@ -147,6 +149,6 @@ impl Tablebase {
             return Ok(Some(v.describe(pos.halfmove_clock())));
         }
         let wdl = self.inner.probe_wdl_value(pos).map_err(js_error)?;
-        Ok(wdl.map(|w| format!("tablebase {w}")))
+        Ok(wdl.map(|w| w.describe()))
     }
 }
