@@ -373,11 +373,12 @@ impl Tablebases {
     /// use xq_tablebase::{generate, write_wdl, Ending, Rule, Tablebases};
     /// let dir = std::env::temp_dir().join(format!("xq-tb-rule-probe-{}", std::process::id()));
     /// std::fs::create_dir_all(&dir).unwrap();
-    /// let endings = ["KRK", "KNK", "KRKN"].map(|e| e.parse::<Ending>().unwrap());
-    /// let (krk, knk) = (generate(&endings[0], &[], 1, &|_| {}).unwrap(), generate(&endings[1], &[], 1, &|_| {}).unwrap());
-    /// let krkn = generate(&endings[2], &[&krk, &knk], 1, &|_| {}).unwrap();
+    /// let make = |name: &str, subs: &[&_]| generate(&name.parse().unwrap(), subs, 1, &|_| {});
+    /// let (krk, knk) = (make("KRK", &[]).unwrap(), make("KNK", &[]).unwrap());
+    /// let krkn = make("KRKN", &[&krk, &knk]).unwrap();
     /// // The WDL file alone says which rule: the horse on b1 can only check forever.
-    /// write_wdl(&krkn, &dir.join(endings[2].wdl_file_name()), 1).unwrap();
+    /// let name = "KRKN".parse::<Ending>().unwrap().wdl_file_name();
+    /// write_wdl(&krkn, &dir.join(name), 1).unwrap();
     /// let tb = Tablebases::open(&dir).unwrap();
     /// let pos = Position::from_fen("9/9/4k4/9/9/9/9/9/1n7/R2K5 w").unwrap();
     /// assert_eq!(tb.probe_rule(&pos).unwrap(), Some(Rule::PerpetualCheck));

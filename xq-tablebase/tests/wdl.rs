@@ -1,6 +1,8 @@
 //! WDL files: written from the distance tables, probed as they are, smaller, and a damaged
 //! one is an error.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use xq_core::Position;
 use xq_tablebase::{
@@ -197,6 +199,15 @@ fn wdl_files_of_version_4_read_without_the_rule_and_are_rewritten() {
         "{} -> {}",
         bytes.len(),
         new.len()
+    );
+    // A byte that says the rule is no value of a file of version 4: an error, not a guess.
+    std::fs::write(&path, common::with_version(&new, 4)).unwrap();
+    assert_eq!(
+        Tablebases::open(&dir).unwrap().probe_wdl_value(&pos),
+        Err(TablebaseError::Corrupt {
+            path: path.clone(),
+            what: "a WDL value"
+        })
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

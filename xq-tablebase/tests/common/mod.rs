@@ -53,3 +53,23 @@ pub fn positions(
     }
     out
 }
+
+/// The bytes of a table file with its header's format version set to `version`, the
+/// header's CRC-32 (ISO-HDLC, zlib's, computed here bit by bit) mended.
+pub fn with_version(file: &[u8], version: u16) -> Vec<u8> {
+    let mut b = file.to_vec();
+    b[8..10].copy_from_slice(&version.to_le_bytes());
+    let mut crc = !0u32;
+    for &byte in &b[..124] {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    b[124..128].copy_from_slice(&(!crc).to_le_bytes());
+    b
+}
