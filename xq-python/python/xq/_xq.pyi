@@ -230,8 +230,10 @@ class Tablebase:
         won or lost by the rules of perpetual check and chase, which has no distance to
         mate."""
     def probe_rule(self, board: Board) -> Optional[Termination]:
-        """PERPETUAL_CHECK or PERPETUAL_CHASE for a win or loss by that rule; None for
-        a mate, a draw, an ending not in the directory, or a file of format version 3."""
+        """PERPETUAL_CHECK or PERPETUAL_CHASE for a win or loss by that rule, from the
+        distance file or, without it, the WDL file; None for a mate, a draw, an ending
+        not in the directory, or a file that does not record the rule (a distance file
+        of format version 3, a WDL file of version 4 or older)."""
 
 def _tablebase_plan(names: List[str], max_positions: Optional[int] = None) -> List[Tuple[str, List[str]]]: ...
 def _tablebase_make(directory: str, name: str, threads: int, verify: bool) -> str: ...
