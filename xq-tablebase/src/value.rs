@@ -413,8 +413,8 @@ pub enum WdlValue {
     /// The side to move loses by the rules of perpetual check and chase
     /// ([`TableValue::RuleLoss`]).
     RuleLoss {
-        /// The rule the loss comes from; `None` in a WDL file of format version 4 or
-        /// older, which does not record it.
+        /// The rule the loss comes from; `None` where the file does not record it (a WDL
+        /// file of format version 4 or older, a table of version 3).
         rule: Option<Rule>,
     },
     /// The side to move is mated, in more than 120 plies.
@@ -426,7 +426,7 @@ pub enum WdlValue {
     /// The side to move wins by the rules of perpetual check and chase
     /// ([`TableValue::RuleWin`]).
     RuleWin {
-        /// The rule the win needs; `None` in a WDL file of format version 4 or older.
+        /// The rule the win needs; `None` where the file does not record it.
         rule: Option<Rule>,
     },
     /// The side to move mates within 120 plies.
