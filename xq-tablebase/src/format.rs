@@ -210,11 +210,9 @@ pub fn write_wdl(table: &Table, path: &Path, threads: usize) -> Result<u64, Tabl
     write_file(table, path, threads, Kind::Wdl)
 }
 
-/// The WDL byte of a stored code (not 0).
-fn wdl_byte(code: u16) -> u8 {
-    TableValue::from_code(code)
-        .map_or(WdlValue::Draw, TableValue::wdl_value)
-        .byte()
+/// The WDL value of a stored code (not 0).
+fn wdl_value(code: u16) -> WdlValue {
+    TableValue::from_code(code).map_or(WdlValue::Draw, TableValue::wdl_value)
 }
 
 fn write_file(
@@ -251,7 +249,7 @@ fn write_file(
                 last = c;
             }
             if kind == Kind::Wdl {
-                b.push(wdl_byte(last));
+                b.push(wdl_value(last).byte());
             } else if width == 1 {
                 // A mate's code is below 250 here; a rule's keeps its low byte.
                 b.push(last as u8);
@@ -347,6 +345,20 @@ pub(crate) struct Header {
     pub broken: u64,
     pub counts: [[u64; 3]; 2],
     pub length: u64,
+}
+
+impl Header {
+    /// Does the file say which rule decides each of its results of the rules of
+    /// perpetual check and chase? Always where one side alone attacks (no such result);
+    /// where both attack, a distance file from format version 4 and a WDL file from
+    /// version 5, unless the table was rewritten from one of version 3.
+    pub fn says_the_rule(&self) -> bool {
+        let first = match self.kind {
+            Kind::Distance => 4,
+            Kind::Wdl => 5,
+        };
+        !self.ending.both_attack() || (self.version >= first && !self.rule_unrecorded)
+    }
 }
 
 /// Where an open file's blocks are read from.
@@ -775,8 +787,8 @@ pub fn rewrite_table(path: &Path, threads: usize) -> Result<Option<(u64, u64)>, 
 /// when the file is left as it is.
 ///
 /// # Errors
-/// When the file there cannot be read or is not a good WDL file, or the new one cannot be
-/// written.
+/// When the file there cannot be read, is not a good WDL file or is another ending's
+/// (`Corrupt`, "ending name"), or the new one cannot be written.
 ///
 /// ```
 /// use xq_tablebase::{generate, rewrite_wdl, write_wdl, Ending};
@@ -797,7 +809,13 @@ pub fn rewrite_wdl(
 ) -> Result<Option<u64>, TablebaseError> {
     let old = TableFile::open(path)?;
     old.check_kind(Kind::Wdl)?;
-    if old.header.version >= 5 || !table.layout.ending.both_attack() {
+    if old.header.ending != table.layout.ending {
+        return Err(TablebaseError::Corrupt {
+            path: path.to_path_buf(),
+            what: "ending name",
+        });
+    }
+    if old.header.version >= 5 || old.header.says_the_rule() {
         return Ok(None);
     }
     drop(old);
@@ -826,11 +844,8 @@ pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
     // Before version 5 a WDL file does not say which rule decides a rule result.
     let says_the_rule = file.header.version >= 5;
     let expected = |code: u16| match says_the_rule {
-        true => wdl_byte(code),
-        false => WdlValue::from_byte(wdl_byte(code))
-            .expect("a value")
-            .without_rule()
-            .byte(),
+        true => wdl_value(code),
+        false => wdl_value(code).without_rule(),
     };
     let mut checked = 0;
     for (b, codes) in table.codes.chunks(per).enumerate() {
@@ -839,7 +854,7 @@ pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
             if code == 0 {
                 continue;
             }
-            if byte != expected(code) {
+            if byte != expected(code).byte() {
                 let entry = (b * per + i) as u64;
                 let layout = &table.layout;
                 let mut p = [xq_core::Square::A0; MAX_PIECES];
@@ -852,7 +867,7 @@ pub fn check_wdl(table: &Table, path: &Path) -> Result<u64, TablebaseError> {
                     path: path.to_path_buf(),
                     position,
                     stored: WdlValue::from_byte(byte),
-                    expected: WdlValue::from_byte(expected(code)).expect("a value"),
+                    expected: expected(code),
                 });
             }
             checked += 1;

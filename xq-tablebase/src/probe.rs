@@ -274,10 +274,7 @@ impl Tablebases {
         let Some(file) = self.file(ending) else {
             return Ok(None);
         };
-        let h = &file?.header;
-        Ok(Some(
-            !ending.both_attack() || (h.version >= 4 && !h.rule_unrecorded),
-        ))
+        Ok(Some(file?.header.says_the_rule()))
     }
 
     /// Does `ending`'s WDL file say which rule decides each of its results of the rules
@@ -292,10 +289,7 @@ impl Tablebases {
         let Some(slot) = self.files.get(ending).and_then(|f| f.wdl.as_ref()) else {
             return Ok(None);
         };
-        let h = &slot.open(ending)?.header;
-        Ok(Some(
-            !ending.both_attack() || (h.version >= 5 && !h.rule_unrecorded),
-        ))
+        Ok(Some(slot.open(ending)?.header.says_the_rule()))
     }
 
     /// Opens every file and checks its header and block table (not its blocks).

@@ -183,6 +183,16 @@ fn wdl_files_of_version_4_read_without_the_rule_and_are_rewritten() {
         "tablebase win by the perpetual check or chase rule (no forced mate)"
     );
     drop(tb);
+    // Another ending's table does not overwrite the file.
+    let krk = read_table(&data().join("KRK.xqtb")).unwrap();
+    assert_eq!(
+        rewrite_wdl(&krk, &path, 2),
+        Err(TablebaseError::Corrupt {
+            path: path.clone(),
+            what: "ending name"
+        })
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
     let written = rewrite_wdl(&table, &path, 2).unwrap().expect("rewritten");
     let new = std::fs::read(&path).unwrap();
     assert_eq!(written, new.len() as u64);
