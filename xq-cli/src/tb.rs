@@ -6,8 +6,9 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    check_wdl, log, make, memory_needed, read_captures, read_table, rewrite_table, rewrite_wdl,
-    table_size, verify, write_wdl, Ending, MakeProgress, Progress, Table, Tablebases,
+    check_wdl, keep, log, make, memory_needed, read_captures, read_table, rewrite_table,
+    rewrite_wdl, table_size, verify, write_wdl, Ending, Kept, MakeProgress, Progress, Table,
+    Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -53,7 +54,8 @@ enum TbCommand {
         #[arg(long, default_value = "")]
         note: String,
     },
-    /// Probe a position: its result, distance to mate and every legal move's value.
+    /// Probe a position: its result, distance to mate and every legal move's value (the
+    /// result alone where the directory has only the ending's WDL file).
     Probe {
         /// The directory of tables.
         dir: PathBuf,
@@ -141,25 +143,18 @@ fn gen(
     let existing = Tablebases::open(dir)?;
     let log = log::Log::open(dir, note)?;
     for ending in &wanted {
-        if dir.join(ending.file_name()).exists() {
-            let says = existing.says_the_rule(ending).ok() != Some(Some(false)); // else: version 3
-            let kept = |(s, size)| (log::Record::kept_in(dir, &s, size), size);
-            match existing.stats(ending).map(|found| found.filter(|_| says).map(kept)) {
-                Ok(None) if !says => outln!("{ending}: the file there (of format version 3) does not say which rule decides its rule results, generating it again")?,
-                Ok(Some((Ok(row), size))) => {
-                    outln!("{ending}: already in {} ({size} bytes)", dir.display())?;
-                    if existing.wdl_says_the_rule(ending).ok() == Some(Some(false)) {
-                        let table = read_table(&dir.join(ending.file_name()))?;
-                        let path = dir.join(ending.wdl_file_name());
-                        if let Some(b) = rewrite_wdl(&table, &path, threads)? {
-                            outln!("{ending}: WDL file written again to say which rule decides its rule results ({b} bytes)")?;
-                        }
-                    }
-                    log.append(&row)?;
-                    bytes += size;
-                    continue;
+        match keep(dir, &existing, ending, threads)? {
+            Kept::Missing => {}
+            Kept::Old => outln!("{ending}: the file there (of format version 3) does not say which rule decides its rule results, generating it again")?,
+            Kept::Bad(_) => outln!("{ending}: the file there is not good, generating it again")?,
+            Kept::Good { record, bytes: size, wdl_rewritten } => {
+                outln!("{ending}: already in {} ({size} bytes)", dir.display())?;
+                if let Some(b) = wdl_rewritten {
+                    outln!("{ending}: WDL file written again to say which rule decides its rule results ({b} bytes)")?;
                 }
-                _ => outln!("{ending}: the file there is not good, generating it again")?,
+                log.append(&record)?;
+                bytes += size;
+                continue;
             }
         }
         let template = "{msg} {bar:30} {pos}/{len} {elapsed_precise} eta {eta}";
@@ -225,7 +220,17 @@ fn probe(dir: &Path, position: &PositionArgs, json: bool) -> Result<i32> {
         if let (true, Some(odd)) = (tb.covers(pos), pos.irregularities().first()) {
             bail!("{ending} has no table entry for this position: {odd}");
         }
-        bail!("{ending} is not in {}", dir.display());
+        let Some(v) = tb.probe_wdl_value(pos)? else {
+            bail!("{ending} is not in {}", dir.display());
+        };
+        // The WDL file alone: the result and the rule, no distance, no moves.
+        let (side, rule) = (pos.side_to_move(), v.rule().map(|r| r.tag()));
+        let out = serde_json::json!({"fen": pos.to_fen(), "ending": ending.to_string(), "result": v.result().to_string(), "dtm": null, "by_rule": v.by_rule(), "rule": rule, "moves": null});
+        match json {
+            true => outln!("{out}")?,
+            false => outln!("{ending}, {side} to move: {v} (WDL file only: the distance file gives distances and moves)")?,
+        }
+        return Ok(0);
     };
     let moves = tb.root_moves(pos)?.unwrap_or_default();
     if json {

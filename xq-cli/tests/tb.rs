@@ -303,6 +303,46 @@ fn probe_reports_wins_by_the_perpetual_check_rule() {
     assert_eq!(json["moves"][1]["dtm"], 14);
 }
 
+/// With only an ending's WDL file in the directory, `xq tb probe` says the position's
+/// result and its rule (from format version 5), without distance or moves.
+#[test]
+fn probe_from_the_wdl_file_alone() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xq-tablebase/tests/data");
+    let dir = std::env::temp_dir().join(format!("xq-cli-tb-wdl-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["KRK", "KNK", "KRKN"] {
+        let file = format!("{name}.xqtb");
+        std::fs::copy(data.join(&file), dir.join(&file)).unwrap();
+    }
+    let d = dir.to_str().unwrap();
+    assert!(xq(&["tb", "verify", d, "--wdl"]).status.success());
+    std::fs::remove_file(dir.join("KRKN.xqtb")).unwrap();
+    let fen = "9/9/4k4/9/9/9/9/3n5/9/R2K5 b";
+    assert_eq!(
+        stdout(&xq(&["tb", "probe", d, "--fen", fen])),
+        "KRKN, black to move: loss by the perpetual-check rule \
+         (WDL file only: the distance file gives distances and moves)\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&xq(&["tb", "probe", d, "--fen", fen, "--json"]))).unwrap();
+    assert_eq!(json["ending"], "KRKN");
+    assert_eq!(json["result"], "loss");
+    assert_eq!(json["by_rule"], true);
+    assert_eq!(json["rule"], "perpetual-check");
+    assert_eq!(json["dtm"], serde_json::Value::Null);
+    assert_eq!(json["moves"], serde_json::Value::Null);
+    // A WDL file of format version 4 does not say which rule.
+    let old = data.join("format-4/KRKN.xqwdl");
+    std::fs::copy(old, dir.join("KRKN.xqwdl")).unwrap();
+    let probe = stdout(&xq(&["tb", "probe", d, "--fen", fen]));
+    assert!(
+        probe.starts_with("KRKN, black to move: loss by the perpetual check or chase rule (WDL"),
+        "{probe}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `xq analyze --tablebases`: the tables' verdict comes first, in text and in JSON, and the
 /// search plays a fastest mate.
 #[test]

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::path::PathBuf;
 use xq_tablebase::log::{Log, Record};
-use xq_tablebase::{read_table, rewrite_wdl, Ending, TableResult, Tablebases};
+use xq_tablebase::{keep, Ending, Kept, TableResult, Tablebases};
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
 /// the smaller `<ENDING>.xqwdl`, which `probe_wdl` reads when there is one), probed
@@ -149,29 +149,15 @@ pub fn _tablebase_make(
 #[pyfunction]
 pub fn _tablebase_kept(directory: PathBuf, name: &str) -> PyResult<Option<String>> {
     let ending = ending(name)?;
-    if !directory.join(ending.file_name()).exists() {
-        return Ok(None);
-    }
     let Ok(tb) = Tablebases::open(&directory) else {
         return Ok(None);
     };
-    // A table where both sides attack, of format version 3, does not say which rule
-    // decides its rule results: made again, as `xq tb gen` does.
-    if tb.says_the_rule(&ending) == Ok(Some(false)) {
-        return Ok(None);
+    // A table of format version 3 where both sides attack, or a damaged one, is made
+    // again; a WDL file of version 4 or older is written again from its table.
+    match keep(&directory, &tb, &ending, 1).map_err(table_error)? {
+        Kept::Good { record, .. } => Ok(Some(record.to_csv())),
+        Kept::Missing | Kept::Old | Kept::Bad(_) => Ok(None),
     }
-    // A WDL file of format version 4 or older does not say which rule: written again
-    // from the table, as `xq tb gen` writes it.
-    if tb.wdl_says_the_rule(&ending) == Ok(Some(false)) {
-        let table = read_table(&directory.join(ending.file_name())).map_err(table_error)?;
-        rewrite_wdl(&table, &directory.join(ending.wdl_file_name()), 1).map_err(table_error)?;
-    }
-    Ok(match tb.stats(&ending) {
-        Ok(Some((stats, bytes))) => Record::kept_in(&directory, &stats, bytes)
-            .ok()
-            .map(|r| r.to_csv()),
-        _ => None,
-    })
 }
 
 /// Appends `row` (a CSV line of `_tablebase_make` or `_tablebase_kept`) to the generation

@@ -19,7 +19,7 @@ pub use format::{
     write_wdl, FORMAT_VERSION,
 };
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
-pub use make::{make, Made, MakeProgress};
+pub use make::{keep, make, Kept, Made, MakeProgress};
 pub use probe::Tablebases;
 #[allow(deprecated)]
 pub use value::{Rule, TableResult, TableValue, Wdl, WdlValue};

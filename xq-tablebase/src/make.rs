@@ -1,10 +1,10 @@
 //! Making one ending's files in a directory, as `xq tb gen` does for each ending of its
 //! plan: the step a cluster's task runs on a node (`xq.tablebase.generate` in Python).
 
-use crate::format::{read_captures, write_table, write_wdl};
+use crate::format::{read_captures, read_table, rewrite_wdl, write_table, write_wdl};
 use crate::gen::{table_size, Progress, Table};
 use crate::log::{self, Record};
-use crate::{generate, verify, Ending, TablebaseError};
+use crate::{generate, verify, Ending, TablebaseError, Tablebases};
 use std::path::Path;
 use std::time::Instant;
 
@@ -100,5 +100,79 @@ pub fn make(
         table,
         record,
         wdl_bytes,
+    })
+}
+
+/// What [`keep`] found of an ending's files in a directory.
+#[derive(Debug)]
+pub enum Kept {
+    /// The directory has no distance file of the ending.
+    Missing,
+    /// The distance file is of an ending where both sides attack and of format version 3:
+    /// it does not say which rule decides its rule results, so it is made again.
+    Old,
+    /// The distance file is not good (its header or, where both sides attack, its
+    /// blocks): made again.
+    Bad(TablebaseError),
+    /// A good table, kept.
+    Good {
+        /// Its row of the generation log (status `kept`, no times).
+        record: Record,
+        /// The distance file's bytes.
+        bytes: u64,
+        /// The WDL file's bytes where it was written again to say which rule decides a
+        /// rule result (it was of format version 4 or older).
+        wdl_rewritten: Option<u64>,
+    },
+}
+
+/// What a generator that tops up a directory does with `ending`'s files already in
+/// `dir` (`tables`, the directory opened): a good distance file is kept, its WDL file
+/// written again from it ([`rewrite_wdl`](crate::rewrite_wdl), on `threads` threads)
+/// where that does not say which rule decides a rule result; anything else is made
+/// again. `xq tb gen` and `xq.tablebase.generate` both ask it.
+///
+/// # Errors
+/// Only from writing the WDL file again; a damaged distance file is [`Kept::Bad`].
+///
+/// ```
+/// use xq_tablebase::{keep, make, Kept, Tablebases};
+/// let dir = std::env::temp_dir().join(format!("xq-keep-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// let krk = "KRK".parse()?;
+/// assert!(matches!(keep(&dir, &Tablebases::open(&dir)?, &krk, 1)?, Kept::Missing));
+/// make(&dir, &krk, 1, false, &|_| {})?;
+/// let Kept::Good { record, wdl_rewritten, .. } = keep(&dir, &Tablebases::open(&dir)?, &krk, 1)?
+/// else {
+///     panic!("KRK was just made");
+/// };
+/// assert_eq!((record.positions, wdl_rewritten), (4401, None));
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn keep(
+    dir: &Path,
+    tables: &Tablebases,
+    ending: &Ending,
+    threads: usize,
+) -> Result<Kept, TablebaseError> {
+    let (record, bytes) = match tables.stats(ending) {
+        Ok(None) => return Ok(Kept::Missing),
+        Err(e) => return Ok(Kept::Bad(e)),
+        _ if tables.says_the_rule(ending).ok() == Some(Some(false)) => return Ok(Kept::Old),
+        Ok(Some((stats, bytes))) => match Record::kept_in(dir, &stats, bytes) {
+            Ok(record) => (record, bytes),
+            Err(e) => return Ok(Kept::Bad(e)),
+        },
+    };
+    let mut wdl_rewritten = None;
+    if tables.wdl_says_the_rule(ending).ok() == Some(Some(false)) {
+        let table = read_table(&dir.join(ending.file_name()))?;
+        wdl_rewritten = rewrite_wdl(&table, &dir.join(ending.wdl_file_name()), threads)?;
+    }
+    Ok(Kept::Good {
+        record,
+        bytes,
+        wdl_rewritten,
     })
 }
