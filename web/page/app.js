@@ -859,7 +859,15 @@ async function main() {
   window.xq = { state, bench, goTo, setGame, Board, judgeGame, tables: () => tables };
 }
 
+// A module of one SIMD function (wasm-feature-detect's test): the build needs WebAssembly
+// SIMD, which a browser without it cannot compile.
+const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
 main().catch((e) => {
-  $('status').textContent = 'could not start: ' + (e && e.message ? e.message : e);
+  const why = WebAssembly.validate(SIMD_PROBE)
+    ? (e && e.message ? e.message : e)
+    : 'this browser lacks WebAssembly SIMD (Chrome or Edge 91, Firefox 89, Safari 16.4 or newer)';
+  $('status').textContent = 'could not start: ' + why;
   console.error(e);
 });
