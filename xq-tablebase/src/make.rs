@@ -117,7 +117,7 @@ pub enum Kept {
     /// A good table, kept.
     Good {
         /// Its row of the generation log (status `kept`, no times).
-        record: Record,
+        record: Box<Record>,
         /// The distance file's bytes.
         bytes: u64,
         /// The WDL file's bytes where it was written again to say which rule decides a
@@ -161,7 +161,7 @@ pub fn keep(
         Err(e) => return Ok(Kept::Bad(e)),
         _ if tables.says_the_rule(ending).ok() == Some(Some(false)) => return Ok(Kept::Old),
         Ok(Some((stats, bytes))) => match Record::kept_in(dir, &stats, bytes) {
-            Ok(record) => (record, bytes),
+            Ok(record) => (Box::new(record), bytes),
             Err(e) => return Ok(Kept::Bad(e)),
         },
     };
