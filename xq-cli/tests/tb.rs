@@ -303,18 +303,26 @@ fn probe_reports_wins_by_the_perpetual_check_rule() {
     assert_eq!(json["moves"][1]["dtm"], 14);
 }
 
+/// The kept test tables' directory, and a fresh temporary directory (named by `name`)
+/// holding KRK, KNK and KRKN's distance files from its subdirectory `from` ("" for the
+/// kept ones).
+fn krkn_dir(name: &str, from: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xq-tablebase/tests/data");
+    let dir = std::env::temp_dir().join(format!("xq-cli-tb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for table in ["KRK", "KNK", "KRKN"] {
+        let file = format!("{table}.xqtb");
+        std::fs::copy(data.join(from).join(&file), dir.join(&file)).unwrap();
+    }
+    (data, dir)
+}
+
 /// With only an ending's WDL file in the directory, `xq tb probe` says the position's
 /// result and its rule (from format version 5), without distance or moves.
 #[test]
 fn probe_from_the_wdl_file_alone() {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xq-tablebase/tests/data");
-    let dir = std::env::temp_dir().join(format!("xq-cli-tb-wdl-probe-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for name in ["KRK", "KNK", "KRKN"] {
-        let file = format!("{name}.xqtb");
-        std::fs::copy(data.join(&file), dir.join(&file)).unwrap();
-    }
+    let (data, dir) = krkn_dir("wdl-probe", "");
     let d = dir.to_str().unwrap();
     assert!(xq(&["tb", "verify", d, "--wdl"]).status.success());
     std::fs::remove_file(dir.join("KRKN.xqtb")).unwrap();
@@ -445,14 +453,7 @@ fn annotate_values_endings_by_the_tables() {
 /// of `gen_verify_probe`).
 #[test]
 fn verify_rewrites_old_files() {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../xq-tablebase/tests/data");
-    let dir = std::env::temp_dir().join(format!("xq-cli-tb-rewrite-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for name in ["KRK", "KNK", "KRKN"] {
-        let file = format!("{name}.xqtb");
-        std::fs::copy(data.join("format-1-2").join(&file), dir.join(&file)).unwrap();
-    }
+    let (data, dir) = krkn_dir("rewrite", "format-1-2");
     let d = dir.to_str().unwrap();
     let out = xq(&["tb", "verify", d, "--rewrite", "--threads", "2"]);
     assert!(out.status.success());
