@@ -247,9 +247,11 @@ fn options_are_brought_within_their_ranges_and_a_new_game_forgets() {
     })
     .unwrap();
     let first = e.search(Limits::depth(6), |_| true);
-    // Searching again finds the table full of the first search: fewer nodes.
+    // Searching again finds the table and the histories of the first search: another
+    // tree (fewer nodes with some networks, more with others, as the histories reorder
+    // the moves).
     let again = e.search(Limits::depth(6), |_| true);
-    assert!(again.nodes < first.nodes, "{} {}", again.nodes, first.nodes);
+    assert_ne!(again.nodes, first.nodes);
     // A new game clears the table and the histories: the first search again, node for
     // node.
     e.new_game();
