@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::local::{End, Region};
 use common::palace;
 use std::collections::HashMap;
 use xq_core::{Color, Fen, Piece, PieceKind, Position, Square};
@@ -527,6 +528,32 @@ fn the_referee_rules_the_tables_lines_as_the_tables_say() {
         "{by_check} by the rule, {by_mate} by mate"
     );
     assert!(longest < 100, "{longest} plies");
+    // The local check of `common::local` (for endings too large for this solver) on the
+    // same positions: the region of all 3,194 positions is the table's, solved again on
+    // its own equal to it, and its strategy wins every 16th against the table's defence
+    // by the horse's perpetual check.
+    let starts: Vec<Position> = game
+        .positions
+        .iter()
+        .filter(|p| table.probe(p).unwrap().by_rule())
+        .cloned()
+        .collect();
+    assert_eq!(starts.len(), 3194);
+    let region = Region::new(&all, Color::Red, &starts, usize::MAX).unwrap();
+    assert_eq!(region.positions(), 3194);
+    let (strategy, by_check) = region.check();
+    assert_eq!(by_check, 3194);
+    for start in starts.iter().step_by(16) {
+        let (end, _) = region.play_out(&all, &strategy, start, true, &mut random);
+        match end {
+            End::Referee(o) => assert_eq!(
+                o.termination,
+                Termination::PerpetualCheck { by: Color::Black },
+                "{start}"
+            ),
+            other => panic!("{start}: {other:?}"),
+        }
+    }
 }
 
 #[test]
@@ -696,6 +723,41 @@ fn a_chariot_and_two_advisors_against_a_cannon_by_the_chase_rule() {
     // Defending as the table does, the loser is never mated: the referee ends the game at
     // the repetition, as the cannon's perpetual chase.
     assert_eq!((games, by_chase, by_mate), (360, 180, 180));
+    // The local check of `common::local` agrees: the region of each winner's positions is
+    // those positions, solved again to the table's values and rule, and its strategy
+    // against the table's defence ends every game in the cannon's perpetual chase.
+    let mut local = 0;
+    for winner in Color::ALL {
+        let starts: Vec<Position> = game
+            .positions
+            .iter()
+            .filter(|p| {
+                let v = table.probe(p).unwrap();
+                v.by_rule() && (v.result() == TableResult::Win) == (p.side_to_move() == winner)
+            })
+            .cloned()
+            .collect();
+        if starts.is_empty() {
+            continue;
+        }
+        let region = Region::new(&all, winner, &starts, usize::MAX).unwrap();
+        assert_eq!(region.positions(), starts.len());
+        let (strategy, by_check) = region.check();
+        assert_eq!(by_check, 0);
+        for start in &starts {
+            match region.play_out(&all, &strategy, start, true, &mut random).0 {
+                End::Referee(o) => {
+                    assert!(
+                        matches!(o.termination, Termination::PerpetualChase { by, .. } if by == !winner),
+                        "{start}: {o}"
+                    );
+                    local += 1;
+                }
+                other => panic!("{start}: {other:?}"),
+            }
+        }
+    }
+    assert_eq!(local, 360);
     // The file says which rule: the chase rule, in words and in the value.
     let dir = std::env::temp_dir().join(format!("xq-tb-chase-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

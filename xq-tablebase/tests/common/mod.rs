@@ -2,6 +2,8 @@
 //! Each test binary compiles this module and uses a part of it.
 #![allow(dead_code)]
 
+pub mod local;
+
 use xq_core::{Color, Fen, File, Piece, PieceKind, Position, Rank, Square};
 
 /// The nine squares of `color`'s palace.

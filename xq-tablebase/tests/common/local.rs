@@ -1,0 +1,562 @@
+//! A check of a table's rule results on the positions some starts lead to, for endings
+//! too large for the whole-ending solver of `rule.rs` (it keeps every position of the
+//! ending, unfolded, and sweeps them all at every step).
+//!
+//! From starts the table says a side `W` wins by the rules, the region is every position
+//! reached when `W` plays any move the table says keeps the win by the rules and the other
+//! side `L` any legal move at all, up to a capture or a move into a mate. Every position of
+//! the region is then one the table says `W` wins by the rules. On the region, the games of
+//! `rule.rs` are solved again, by the same nested fixpoint μZ₂.νZ₁.μZ₀ but each μZ₀
+//! computed as an attractor over the moves backwards (a count of the moves left for `L`),
+//! so that a solve costs a few passes over the moves instead of a sweep per step:
+//!
+//! - `L` escapes by any move the table does not give to `W` (a draw, or a capture into a
+//!   draw), so a table that calls a drawn position won fails the check;
+//! - `W` may leave the region only into a win: a mate of the table, or a capture into a
+//!   smaller table's win (by mate, or by a rule: those tables are checked on their own);
+//! - every position of the region must come out won by `W`, and won by perpetual check
+//!   alone (the check game, with a capture into a smaller table's win by the chase rule no
+//!   win) exactly where the table says `PerpetualCheck`.
+//!
+//! Then the games are played out under xq's referee (`Game::outcome`), `W` playing the
+//! solved strategy inside the region and the tables' fastest mate outside it.
+
+use std::collections::{HashMap, VecDeque};
+use xq_core::{Color, Move, Piece, PieceKind, Position};
+use xq_movegen::rules::chases;
+use xq_movegen::Outcome;
+use xq_tablebase::{Rule, Table, TableValue};
+
+/// The value of `pos` for its side to move by `tables` (the table of its ending and of
+/// every ending a capture leads to). With no chariot, horse, cannon or soldier left it is
+/// in no table: a draw, or a loss where the side to move has no legal move.
+pub fn value_of(tables: &[Table], pos: &Position) -> TableValue {
+    // A plan lists the ending last: most positions asked about are its own.
+    if let Some(v) = tables.iter().rev().find_map(|t| t.probe(pos)) {
+        return v;
+    }
+    let armed = Color::ALL.iter().any(|&c| {
+        [
+            PieceKind::Chariot,
+            PieceKind::Horse,
+            PieceKind::Cannon,
+            PieceKind::Soldier,
+        ]
+        .iter()
+        .any(|&k| pos.squares_of(Piece::new(c, k)).next().is_some())
+    });
+    assert!(!armed, "{pos}: no table holds it");
+    if xq_movegen::count_legal(pos) == 0 {
+        TableValue::Loss { plies: 0 }
+    } else {
+        TableValue::Draw
+    }
+}
+
+/// The moves with the best value by `tables` for the side to move of `pos`.
+pub fn best_moves(tables: &[Table], pos: &Position) -> Vec<Move> {
+    let mut child = pos.clone();
+    let valued: Vec<(Move, i32)> = xq_movegen::legal_moves(pos)
+        .into_iter()
+        .map(|m| {
+            let undo = child.make_move(m);
+            let v = value_of(tables, &child).for_mover().rank();
+            child.unmake_move(m, undo);
+            (m, v)
+        })
+        .collect();
+    let best = valued.iter().map(|&(_, v)| v).max().expect("a legal move");
+    valued
+        .into_iter()
+        .filter(|&(_, v)| v == best)
+        .map(|(m, _)| m)
+        .collect()
+}
+
+/// What a position is worth to the would-be winner.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Worth {
+    /// A forced mate.
+    Mate,
+    /// A win by the rules; the rule the table records.
+    Rule(Option<Rule>),
+    /// A draw or a loss.
+    Nothing,
+}
+
+/// `v`, the value of a position for its side to move, as the winner sees it.
+fn worth(v: TableValue, winner_to_move: bool) -> Worth {
+    match if winner_to_move { v } else { v.for_mover() } {
+        TableValue::Win { .. } => Worth::Mate,
+        TableValue::RuleWin { rule } => Worth::Rule(rule),
+        _ => Worth::Nothing,
+    }
+}
+
+/// Where a move of the region leads.
+#[derive(Clone, Copy, Debug)]
+enum To {
+    /// A position of the region.
+    Node(u32),
+    /// Out of the region into the winner's win: a mate, or a capture into a smaller
+    /// table's win. `by_check`: the check game may count it (a mate, or a win by
+    /// perpetual check alone).
+    Won { by_check: bool },
+}
+
+/// A move of the region's games.
+struct Edge {
+    m: Move,
+    to: To,
+    /// It gives check.
+    check: bool,
+    /// The kinds of the pieces it newly chases, as bits from `1 << kind.index()`, by the
+    /// referee's own [`chases`].
+    chased: u8,
+}
+
+/// The positions some starts lead to, with their moves (see the module docs).
+pub struct Region {
+    /// The side the table says wins every position of the region.
+    pub winner: Color,
+    starts: Vec<Position>,
+    id: HashMap<u64, u32>,
+    /// How each node was first reached: the node before it and the move, or for a start
+    /// its index in `starts` and no move; to name a position that fails.
+    parent: Vec<(u32, Option<Move>)>,
+    winner_moves: Vec<bool>,
+    /// The table says perpetual check alone wins it.
+    table_check: Vec<bool>,
+    /// The moves of node `v` are `edges[first[v]..first[v + 1]]`.
+    first: Vec<usize>,
+    edges: Vec<Edge>,
+    /// The node each edge leaves.
+    from: Vec<u32>,
+    /// The edges into node `u` are `preds[pred_first[u]..pred_first[u + 1]]`.
+    pred_first: Vec<usize>,
+    preds: Vec<u32>,
+    /// A node of the loser's with a move out of the winner's reach (a draw, a loss).
+    escape: Vec<bool>,
+    /// The kinds of which the winner has one piece: each has a chase game.
+    single: Vec<PieceKind>,
+}
+
+/// A winning strategy: for each node the winner moves at, the edge to play.
+pub type Strategy = Vec<Option<usize>>;
+
+impl Region {
+    /// The region of `starts` (every one a position `winner` wins by the rules by
+    /// `tables`, all of one ending), or `Err(n)` once it grows beyond `limit` positions.
+    pub fn new(
+        tables: &[Table],
+        winner: Color,
+        starts: &[Position],
+        limit: usize,
+    ) -> Result<Region, usize> {
+        let mut r = Region {
+            winner,
+            starts: starts.to_vec(),
+            id: HashMap::new(),
+            parent: Vec::new(),
+            winner_moves: Vec::new(),
+            table_check: Vec::new(),
+            first: vec![0],
+            edges: Vec::new(),
+            from: Vec::new(),
+            pred_first: Vec::new(),
+            preds: Vec::new(),
+            escape: Vec::new(),
+            single: Vec::new(),
+        };
+        let mut queue = VecDeque::new();
+        for (i, start) in starts.iter().enumerate() {
+            let to_move = start.side_to_move() == winner;
+            let Worth::Rule(rule) = worth(value_of(tables, start), to_move) else {
+                panic!("{start}: not won by the rules by {winner:?}");
+            };
+            r.node(start, rule, (i as u32, None), &mut queue);
+        }
+        if let Some(start) = starts.first() {
+            r.single = [
+                PieceKind::Chariot,
+                PieceKind::Horse,
+                PieceKind::Cannon,
+                PieceKind::Soldier,
+                PieceKind::Advisor,
+                PieceKind::Elephant,
+            ]
+            .into_iter()
+            .filter(|&k| start.squares_of(Piece::new(winner, k)).count() == 1)
+            .collect();
+        }
+        let mut v = 0u32;
+        while let Some(mut pos) = queue.pop_front() {
+            if r.id.len() > limit {
+                return Err(r.id.len());
+            }
+            let mover_wins = pos.side_to_move() == winner;
+            let mut escape = false;
+            for m in xq_movegen::legal_moves(&pos) {
+                let capture = pos.piece_on(m.to()).is_some();
+                let chased = chases(&pos, m)
+                    .iter()
+                    .map(|sq| 1u8 << pos.piece_on(sq).unwrap().kind.index())
+                    .fold(0, |a, b| a | b);
+                let undo = pos.make_move(m);
+                let check = pos.is_check();
+                let to = match worth(value_of(tables, &pos), !mover_wins) {
+                    Worth::Rule(rule) if !capture => {
+                        Some(To::Node(r.node(&pos, rule, (v, Some(m)), &mut queue)))
+                    }
+                    Worth::Rule(rule) => Some(To::Won {
+                        by_check: rule == Some(Rule::PerpetualCheck),
+                    }),
+                    Worth::Mate => Some(To::Won { by_check: true }),
+                    Worth::Nothing => None,
+                };
+                pos.unmake_move(m, undo);
+                match to {
+                    Some(to) => {
+                        r.edges.push(Edge {
+                            m,
+                            to,
+                            check,
+                            chased,
+                        });
+                        r.from.push(v);
+                    }
+                    // The winner does not play it; the loser escapes by it.
+                    None => escape |= !mover_wins,
+                }
+            }
+            r.escape.push(escape);
+            r.first.push(r.edges.len());
+            v += 1;
+        }
+        // The moves backwards.
+        let n = r.positions();
+        let mut count = vec![0usize; n + 1];
+        for e in &r.edges {
+            if let To::Node(u) = e.to {
+                count[u as usize + 1] += 1;
+            }
+        }
+        for u in 0..n {
+            count[u + 1] += count[u];
+        }
+        r.pred_first = count.clone();
+        r.preds = vec![0; count[n]];
+        for (i, e) in r.edges.iter().enumerate() {
+            if let To::Node(u) = e.to {
+                let slot = &mut count[u as usize];
+                r.preds[*slot] = i as u32;
+                *slot += 1;
+            }
+        }
+        Ok(r)
+    }
+
+    /// The node of `pos`, added with how it was reached if new.
+    fn node(
+        &mut self,
+        pos: &Position,
+        rule: Option<Rule>,
+        parent: (u32, Option<Move>),
+        queue: &mut VecDeque<Position>,
+    ) -> u32 {
+        if let Some(&v) = self.id.get(&pos.key()) {
+            return v;
+        }
+        let v = self.parent.len() as u32;
+        self.id.insert(pos.key(), v);
+        self.parent.push(parent);
+        self.winner_moves.push(pos.side_to_move() == self.winner);
+        self.table_check.push(rule == Some(Rule::PerpetualCheck));
+        queue.push_back(pos.clone());
+        v
+    }
+
+    /// The number of positions.
+    pub fn positions(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// The number of moves between them (and out of the region to the winner's wins).
+    pub fn moves(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// The position of node `v`, played from its start.
+    fn position(&self, v: usize) -> Position {
+        let mut line = Vec::new();
+        let mut at = v;
+        while let (p, Some(m)) = self.parent[at] {
+            line.push(m);
+            at = p as usize;
+        }
+        let mut pos = self.starts[self.parent[at].0 as usize].clone();
+        for &m in line.iter().rev() {
+            pos.make_move(m);
+        }
+        pos
+    }
+
+    /// The node of a position, if it is in the region.
+    pub fn node_of(&self, pos: &Position) -> Option<usize> {
+        self.id.get(&pos.key()).map(|&v| v as usize)
+    }
+
+    /// Solves the region's games (`check_only`: the game of perpetual check alone) and
+    /// checks what they say against the table: every position won by the winner, and by
+    /// perpetual check alone exactly where the table records that rule. Returns the
+    /// winner's strategy of the whole rules and the number of positions the table gives
+    /// to perpetual check.
+    pub fn check(&self) -> (Strategy, usize) {
+        let (won, strategy) = self.solve(false);
+        let (by_check, _) = self.solve(true);
+        for v in 0..self.positions() {
+            assert!(
+                won[v],
+                "{}: the table's rule win is not won",
+                self.position(v)
+            );
+            assert_eq!(
+                by_check[v],
+                self.table_check[v],
+                "{}: the table's rule is {}",
+                self.position(v),
+                if self.table_check[v] {
+                    "perpetual check"
+                } else {
+                    "the chase rule"
+                }
+            );
+        }
+        (strategy, self.table_check.iter().filter(|&&c| c).count())
+    }
+
+    /// The nodes the winner wins, with a strategy: the check game (alone if
+    /// `check_only`) and a chase game for each kind of which the winner has one piece, each
+    /// also won by reaching what the others won, until none adds a node (as `rule.rs`).
+    fn solve(&self, check_only: bool) -> (Vec<bool>, Strategy) {
+        let n = self.positions();
+        let mut won = vec![false; n];
+        let mut strategy = vec![None; n];
+        let check = |e: &Edge, wins: bool| -> u8 {
+            match (e.check, wins) {
+                (true, _) => 0,
+                (false, true) => 1,
+                (false, false) => 2,
+            }
+        };
+        loop {
+            let mut next = won.clone();
+            let mut keep = |next: &mut Vec<bool>, (z, s): (Vec<bool>, Strategy)| {
+                for v in 0..n {
+                    if z[v] && !next[v] {
+                        strategy[v] = s[v];
+                    }
+                }
+                *next = z;
+            };
+            let game = self.solve_game(&next, check_only, &check);
+            keep(&mut next, game);
+            if !check_only {
+                for &kind in &self.single {
+                    let bit = 1u8 << kind.index();
+                    let chase = |e: &Edge, wins: bool| -> u8 {
+                        match (e.check, wins) {
+                            (true, _) => 2,
+                            (false, true) => u8::from(e.chased == 0),
+                            (false, false) if e.chased & bit != 0 => 0,
+                            (false, false) => 2,
+                        }
+                    };
+                    let game = self.solve_game(&next, check_only, &chase);
+                    keep(&mut next, game);
+                }
+            }
+            if next == won {
+                return (won, strategy);
+            }
+            won = next;
+        }
+    }
+
+    /// μZ₂. νZ₁. μZ₀. CPre: the nodes from which the winner forces the play into `target`
+    /// or into endless play whose highest priority seen forever is 1, with the move by
+    /// which each entered Z₀ in the last round of the layer that won it (as `rule.rs`).
+    fn solve_game(
+        &self,
+        target: &[bool],
+        check_only: bool,
+        priority: &dyn Fn(&Edge, bool) -> u8,
+    ) -> (Vec<bool>, Strategy) {
+        let n = self.positions();
+        let mut strategy = vec![None; n];
+        let mut z2 = vec![false; n];
+        loop {
+            let mut z1 = vec![true; n];
+            let choice = loop {
+                let (z0, choice) = self.attractor(target, check_only, priority, &z1, &z2);
+                if z0 == z1 {
+                    break choice;
+                }
+                z1 = z0;
+            };
+            for v in 0..n {
+                if z1[v] && !z2[v] {
+                    strategy[v] = choice[v];
+                }
+            }
+            if z1 == z2 {
+                return (z2, strategy);
+            }
+            z2 = z1;
+        }
+    }
+
+    /// μZ₀. CPre(Z₀, Z₁, Z₂): a move of priority `i` must lead into Zᵢ (or into `target`,
+    /// or out of the region into a win the game counts). Moves of priority 1 and 2 are
+    /// settled from the start; those of priority 0 become good as their node enters.
+    fn attractor(
+        &self,
+        target: &[bool],
+        check_only: bool,
+        priority: &dyn Fn(&Edge, bool) -> u8,
+        z1: &[bool],
+        z2: &[bool],
+    ) -> (Vec<bool>, Strategy) {
+        let n = self.positions();
+        // `Some(good)` for a move settled for this attractor, `None` for a move of
+        // priority 0 into the region, good once its node enters.
+        let settled = |e: &Edge, wins: bool| -> Option<bool> {
+            match e.to {
+                To::Won { by_check } => Some(!check_only || by_check),
+                To::Node(u) => {
+                    let u = u as usize;
+                    if target[u] {
+                        return Some(true);
+                    }
+                    match priority(e, wins) {
+                        0 => None,
+                        1 => Some(z1[u]),
+                        _ => Some(z2[u]),
+                    }
+                }
+            }
+        };
+        let mut z0 = vec![false; n];
+        let mut choice = vec![None; n];
+        let mut left = vec![0u32; n];
+        let mut work = Vec::new();
+        for v in 0..n {
+            let wins = self.winner_moves[v];
+            let moves = self.first[v]..self.first[v + 1];
+            let entered = if target[v] {
+                true
+            } else if wins {
+                choice[v] = moves
+                    .into_iter()
+                    .find(|&e| settled(&self.edges[e], true) == Some(true));
+                choice[v].is_some()
+            } else if self.escape[v] {
+                false
+            } else {
+                let bad = moves
+                    .filter(|&e| settled(&self.edges[e], false) != Some(true))
+                    .count();
+                left[v] = bad as u32;
+                bad == 0
+            };
+            if entered {
+                z0[v] = true;
+                work.push(v);
+            }
+        }
+        while let Some(u) = work.pop() {
+            for &e in &self.preds[self.pred_first[u]..self.pred_first[u + 1]] {
+                let (e, v) = (e as usize, self.from[e as usize] as usize);
+                let wins = self.winner_moves[v];
+                if z0[v] || settled(&self.edges[e], wins).is_some() {
+                    continue;
+                }
+                if wins {
+                    choice[v] = Some(e);
+                } else if self.escape[v] {
+                    continue;
+                } else {
+                    left[v] -= 1;
+                    if left[v] > 0 {
+                        continue;
+                    }
+                }
+                z0[v] = true;
+                work.push(v);
+            }
+        }
+        (z0, choice)
+    }
+
+    /// Plays from `start` until xq's referee ends the game or a capture leaves it in a
+    /// smaller table's win by the rules: the winner plays `strategy` inside the region
+    /// and one of the tables' fastest mates outside it; the loser one of the tables' best
+    /// defences if `defend`, else any legal move, picked by `random`. The end and the
+    /// plies played.
+    pub fn play_out(
+        &self,
+        tables: &[Table],
+        strategy: &[Option<usize>],
+        start: &Position,
+        defend: bool,
+        random: &mut impl FnMut(usize) -> usize,
+    ) -> (End, usize) {
+        let mut g = xq_movegen::Game::new(start.clone());
+        let mut plies = 0;
+        loop {
+            if let Some(outcome) = g.outcome() {
+                return (End::Referee(outcome), plies);
+            }
+            assert!(plies < 2000, "{start}: no end after 2,000 plies");
+            let pos = g.position().clone();
+            let inside = self.node_of(&pos);
+            if inside.is_none() {
+                let value = value_of(tables, &pos);
+                if value.by_rule() {
+                    let to_move = pos.side_to_move();
+                    return (End::Smaller { value, to_move }, plies);
+                }
+            }
+            let m = if pos.side_to_move() == self.winner {
+                match inside {
+                    Some(v) => self.edges[strategy[v].expect("the winner's move")].m,
+                    None => best_moves(tables, &pos)[0],
+                }
+            } else {
+                let moves = if defend {
+                    best_moves(tables, &pos)
+                } else {
+                    xq_movegen::legal_moves(&pos).into_iter().collect()
+                };
+                moves[random(moves.len())]
+            };
+            g.play(m).unwrap();
+            plies += 1;
+        }
+    }
+}
+
+/// How a game played out by [`Region::play_out`] ended.
+#[derive(Debug)]
+pub enum End {
+    /// The referee ended it.
+    Referee(Outcome),
+    /// A capture led into a smaller table's result by the rules (that table is checked
+    /// on its own).
+    Smaller {
+        /// Its value for the side to move.
+        value: TableValue,
+        /// The side to move.
+        to_move: Color,
+    },
+}
