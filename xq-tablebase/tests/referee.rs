@@ -17,6 +17,7 @@
 mod common;
 
 use common::local::{End, Region};
+use common::xorshift;
 use std::path::PathBuf;
 use std::time::Instant;
 use xq_core::{Color, Fen, Piece, Position, Square};
@@ -31,17 +32,6 @@ fn env_number(name: &str, default: usize) -> usize {
             .parse()
             .unwrap_or_else(|_| panic!("{name}={s}: not a number")),
         Err(_) => default,
-    }
-}
-
-/// A seeded xorshift: a number below `n`.
-fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut seed = seed | 1;
-    move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
     }
 }
 

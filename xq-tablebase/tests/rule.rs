@@ -8,7 +8,7 @@
 mod common;
 
 use common::local::{End, Region};
-use common::palace;
+use common::{palace, xorshift};
 use std::collections::HashMap;
 use xq_core::{Color, Fen, Piece, PieceKind, Position, Square};
 use xq_movegen::rules::chases;
@@ -411,17 +411,6 @@ fn best_table_moves(tables: &[Table], pos: &Position) -> Vec<xq_core::Move> {
     let moves: Vec<_> = xq_movegen::legal_moves(pos).into_iter().collect();
     let best = moves.iter().map(|&m| value(m)).max().unwrap();
     moves.into_iter().filter(|&m| value(m) == best).collect()
-}
-
-/// A seeded xorshift: a number below `n`.
-fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut seed = seed;
-    move |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    }
 }
 
 /// Plays from `start` until xq's referee ends the game (`Game::outcome`): `winner` plays

@@ -8,7 +8,8 @@
 //! the region is then one the table says `W` wins by the rules. On the region, the games of
 //! `rule.rs` are solved again, by the same nested fixpoint μZ₂.νZ₁.μZ₀ but each μZ₀
 //! computed as an attractor over the moves backwards (a count of the moves left for `L`),
-//! so that a solve costs a few passes over the moves instead of a sweep per step:
+//! so that each step of the outer fixpoints costs one pass over the moves instead of a
+//! sweep over every position for each position added:
 //!
 //! - `L` escapes by any move the table does not give to `W` (a draw, or a capture into a
 //!   draw), so a table that calls a drawn position won fails the check;

@@ -1,5 +1,6 @@
-//! What the integration tests share: the positions of a general and one piece a side.
-//! Each test binary compiles this module and uses a part of it.
+//! What the integration tests share: the positions of a general and one piece a side, a
+//! seeded random source, and the local check of rule results ([`local`]). Each test
+//! binary compiles this module and uses a part of it.
 #![allow(dead_code)]
 
 pub mod local;
@@ -74,4 +75,15 @@ pub fn with_version(file: &[u8], version: u16) -> Vec<u8> {
     }
     b[124..128].copy_from_slice(&(!crc).to_le_bytes());
     b
+}
+
+/// A seeded xorshift: a number below `n`.
+pub fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut seed = seed;
+    move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
 }
