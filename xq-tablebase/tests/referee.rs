@@ -142,7 +142,7 @@ fn rule_results_on_disk_under_the_referee() {
             100_000_000,
         );
         let mut random = xorshift(0x2545_f491_4f6c_dd1d);
-        let (mut regions, mut longest) = (Vec::new(), 0);
+        let (mut regions, mut longest) = ([Vec::new(), Vec::new()], 0);
         // Games from the starts of each rule, the loser defending as the table does and
         // then with any legal move, by how they ended: the loser's perpetual check, its
         // perpetual chase, mate, a capture into a smaller table's rule result.
@@ -168,7 +168,7 @@ fn rule_results_on_disk_under_the_referee() {
                     }
                 };
                 let (strategy, _) = region.check();
-                regions.push(region.positions());
+                regions[r].push(region.positions());
                 for start in &starts {
                     for (d, defend) in [true, false].into_iter().enumerate() {
                         let (end, plies) =
@@ -202,9 +202,11 @@ fn rule_results_on_disk_under_the_referee() {
         }
         checked += 1;
         println!(
-            "{ending}: {} of its {check} positions won by perpetual check and {} of its {chase} by the chase rule, at random; the regions they lead to, {regions:?} positions, solved again and equal to the table; games won as the table says (longest {longest} plies, {:.1} s):",
+            "{ending}: at random, {} positions won by perpetual check (the table counts {check}, a position and its mirror image once) and {} by the chase rule (the table: {chase}); the regions they lead to, {:?} and {:?} positions (by winner), solved again and equal to the table; games won as the table says (longest {longest} plies, {:.1} s):",
             found[0].len(),
             found[1].len(),
+            regions[0],
+            regions[1],
             clock.elapsed().as_secs_f64()
         );
         println!("  | starts | the loser plays | games | its perpetual check | its perpetual chase | mate | into a smaller table's rule result |");
