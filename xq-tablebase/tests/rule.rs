@@ -8,7 +8,7 @@
 mod common;
 
 use common::local::{End, Region};
-use common::{palace, xorshift};
+use common::{nested_fixpoint, palace, xorshift};
 use std::collections::HashMap;
 use xq_core::{Color, Fen, Piece, PieceKind, Position, Square};
 use xq_movegen::rules::chases;
@@ -281,45 +281,26 @@ impl Game {
                 (!self.draw_exit[v] && ok.all(|x| x)).then_some(None)
             }
         };
-        let mut strategy = vec![None; n];
-        let mut z2 = vec![false; n];
-        loop {
-            let mut z1 = vec![true; n];
-            let mut choice;
+        nested_fixpoint(n, |z1, z2| {
+            let mut z0 = vec![false; n];
+            let mut choice = vec![None; n];
             loop {
-                let mut z0 = vec![false; n];
-                choice = vec![None; n];
-                loop {
-                    let mut changed = false;
-                    for v in 0..n {
-                        if z0[v] {
-                            continue;
-                        }
-                        if let Some(c) = cpre(v, [&z0, &z1, &z2]) {
-                            z0[v] = true;
-                            choice[v] = c;
-                            changed = true;
-                        }
+                let mut changed = false;
+                for v in 0..n {
+                    if z0[v] {
+                        continue;
                     }
-                    if !changed {
-                        break;
+                    if let Some(c) = cpre(v, [&z0, z1, z2]) {
+                        z0[v] = true;
+                        choice[v] = c;
+                        changed = true;
                     }
                 }
-                if z0 == z1 {
-                    break;
-                }
-                z1 = z0;
-            }
-            for v in 0..n {
-                if z1[v] && !z2[v] {
-                    strategy[v] = choice[v];
+                if !changed {
+                    return (z0, choice);
                 }
             }
-            if z1 == z2 {
-                return (z2, strategy);
-            }
-            z2 = z1;
-        }
+        })
     }
 }
 

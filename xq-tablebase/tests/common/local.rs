@@ -22,6 +22,7 @@
 //! Then the games are played out under xq's referee (`Game::outcome`), `W` playing the
 //! solved strategy inside the region and the tables' fastest mate outside it.
 
+use super::{nested_fixpoint, Strategy};
 use std::collections::{HashMap, VecDeque};
 use xq_core::{Color, Move, Piece, PieceKind, Position};
 use xq_movegen::rules::chases;
@@ -37,14 +38,12 @@ pub fn value_of(tables: &[Table], pos: &Position) -> TableValue {
         return v;
     }
     let armed = Color::ALL.iter().any(|&c| {
-        [
-            PieceKind::Chariot,
-            PieceKind::Horse,
-            PieceKind::Cannon,
-            PieceKind::Soldier,
-        ]
-        .iter()
-        .any(|&k| pos.squares_of(Piece::new(c, k)).next().is_some())
+        pos.pieces(c).any(|(p, _)| {
+            !matches!(
+                p.kind,
+                PieceKind::General | PieceKind::Advisor | PieceKind::Elephant
+            )
+        })
     });
     assert!(!armed, "{pos}: no table holds it");
     if xq_movegen::count_legal(pos) == 0 {
@@ -142,9 +141,6 @@ pub struct Region {
     single: Vec<PieceKind>,
 }
 
-/// A winning strategy: for each node the winner moves at, the edge to play.
-pub type Strategy = Vec<Option<usize>>;
-
 impl Region {
     /// The region of `starts` (every one a position `winner` wins by the rules by
     /// `tables`, all of one ending), or `Err(n)` once it grows beyond `limit` positions.
@@ -178,17 +174,12 @@ impl Region {
             r.node(start, rule, (i as u32, None), &mut queue);
         }
         if let Some(start) = starts.first() {
-            r.single = [
-                PieceKind::Chariot,
-                PieceKind::Horse,
-                PieceKind::Cannon,
-                PieceKind::Soldier,
-                PieceKind::Advisor,
-                PieceKind::Elephant,
-            ]
-            .into_iter()
-            .filter(|&k| start.squares_of(Piece::new(winner, k)).count() == 1)
-            .collect();
+            // Every kind but the general (the first).
+            r.single = PieceKind::ALL
+                .into_iter()
+                .skip(1)
+                .filter(|&k| start.squares_of(Piece::new(winner, k)).count() == 1)
+                .collect();
         }
         let mut v = 0u32;
         while let Some(mut pos) = queue.pop_front() {
@@ -384,37 +375,17 @@ impl Region {
         }
     }
 
-    /// μZ₂. νZ₁. μZ₀. CPre: the nodes from which the winner forces the play into `target`
-    /// or into endless play whose highest priority seen forever is 1, with the move by
-    /// which each entered Z₀ in the last round of the layer that won it (as `rule.rs`).
+    /// The nodes from which the winner forces the play into `target` or into endless play
+    /// whose highest priority seen forever is 1, with its strategy ([`nested_fixpoint`]).
     fn solve_game(
         &self,
         target: &[bool],
         check_only: bool,
         priority: &dyn Fn(&Edge, bool) -> u8,
     ) -> (Vec<bool>, Strategy) {
-        let n = self.positions();
-        let mut strategy = vec![None; n];
-        let mut z2 = vec![false; n];
-        loop {
-            let mut z1 = vec![true; n];
-            let choice = loop {
-                let (z0, choice) = self.attractor(target, check_only, priority, &z1, &z2);
-                if z0 == z1 {
-                    break choice;
-                }
-                z1 = z0;
-            };
-            for v in 0..n {
-                if z1[v] && !z2[v] {
-                    strategy[v] = choice[v];
-                }
-            }
-            if z1 == z2 {
-                return (z2, strategy);
-            }
-            z2 = z1;
-        }
+        nested_fixpoint(self.positions(), |z1, z2| {
+            self.attractor(target, check_only, priority, z1, z2)
+        })
     }
 
     /// μZ₀. CPre(Z₀, Z₁, Z₂): a move of priority `i` must lead into Zᵢ (or into `target`,

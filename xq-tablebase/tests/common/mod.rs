@@ -1,5 +1,6 @@
 //! What the integration tests share: the positions of a general and one piece a side, a
-//! seeded random source, and the local check of rule results ([`local`]). Each test
+//! seeded random source, the nested fixpoint of the rule solvers, and the local check of
+//! rule results ([`local`]). Each test
 //! binary compiles this module and uses a part of it.
 #![allow(dead_code)]
 
@@ -85,5 +86,43 @@ pub fn xorshift(seed: u64) -> impl FnMut(usize) -> usize {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         (seed % n as u64) as usize
+    }
+}
+
+/// A winning strategy: for each node the winner moves at, the index of the move to play.
+pub type Strategy = Vec<Option<usize>>;
+
+/// μZ₂. νZ₁. μZ₀. CPre over `n` nodes: the nodes the winner wins in a parity game of
+/// priorities 0 to 2 (the highest seen forever must be 1), given `least(z1, z2)`, the
+/// least fixpoint Z₀ for fixed Z₁ and Z₂ (a move of priority `i` leading into Zᵢ) with
+/// the move by which each of its nodes entered. With them, the winner's move at each node
+/// won: the one by which it entered Z₀ in the last round of the layer (the iteration of
+/// Z₂) that won it. A move of priority 0 leads to a node that entered before, one of
+/// priority 2 to a lower layer, so an endless play in a layer takes moves of priority 1
+/// forever and of priority 2 never.
+pub fn nested_fixpoint(
+    n: usize,
+    mut least: impl FnMut(&[bool], &[bool]) -> (Vec<bool>, Strategy),
+) -> (Vec<bool>, Strategy) {
+    let mut strategy = vec![None; n];
+    let mut z2 = vec![false; n];
+    loop {
+        let mut z1 = vec![true; n];
+        let choice = loop {
+            let (z0, choice) = least(&z1, &z2);
+            if z0 == z1 {
+                break choice;
+            }
+            z1 = z0;
+        };
+        for v in 0..n {
+            if z1[v] && !z2[v] {
+                strategy[v] = choice[v];
+            }
+        }
+        if z1 == z2 {
+            return (z2, strategy);
+        }
+        z2 = z1;
     }
 }
