@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::local::{End, Region};
+use common::local::{best_moves, defence, play, End, Region};
 use common::{nested_fixpoint, palace, xorshift};
 use std::collections::HashMap;
 use xq_core::{Color, Fen, Piece, PieceKind, Position, Square};
@@ -377,23 +377,6 @@ fn check_against_the_solver(a: PieceKind, b: PieceKind) -> (usize, [[u64; 2]; 2]
     (game.positions.len(), counts)
 }
 
-/// The moves with the best table value for the side to move in `pos`, a position of
-/// one of `tables` (a capture of the last attacker is a draw).
-fn best_table_moves(tables: &[Table], pos: &Position) -> Vec<xq_core::Move> {
-    let value = |m: xq_core::Move| {
-        let mut child = pos.clone();
-        child.make_move(m);
-        let v = tables
-            .iter()
-            .find_map(|t| t.probe(&child))
-            .unwrap_or(TableValue::Draw);
-        v.for_mover().rank()
-    };
-    let moves: Vec<_> = xq_movegen::legal_moves(pos).into_iter().collect();
-    let best = moves.iter().map(|&m| value(m)).max().unwrap();
-    moves.into_iter().filter(|&m| value(m) == best).collect()
-}
-
 /// Plays from `start` until xq's referee ends the game (`Game::outcome`): `winner` plays
 /// the solver's strategy (`won`, `strategy`) while the position is won by the rules, and
 /// the fastest mate of `tables` once it is a plain win; the loser plays one of the
@@ -408,31 +391,21 @@ fn play_out(
     defend: bool,
     random: &mut impl FnMut(usize) -> usize,
 ) -> (Outcome, usize) {
-    let mut g = xq_movegen::Game::new(start.clone());
-    let mut plies = 0;
-    loop {
-        if let Some(outcome) = g.outcome() {
-            assert_eq!(outcome.result.winner(), Some(winner), "{start}: {outcome}");
-            return (outcome, plies);
-        }
-        assert!(plies < 1000, "{start}: no end after 1,000 plies");
-        let pos = g.position().clone();
-        let m = if pos.side_to_move() == winner {
+    let (end, plies) = play(start, 1000, |pos| {
+        Ok(if pos.side_to_move() == winner {
             match game.id.get(&pos.key()).filter(|&&w| won[w]) {
                 Some(&w) => game.edges[w][strategy[w].expect("the winner's move")].m,
-                None => best_table_moves(tables, &pos)[0],
+                None => best_moves(tables, pos)[0],
             }
         } else {
-            let moves: Vec<_> = if defend {
-                best_table_moves(tables, &pos)
-            } else {
-                xq_movegen::legal_moves(&pos).into_iter().collect()
-            };
-            moves[random(moves.len())]
-        };
-        g.play(m).unwrap();
-        plies += 1;
-    }
+            defence(tables, pos, defend, random)
+        })
+    });
+    let End::Referee(outcome) = end else {
+        unreachable!("only the referee ends these games")
+    };
+    assert_eq!(outcome.result.winner(), Some(winner), "{start}: {outcome}");
+    (outcome, plies)
 }
 
 /// The tables' lines under the referee. From every 8th position of KRKN that the rules

@@ -483,39 +483,64 @@ impl Region {
         defend: bool,
         random: &mut impl FnMut(usize) -> usize,
     ) -> (End, usize) {
-        let mut g = xq_movegen::Game::new(start.clone());
-        let mut plies = 0;
-        loop {
-            if let Some(outcome) = g.outcome() {
-                return (End::Referee(outcome), plies);
-            }
-            assert!(plies < 2000, "{start}: no end after 2,000 plies");
-            let pos = g.position().clone();
-            let inside = self.node_of(&pos);
+        play(start, 2000, |pos| {
+            let inside = self.node_of(pos);
             if inside.is_none() {
-                let value = value_of(tables, &pos);
+                let value = value_of(tables, pos);
                 if value.by_rule() {
                     let to_move = pos.side_to_move();
-                    return (End::Smaller { value, to_move }, plies);
+                    return Err(End::Smaller { value, to_move });
                 }
             }
-            let m = if pos.side_to_move() == self.winner {
+            Ok(if pos.side_to_move() == self.winner {
                 match inside {
                     Some(v) => self.edges[strategy[v].expect("the winner's move")].m,
-                    None => best_moves(tables, &pos)[0],
+                    None => best_moves(tables, pos)[0],
                 }
             } else {
-                let moves = if defend {
-                    best_moves(tables, &pos)
-                } else {
-                    xq_movegen::legal_moves(&pos).into_iter().collect()
-                };
-                moves[random(moves.len())]
-            };
-            g.play(m).unwrap();
-            plies += 1;
-        }
+                defence(tables, pos, defend, random)
+            })
+        })
     }
+}
+
+/// Plays from `start` under xq's referee (`Game::outcome`), each move `next`'s for the
+/// position, until the referee ends the game or `next` does (`Err`). The end and the
+/// plies played; panics if neither has ended it after `limit` plies.
+pub fn play(
+    start: &Position,
+    limit: usize,
+    mut next: impl FnMut(&Position) -> Result<Move, End>,
+) -> (End, usize) {
+    let mut g = xq_movegen::Game::new(start.clone());
+    let mut plies = 0;
+    loop {
+        if let Some(outcome) = g.outcome() {
+            return (End::Referee(outcome), plies);
+        }
+        assert!(plies < limit, "{start}: no end after {limit} plies");
+        match next(g.position()) {
+            Ok(m) => g.play(m).unwrap(),
+            Err(end) => return (end, plies),
+        }
+        plies += 1;
+    }
+}
+
+/// The loser's move in `pos`: one of the tables' best defences if `defend`, else any
+/// legal move, picked by `random`.
+pub fn defence(
+    tables: &[Table],
+    pos: &Position,
+    defend: bool,
+    random: &mut impl FnMut(usize) -> usize,
+) -> Move {
+    let moves = if defend {
+        best_moves(tables, pos)
+    } else {
+        xq_movegen::legal_moves(pos).into_iter().collect()
+    };
+    moves[random(moves.len())]
 }
 
 /// How a game played out by [`Region::play_out`] ended.
