@@ -11,7 +11,7 @@
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use xq_eval::nnue::{Network, GENERAL_BUCKETS, MAX_BUCKETS, MAX_HIDDEN};
+use xq_eval::nnue::{Network, GENERAL_BUCKETS, MAX_BUCKETS, MAX_HIDDEN, MAX_SECOND_LAYER};
 use xq_train::nnue::{TrainOptions, Trainer, TrainingData};
 
 /// Train a network on self-play data.
@@ -38,6 +38,11 @@ pub struct TrainArgs {
     /// With six general buckets, train rows the six share too (added to each when written).
     #[arg(long)]
     shared_rows: bool,
+    /// A second layer this many units wide beside the output: 0 (none), or a multiple of
+    /// 8 up to 32 (default 0, or that of `--init`). A network without one can start one:
+    /// it starts with zero output weights, so as the network given.
+    #[arg(long, value_name = "N")]
+    second_layer: Option<usize>,
     /// Passes over the data (the learning rate falls over them).
     #[arg(long, default_value_t = 20, value_name = "N")]
     epochs: usize,
@@ -146,6 +151,15 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     } else if args.shared_rows && generals == 1 {
         bail!("--shared-rows needs --general-buckets {GENERAL_BUCKETS}");
     }
+    let second = args
+        .second_layer
+        .unwrap_or_else(|| init.as_ref().map_or(0, |n| n.second_layer()));
+    let from = init.as_ref().map_or(0, |n| n.second_layer());
+    if second % 8 != 0 || second > MAX_SECOND_LAYER {
+        bail!("--second-layer {second}: 0 or a multiple of 8 up to {MAX_SECOND_LAYER}");
+    } else if from != 0 && from != second {
+        bail!("--second-layer {second}, but the network of --init has one {from} wide");
+    }
     if let Some(dir) = &args.checkpoints {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -166,6 +180,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         buckets,
         general_buckets: generals,
         shared_rows: args.shared_rows,
+        second_layer: second,
         lr: args.lr,
         wdl: args.wdl,
         batch: args.batch,
@@ -185,6 +200,10 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
             String::new()
         } else {
             format!(", {buckets} output buckets")
+        } + &if second == 0 {
+            String::new()
+        } else {
+            format!(", a second layer {second} wide")
         },
         trainer.k()
     )?;

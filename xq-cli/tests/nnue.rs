@@ -374,6 +374,34 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     let net = Network::from_bytes(&std::fs::read(&g).unwrap()).unwrap();
     assert_eq!((net.hidden(), net.general_buckets()), (16, 6));
 
+    // A second layer 8 wide on the one-set network: version 4, and as wide when the
+    // file starts another run.
+    let l = dir.join("l.nnue");
+    let o = xq(&[
+        "train",
+        data,
+        "--init",
+        a.to_str().unwrap(),
+        "--second-layer",
+        "8",
+        "--epochs",
+        "1",
+        "-o",
+        l.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8(o.stdout)
+        .unwrap()
+        .contains("width 16, a second layer 8 wide, K = "));
+    let bytes = std::fs::read(&l).unwrap();
+    assert_eq!(
+        u16::from_le_bytes([bytes[4], bytes[5]]),
+        4,
+        "format version 4"
+    );
+    let net = Network::from_bytes(&bytes).unwrap();
+    assert_eq!((net.hidden(), net.second_layer()), (16, 8));
+
     // Bad arguments are refused with the reason.
     for (args, message) in [
         (
@@ -391,6 +419,14 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
             "xq: --shared-rows needs --general-buckets 6",
         ),
         (vec!["--buckets", "0"], "xq: --buckets 0: from 1 to 8"),
+        (
+            vec!["--second-layer", "12"],
+            "xq: --second-layer 12: 0 or a multiple of 8 up to 32",
+        ),
+        (
+            vec!["--init", l.to_str().unwrap(), "--second-layer", "16"],
+            "xq: --second-layer 16, but the network of --init has one 8 wide",
+        ),
         (
             vec!["--init", c.to_str().unwrap(), "--buckets", "4"],
             "xq: --buckets 4, but the network of --init has 8 output buckets",

@@ -14,6 +14,8 @@
 //! error between the two probabilities. With output buckets
 //! ([`TrainOptions::buckets`]) a position's error reaches the output layer of its own
 //! bucket (by its number of pieces) and the feature transformer every bucket shares.
+//! With a second layer ([`TrainOptions::second_layer`]) the error reaches the feature
+//! transformer through both the output's own weights and the second layer's.
 //!
 //! # How
 //!
@@ -60,8 +62,8 @@ use std::path::Path;
 use xq_core::{Color, Position, SplitMix64, Square};
 use xq_eval::endgame::{self, SCALE_MAX};
 use xq_eval::nnue::{
-    feature, general_bucket, output_bucket, Network, GENERAL_BUCKETS, INPUTS, MAX_BUCKETS, QA, QB,
-    SCALE,
+    feature, general_bucket, output_bucket, Network, GENERAL_BUCKETS, INPUTS, MAX_BUCKETS,
+    MAX_HIDDEN, MAX_SECOND_LAYER, QA, QB, QL, SCALE,
 };
 
 /// The largest score (centipawns) a position is trained on: beyond it the game is
@@ -344,6 +346,11 @@ pub struct TrainOptions {
     /// learnt from every position, and a bucket's own rows learn only the difference.
     /// The written network has each bucket's sum; the shared set is not kept.
     pub shared_rows: bool,
+    /// The second layer's width (`xq_eval::nnue::Network::with_second_layer`): 0 for
+    /// none, or a multiple of 8 up to [`MAX_SECOND_LAYER`]. A network given as the start
+    /// without one gets one with random weights and zero output weights, so that it
+    /// starts as the given network.
+    pub second_layer: usize,
     /// The learning rate at the start.
     pub lr: f32,
     /// The weight of the game's result in the target (the rest is the search's score).
@@ -369,6 +376,7 @@ impl Default for TrainOptions {
             buckets: 1,
             general_buckets: 1,
             shared_rows: false,
+            second_layer: 0,
             lr: 0.001,
             wdl: 0.5,
             batch: 16_384,
@@ -390,15 +398,21 @@ struct Params {
     generals: usize,
     /// Whether a shared set of rows follows the buckets' ([`TrainOptions::shared_rows`]).
     shared: bool,
+    /// The second layer's width (0 for none).
+    second: usize,
     /// `generals x INPUTS x hidden` (then `INPUTS x hidden` shared), then `hidden` biases, then `buckets x 2 x hidden` output
-    /// weights, then the `buckets` output biases: one vector, so that the optimiser and
-    /// the chunks' sums are one loop.
+    /// weights, then the `buckets` output biases, then the second layer's `second x 2 x
+    /// hidden` weights, `second` biases and `second` output weights: one vector, so that
+    /// the optimiser and the chunks' sums are one loop.
     w: Vec<f32>,
 }
 
 impl Params {
-    fn len(hidden: usize, buckets: usize, generals: usize, shared: bool) -> usize {
-        (generals + usize::from(shared)) * INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
+    fn len(hidden: usize, buckets: usize, generals: usize, shared: bool, second: usize) -> usize {
+        (generals + usize::from(shared)) * INPUTS * hidden
+            + hidden
+            + buckets * (2 * hidden + 1)
+            + second * (2 * hidden + 2)
     }
     /// The feature-transformer row of input `f` of a side with general bucket `gb`.
     #[inline(always)]
@@ -434,6 +448,18 @@ impl Params {
     /// Bucket 0's output bias.
     fn out_bias(&self) -> usize {
         self.out() + self.buckets * 2 * self.hidden
+    }
+    /// The second layer's weights (row by unit).
+    fn l2(&self) -> usize {
+        self.out_bias() + self.buckets
+    }
+    /// The second layer's biases.
+    fn l2_bias(&self) -> usize {
+        self.l2() + self.second * 2 * self.hidden
+    }
+    /// The second layer's output weights.
+    fn l2_out(&self) -> usize {
+        self.l2_bias() + self.second
     }
     /// The output weights and the bias of a sample's bucket.
     fn bucket_of(&self, s: &TrainSample) -> (usize, usize) {
@@ -494,8 +520,10 @@ impl<'a> Trainer<'a> {
     ///
     /// # Panics
     /// If `init`'s width is not `options.hidden`, its buckets neither 1 nor
-    /// `options.buckets`, the width not a multiple of 16, shared rows without general
-    /// buckets, or the buckets not 1 to [`MAX_BUCKETS`].
+    /// `options.buckets`, its second layer neither none nor `options.second_layer` wide,
+    /// the width not a multiple of 16, shared rows without general buckets, the buckets
+    /// not 1 to [`MAX_BUCKETS`], or the second layer not 0 or a multiple of 8 up to
+    /// [`MAX_SECOND_LAYER`].
     pub fn new(
         samples: &'a [TrainSample],
         options: TrainOptions,
@@ -505,7 +533,12 @@ impl<'a> Trainer<'a> {
         let buckets = options.buckets;
         let generals = options.general_buckets;
         let shared = options.shared_rows;
+        let second = options.second_layer;
         assert!(h > 0 && h % 16 == 0, "the width must be a multiple of 16");
+        assert!(
+            second % 8 == 0 && second <= MAX_SECOND_LAYER,
+            "a second layer 0 or a multiple of 8 up to {MAX_SECOND_LAYER} wide"
+        );
         assert!(!shared || generals > 1, "shared rows need general buckets");
         assert!(
             generals == 1 || generals == GENERAL_BUCKETS,
@@ -547,15 +580,29 @@ impl<'a> Trainer<'a> {
                     net.general_buckets() == 1 || net.general_buckets() == generals,
                     "the initial network's general buckets"
                 );
-                dequantise(net, buckets, generals, shared)
+                assert!(
+                    net.second_layer() == 0 || net.second_layer() == second,
+                    "the initial network's second layer"
+                );
+                let mut p = dequantise(net, buckets, generals, shared, second);
+                if net.second_layer() == 0 {
+                    // Random weights, zero output weights: the start's own evaluation.
+                    let scale = 1.0 / (2.0 * h as f32).sqrt();
+                    let (from, to) = (p.l2(), p.l2_bias());
+                    for x in &mut p.w[from..to] {
+                        *x = (rng.unit() as f32 * 2.0 - 1.0) * scale;
+                    }
+                }
+                p
             }
             None => {
-                let mut w = vec![0f32; Params::len(h, buckets, generals, shared)];
+                let mut w = vec![0f32; Params::len(h, buckets, generals, shared, second)];
                 let p = Params {
                     hidden: h,
                     buckets,
                     generals,
                     shared,
+                    second,
                     w: Vec::new(),
                 };
                 // With shared rows, they start random and the buckets' own rows at zero.
@@ -572,11 +619,15 @@ impl<'a> Trainer<'a> {
                 for x in &mut w[p.out()..p.out_bias()] {
                     *x = (rng.unit() as f32 * 2.0 - 1.0) * out_scale;
                 }
+                for x in &mut w[p.l2()..p.l2_bias()] {
+                    *x = (rng.unit() as f32 * 2.0 - 1.0) * out_scale;
+                }
                 Params {
                     hidden: h,
                     buckets,
                     generals,
                     shared,
+                    second,
                     w,
                 }
             }
@@ -614,8 +665,8 @@ impl<'a> Trainer<'a> {
     }
 
     /// The float network's score of a sample in centipawns (after the endgame scale),
-    /// and its two accumulators.
-    fn forward(&self, s: &TrainSample, acc: &mut [Vec<f32>; 2]) -> f32 {
+    /// its two accumulators and the second layer's sums.
+    fn forward(&self, s: &TrainSample, acc: &mut [Vec<f32>; 2], z: &mut [f32]) -> f32 {
         let p = &self.params;
         let h = p.hidden;
         for (side, (inputs, gb)) in s.sides().into_iter().enumerate() {
@@ -644,6 +695,17 @@ impl<'a> Trainer<'a> {
                 y += c * c * out[side * h + i];
             }
         }
+        if p.second > 0 {
+            let mut input = [0f32; 2 * MAX_HIDDEN];
+            squared(acc, &mut input);
+            let input = &input[..2 * h];
+            for (j, zj) in z.iter_mut().enumerate().take(p.second) {
+                let row = &p.w[p.l2() + j * 2 * h..p.l2() + (j + 1) * 2 * h];
+                let sum = p.w[p.l2_bias() + j] + dot(input, row);
+                *zj = sum;
+                y += sum.clamp(0.0, 1.0) * p.w[p.l2_out() + j];
+            }
+        }
         y * SCALE as f32 * s.scale
     }
 
@@ -666,9 +728,10 @@ impl<'a> Trainer<'a> {
                 .map(|part| {
                     scope.spawn(move || {
                         let mut acc = [vec![0f32; h], vec![0f32; h]];
+                        let mut z = [0f32; MAX_SECOND_LAYER];
                         part.iter()
                             .map(|s| {
-                                let p = sigmoid(self.k * self.forward(s, &mut acc));
+                                let p = sigmoid(self.k * self.forward(s, &mut acc, &mut z));
                                 f64::from((p - self.target(s)).powi(2))
                             })
                             .sum::<f64>()
@@ -699,13 +762,36 @@ impl<'a> Trainer<'a> {
         let h = p.hidden;
         let mut acc = [vec![0f32; h], vec![0f32; h]];
         let mut dacc = [vec![0f32; h], vec![0f32; h]];
+        let mut z = [0f32; MAX_SECOND_LAYER];
+        // The clipped and squared values, and the loss's gradient by each through the
+        // second layer.
+        let mut input = vec![0f32; 2 * h];
+        let mut dinput = vec![0f32; 2 * h];
         for s in chunk {
-            let e = self.forward(s, &mut acc);
+            let e = self.forward(s, &mut acc, &mut z);
             let pr = sigmoid(self.k * e);
             // d loss / d y, with e = y x SCALE x scale.
             let d = 2.0 * (pr - self.target(s)) * pr * (1.0 - pr) * self.k * SCALE as f32 * s.scale;
             let (out, bias) = p.bucket_of(s);
             grad[bias] += d;
+            dinput[..2 * h].iter_mut().for_each(|x| *x = 0.0);
+            if p.second > 0 {
+                squared(&acc, &mut input);
+            }
+            for (j, &zj) in z.iter().enumerate().take(p.second) {
+                grad[p.l2_out() + j] += d * zj.clamp(0.0, 1.0);
+                if zj <= 0.0 || zj >= 1.0 {
+                    continue;
+                }
+                let dz = d * p.w[p.l2_out() + j];
+                grad[p.l2_bias() + j] += dz;
+                let at = p.l2() + j * 2 * h;
+                let (g, w) = (&mut grad[at..at + 2 * h], &p.w[at..at + 2 * h]);
+                for i in 0..2 * h {
+                    g[i] += dz * input[i];
+                    dinput[i] += dz * w[i];
+                }
+            }
             for side in 0..2 {
                 for i in 0..h {
                     let x = acc[side][i];
@@ -713,7 +799,7 @@ impl<'a> Trainer<'a> {
                     let w = p.w[out + side * h + i];
                     grad[out + side * h + i] += d * c * c;
                     dacc[side][i] = if x > 0.0 && x < 1.0 {
-                        d * w * 2.0 * c
+                        (d * w + dinput[side * h + i]) * 2.0 * c
                     } else {
                         0.0
                     };
@@ -856,11 +942,22 @@ impl<'a> Trainer<'a> {
             .iter()
             .map(|&x| q(x, QB))
             .collect();
-        let out_biases = p.w[p.out_bias()..]
+        let out_biases = p.w[p.out_bias()..p.l2()]
             .iter()
             .map(|&x| (x * (QA * QB) as f32).round() as i32)
             .collect();
-        Network::from_parts(h, ft_weights, ft_biases, out_weights, out_biases)
+        let net = Network::from_parts(h, ft_weights, ft_biases, out_weights, out_biases);
+        if p.second == 0 {
+            return net;
+        }
+        net.with_second_layer(
+            p.w[p.l2()..p.l2_bias()].iter().map(|&x| q(x, QL)).collect(),
+            p.w[p.l2_bias()..p.l2_out()]
+                .iter()
+                .map(|&x| (x * (QA * QL) as f32).round() as i32)
+                .collect(),
+            p.w[p.l2_out()..].iter().map(|&x| q(x, QB)).collect(),
+        )
     }
 
     /// The float network's score of `pos`, side to move's view, centipawns (to compare
@@ -870,11 +967,33 @@ impl<'a> Trainer<'a> {
         s.scale = 1.0;
         let h = self.params.hidden;
         let mut acc = [vec![0f32; h], vec![0f32; h]];
+        let mut z = [0f32; MAX_SECOND_LAYER];
         let us = pos.side_to_move();
         // The endgame scale of the score's own sign, as the evaluation applies it.
-        let red = self.forward(&s, &mut acc) * us.sign() as f32;
+        let red = self.forward(&s, &mut acc, &mut z) * us.sign() as f32;
         let scale = endgame::scale(pos, red as i32) as f32 / SCALE_MAX as f32;
         red * scale * us.sign() as f32
+    }
+}
+
+/// The dot product of `a` and `b` (of a length that is a multiple of 8), summed in 8
+/// lanes so that the compiler can vectorise it (a float sum in one order cannot be).
+#[inline(always)]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    for (a, b) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for i in 0..8 {
+            lanes[i] += a[i] * b[i];
+        }
+    }
+    lanes.iter().sum()
+}
+
+/// The accumulators' values clipped to `[0, 1]` and squared, the side to move's first:
+/// the output's and the second layer's inputs.
+fn squared(acc: &[Vec<f32>; 2], input: &mut [f32]) {
+    for (x, &a) in input.iter_mut().zip(acc[0].iter().chain(&acc[1])) {
+        *x = a.clamp(0.0, 1.0).powi(2);
     }
 }
 
@@ -891,10 +1010,17 @@ fn flip_input(f: usize) -> usize {
 /// its one set of rows copied into each). With `shared` rows, a network of one set puts
 /// it in the shared rows and zeros in the buckets', and a network of `generals` sets
 /// keeps them in the buckets' rows with zeros shared: either way the same float network.
-fn dequantise(net: &Network, buckets: usize, generals: usize, shared: bool) -> Params {
+/// A second layer `second` wide is the network's own, or zeros when it has none.
+fn dequantise(
+    net: &Network,
+    buckets: usize,
+    generals: usize,
+    shared: bool,
+    second: usize,
+) -> Params {
     let h = net.hidden();
     let copies = buckets / net.buckets();
-    let mut w = Vec::with_capacity(Params::len(h, buckets, generals, shared));
+    let mut w = Vec::with_capacity(Params::len(h, buckets, generals, shared, second));
     let rows = || net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32);
     if shared && net.general_buckets() == 1 {
         w.resize(generals * INPUTS * h, 0.0);
@@ -918,11 +1044,31 @@ fn dequantise(net: &Network, buckets: usize, generals: usize, shared: bool) -> P
                 .map(|&x| x as f32 / (QA * QB) as f32),
         );
     }
+    if net.second_layer() == 0 {
+        w.resize(w.len() + second * (2 * h + 2), 0.0);
+    } else {
+        w.extend(
+            net.second_layer_weights()
+                .iter()
+                .map(|&x| f32::from(x) / QL as f32),
+        );
+        w.extend(
+            net.second_layer_biases()
+                .iter()
+                .map(|&x| x as f32 / (QA * QL) as f32),
+        );
+        w.extend(
+            net.second_layer_out()
+                .iter()
+                .map(|&x| f32::from(x) / QB as f32),
+        );
+    }
     Params {
         hidden: h,
         buckets,
         generals,
         shared,
+        second,
         w,
     }
 }
@@ -1235,6 +1381,100 @@ mod tests {
             Some(&net),
         );
         assert_eq!(again.network(), net);
+    }
+
+    #[test]
+    fn a_second_layer_starts_as_the_network_given_trains_and_quantises_as_the_float_net() {
+        let data = samples();
+        let one = one_set(&data);
+        let options = TrainOptions {
+            hidden: 32,
+            second_layer: 16,
+            batch: 256,
+            lr: 0.01,
+            epochs: 4,
+            ..TrainOptions::default()
+        };
+        let mut t = Trainer::new(&data, options.clone(), Some(&one));
+        // At the start the second layer's output weights are zero: the network given,
+        // with a second layer that changes nothing.
+        let start = t.network();
+        assert_eq!(start.second_layer(), 16);
+        assert!(start.second_layer_out().iter().all(|&w| w == 0));
+        assert!(start.second_layer_weights().iter().any(|&w| w != 0));
+        let choices: Vec<u16> = (0..40u16).map(|i| i.wrapping_mul(7919)).collect();
+        for fen in xq_testkit::start_fens() {
+            for pos in xq_testkit::play(fen, &choices) {
+                let (a, b) = (Accumulator::new(&one, &pos), Accumulator::new(&start, &pos));
+                assert_eq!(start.evaluate(&pos, &b), one.evaluate(&pos, &a));
+            }
+        }
+        let before = t.loss(&data);
+        for _ in 0..4 {
+            t.epoch(|_, _| {});
+        }
+        assert!(t.loss(&data) < before);
+        let net = t.network();
+        // The second layer learnt: its output weights moved.
+        assert!(net.second_layer_out().iter().filter(|&&w| w != 0).count() > 8);
+        let worst = worst_rounding(&t);
+        assert!(worst.0 < 15.0, "{worst:?}");
+        // Written and read back, then given as the start: the same network.
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(Trainer::new(&data, options, Some(&back)).network(), net);
+    }
+
+    #[test]
+    fn the_gradient_through_the_second_layer_is_the_loss_s_slope() {
+        let data: Vec<TrainSample> = samples().into_iter().step_by(7).take(24).collect();
+        let options = TrainOptions {
+            hidden: 16,
+            second_layer: 8,
+            holdout: 0.0,
+            ..TrainOptions::default()
+        };
+        let mut t = Trainer::new(&data, options, None);
+        // Output weights away from zero, so that every path carries a gradient, and the
+        // second layer's sums near 0.5, away from the clip's corners (where the slope of
+        // a finite difference is not the gradient).
+        let mut rng = SplitMix64::new(3);
+        let (from, to) = (t.params.l2_out(), t.params.w.len());
+        for x in &mut t.params.w[from..to] {
+            *x = rng.unit() as f32 - 0.5;
+        }
+        let (from, to) = (t.params.l2_bias(), t.params.l2_out());
+        t.params.w[from..to].iter_mut().for_each(|x| *x = 0.5);
+        let refs: Vec<&TrainSample> = data.iter().collect();
+        let mut grad = vec![0f32; t.params.w.len()];
+        t.gradient(&refs, &mut grad);
+        let p = &t.params;
+        let feature_row = usize::from(data[0].inputs[0][0]) * 16;
+        let mut checked = 0;
+        for i in (p.l2()..p.l2() + 40)
+            .chain(p.l2_bias()..p.l2_out())
+            .chain(p.l2_out()..p.w.len())
+            .chain(p.out()..p.out() + 8)
+            .chain(feature_row..feature_row + 16)
+        {
+            let eps = 1e-3;
+            let at = |t: &mut Trainer<'_>, x: f32| {
+                t.params.w[i] = x;
+                t.loss_of(&refs) * refs.len() as f64
+            };
+            let w = t.params.w[i];
+            let slope = (at(&mut t, w + eps) - at(&mut t, w - eps)) / (2.0 * f64::from(eps));
+            t.params.w[i] = w;
+            let g = f64::from(grad[i]);
+            if slope.abs().max(g.abs()) > 1e-4 {
+                checked += 1;
+                assert!(
+                    (slope - g).abs() <= 0.05 * slope.abs().max(g.abs()) + 1e-5,
+                    "weight {i}: gradient {g}, slope {slope}"
+                );
+            }
+        }
+        assert!(checked > 30, "only {checked} weights had a slope");
     }
 
     #[test]

@@ -27,6 +27,13 @@
 //!   and bias, one for each range of material; the number of pieces on the board picks
 //!   the set ([`output_bucket`]), as Stockfish and Pikafish pick theirs. The accumulators
 //!   are the same for every bucket.
+//! - **A second layer**: a network may also have a small hidden layer beside the output
+//!   ([`Network::with_second_layer`]): the same `2 x hidden` clipped and squared values
+//!   times a `width x 2 x hidden` matrix, plus biases, each clipped to `[0, 1]` (ReLU
+//!   clipped at 1), times `width` weights, added to the output. The output's direct
+//!   weights stay (a skip connection): a second layer whose last weights are zero
+//!   evaluates as the network without it, so a trainer can start one from a trained
+//!   network and lose nothing.
 //!
 //! # Quantisation
 //!
@@ -38,6 +45,14 @@
 //! the file; a test there checks that the quantised output stays within a few centipawns
 //! of the float network's.
 //!
+//! The second layer's inputs are the clipped values squared and divided by [`QA`] (`0` to
+//! `255`, in units of `1 / QA`), its weights `i16` in units of `1 / QL` ([`QL`] = 1,024),
+//! its biases `i32` in units of `1 / (QA x QL)`. Each unit's sum is clipped to
+//! `[0, QA x QL]`, divided by `QL`, multiplied by its output weight (`i16`, in units of
+//! `1 / QB`, at most [`MAX_OUTPUT_WEIGHT`] in size) and added to the output's sum: all in
+//! `i32`, exact. With AVX2 the inputs that are zero are skipped (`second_layer_avx2`),
+//! with the same result to the bit.
+//!
 //! # The file
 //!
 //! Little-endian throughout:
@@ -45,15 +60,19 @@
 //! | bytes | what |
 //! |---|---|
 //! | 4 | magic `XQNN` |
-//! | 2 | format version: 1 with one output bucket, 2 with more, 3 with general buckets |
+//! | 2 | format version: 1 with one output bucket, 2 with more, 3 with general buckets, 4 with a second layer |
 //! | 2 | `hidden`, the accumulator's width (a multiple of 16, at most [`MAX_HIDDEN`]) |
 //! | 4 | `INPUTS` (1,260: a check that the features are the ones this code computes) |
-//! | 2 | versions 2 and 3: `buckets`, the output buckets (2 to [`MAX_BUCKETS`] in version 2, 1 to it in 3; version 1 has 1) |
-//! | 2 | version 3 only: the general buckets, [`GENERAL_BUCKETS`] (versions 1 and 2 have 1) |
+//! | 2 | versions 2 to 4: `buckets`, the output buckets (2 to [`MAX_BUCKETS`] in version 2, 1 to it in 3 and 4; version 1 has 1) |
+//! | 2 | versions 3 and 4: the general buckets, [`GENERAL_BUCKETS`] (1 too in version 4; versions 1 and 2 have 1) |
+//! | 2 | version 4 only: `width`, the second layer's (a multiple of 8 up to [`MAX_SECOND_LAYER`]) |
 //! | 2 `x generals x INPUTS x hidden` | the feature transformer's weights, `i16`, row by input, bucket by bucket |
 //! | 2 `x hidden` | its biases, `i16` |
 //! | 2 `x buckets x 2 x hidden` | the output weights, `i16`, bucket by bucket: the side to move's half, then the other |
 //! | 4 `x buckets` | the output biases, `i32` |
+//! | 2 `x width x 2 x hidden` | version 4: the second layer's weights, `i16`, row by unit (each row the side to move's half, then the other) |
+//! | 4 `x width` | version 4: its biases, `i32` |
+//! | 2 `x width` | version 4: its output weights, `i16` |
 //! | 8 | FNV-1a 64 hash of every byte before it |
 //!
 //! ```
@@ -94,7 +113,11 @@ pub const MAX_OUTPUT_WEIGHT: i16 = 128;
 /// Centipawns per unit of the network's output.
 pub const SCALE: i32 = 400;
 /// The newest file format's version (this build reads every version from 1 on).
-pub const VERSION: u16 = 3;
+pub const VERSION: u16 = 4;
+/// The second layer's quantisation: a weight of 1.0 is stored as `QL`.
+pub const QL: i32 = 1024;
+/// The widest second layer this build evaluates.
+pub const MAX_SECOND_LAYER: usize = 32;
 /// The most output buckets a network may have.
 pub const MAX_BUCKETS: usize = 8;
 /// The general buckets a network may have besides one: its feature transformer has a
@@ -236,7 +259,8 @@ pub enum NetError {
     BadWidth(u16),
     /// A version-2 file with fewer than 2 or more than [`MAX_BUCKETS`] output buckets.
     BadBuckets(u16),
-    /// A version-3 file whose general buckets are not [`GENERAL_BUCKETS`].
+    /// A version-3 file whose general buckets are not [`GENERAL_BUCKETS`], or a version-4
+    /// file whose are neither 1 nor [`GENERAL_BUCKETS`].
     BadGeneralBuckets(u16),
     /// The inputs are not this build's ([`INPUTS`]).
     WrongInputs(u32),
@@ -251,6 +275,9 @@ pub enum NetError {
     BadChecksum,
     /// An output weight larger in size than [`MAX_OUTPUT_WEIGHT`].
     OutputWeight(i16),
+    /// A version-4 file whose second layer is not a multiple of 8 from 8 to
+    /// [`MAX_SECOND_LAYER`] wide.
+    BadSecondLayer(u16),
 }
 
 impl fmt::Display for NetError {
@@ -267,7 +294,7 @@ impl fmt::Display for NetError {
             ),
             NetError::BadGeneralBuckets(g) => write!(
                 f,
-                "network with {g} general buckets: a version-3 file has {GENERAL_BUCKETS}"
+                "network with {g} general buckets: a version-3 file has {GENERAL_BUCKETS}, a version-4 file 1 or {GENERAL_BUCKETS}"
             ),
             NetError::BadBuckets(b) => write!(
                 f,
@@ -284,6 +311,10 @@ impl fmt::Display for NetError {
             NetError::OutputWeight(w) => write!(
                 f,
                 "network output weight {w}: at most {MAX_OUTPUT_WEIGHT} in size"
+            ),
+            NetError::BadSecondLayer(w) => write!(
+                f,
+                "network with a second layer {w} wide: a multiple of 8 from 8 to {MAX_SECOND_LAYER}"
             ),
         }
     }
@@ -306,16 +337,53 @@ pub struct Network {
     out_weights: Vec<i16>,
     /// One per bucket.
     out_biases: Vec<i32>,
+    /// The second layer, if any.
+    second: Option<SecondLayer>,
+}
+
+/// A network's second layer (see the [module docs](self)).
+#[derive(Clone, PartialEq, Eq)]
+struct SecondLayer {
+    /// `width x 2 x hidden`, row by unit, in units of `1 / QL`.
+    weights: Vec<i16>,
+    /// `width`, in units of `1 / (QA x QL)`.
+    biases: Vec<i32>,
+    /// `width`, in units of `1 / QB`.
+    out: Vec<i16>,
+    /// The weights again, by pairs of inputs: for inputs `2p` and `2p + 1`, each unit's
+    /// two weights side by side (`2 x width` values a pair), as the AVX2 code reads them.
+    by_pairs: Vec<i16>,
+}
+
+impl SecondLayer {
+    fn new(weights: Vec<i16>, biases: Vec<i32>, out: Vec<i16>) -> SecondLayer {
+        let width = biases.len();
+        let inputs = weights.len() / width;
+        let mut by_pairs = Vec::with_capacity(weights.len());
+        for pair in 0..inputs / 2 {
+            for unit in 0..width {
+                by_pairs.push(weights[unit * inputs + 2 * pair]);
+                by_pairs.push(weights[unit * inputs + 2 * pair + 1]);
+            }
+        }
+        SecondLayer {
+            weights,
+            biases,
+            out,
+            by_pairs,
+        }
+    }
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network {{ inputs: {}, hidden: {}, buckets: {}, hash: {:016x} }}",
+            "Network {{ inputs: {}, hidden: {}, buckets: {}, second layer: {}, hash: {:016x} }}",
             INPUTS * self.general_buckets,
             self.hidden,
             self.buckets(),
+            self.second_layer(),
             fnv1a(&self.to_bytes())
         )
     }
@@ -371,7 +439,67 @@ impl Network {
             ft_biases,
             out_weights,
             out_biases,
+            second: None,
         }
+    }
+
+    /// This network with a second layer `width` wide (see the [module docs](self)):
+    /// `weights` (`width x 2 x hidden`, row by unit, each row the side to move's half
+    /// then the other's, in units of `1 / QL`), `biases` (`width`, in units of
+    /// `1 / (QA x QL)`) and the output weights `out` (`width`, in units of `1 / QB`).
+    ///
+    /// # Panics
+    /// If `width` (the length of `biases`) is not a multiple of 8 from 8 to
+    /// [`MAX_SECOND_LAYER`], the other parts do not fit it, or an output weight is larger
+    /// in size than [`MAX_OUTPUT_WEIGHT`].
+    ///
+    /// ```
+    /// use xq_core::Position;
+    /// use xq_eval::nnue::{Accumulator, Network};
+    /// let net = Network::seeded(32, 1);
+    /// let pos = Position::startpos();
+    /// let acc = Accumulator::new(&net, &pos);
+    /// // With its last weights at zero, the second layer changes nothing.
+    /// let two = net.clone().with_second_layer(vec![100; 8 * 64], vec![0; 8], vec![0; 8]);
+    /// assert_eq!(two.second_layer(), 8);
+    /// assert_eq!(two.evaluate(&pos, &acc), net.evaluate(&pos, &acc));
+    /// ```
+    pub fn with_second_layer(
+        mut self,
+        weights: Vec<i16>,
+        biases: Vec<i32>,
+        out: Vec<i16>,
+    ) -> Network {
+        let width = biases.len();
+        assert!(width > 0 && width % 8 == 0 && width <= MAX_SECOND_LAYER);
+        assert_eq!(weights.len(), width * 2 * self.hidden);
+        assert_eq!(out.len(), width);
+        assert!(out
+            .iter()
+            .all(|w| w.unsigned_abs() <= MAX_OUTPUT_WEIGHT.unsigned_abs()));
+        self.second = Some(SecondLayer::new(weights, biases, out));
+        self
+    }
+
+    /// The second layer's width: 0 when the network has none.
+    pub fn second_layer(&self) -> usize {
+        self.second.as_ref().map_or(0, |l| l.biases.len())
+    }
+
+    /// The second layer's weights, `width x 2 x hidden` (row by unit), in units of
+    /// `1 / QL`; empty without a second layer.
+    pub fn second_layer_weights(&self) -> &[i16] {
+        self.second.as_ref().map_or(&[], |l| &l.weights)
+    }
+
+    /// The second layer's biases, `width`, in units of `1 / (QA x QL)`; empty without one.
+    pub fn second_layer_biases(&self) -> &[i32] {
+        self.second.as_ref().map_or(&[], |l| &l.biases)
+    }
+
+    /// The second layer's output weights, `width`, in units of `1 / QB`; empty without one.
+    pub fn second_layer_out(&self) -> &[i16] {
+        self.second.as_ref().map_or(&[], |l| &l.out)
     }
 
     /// The sets of feature-transformer rows by the perspective's own general: 1, or
@@ -453,12 +581,14 @@ impl Network {
         let h = self.hidden;
         let buckets = self.buckets();
         let generals = self.general_buckets;
-        let version: u16 = match (buckets, generals) {
-            (1, 1) => 1,
-            (_, 1) => 2,
+        let width = self.second_layer();
+        let version: u16 = match (buckets, generals, width) {
+            (_, _, 1..) => 4,
+            (1, 1, 0) => 1,
+            (_, 1, 0) => 2,
             _ => 3,
         };
-        let mut out = Vec::with_capacity(Network::file_size(h, buckets, generals));
+        let mut out = Vec::with_capacity(Network::file_size(h, buckets, generals, width));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(h as u16).to_le_bytes());
@@ -466,8 +596,11 @@ impl Network {
         if version >= 2 {
             out.extend_from_slice(&(buckets as u16).to_le_bytes());
         }
-        if version == 3 {
+        if version >= 3 {
             out.extend_from_slice(&(generals as u16).to_le_bytes());
+        }
+        if version == 4 {
+            out.extend_from_slice(&(width as u16).to_le_bytes());
         }
         for w in self
             .ft_weights
@@ -480,26 +613,40 @@ impl Network {
         for b in &self.out_biases {
             out.extend_from_slice(&b.to_le_bytes());
         }
+        if let Some(l) = &self.second {
+            for w in &l.weights {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+            for b in &l.biases {
+                out.extend_from_slice(&b.to_le_bytes());
+            }
+            for w in &l.out {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
         let hash = fnv1a(&out);
         out.extend_from_slice(&hash.to_le_bytes());
         out
     }
 
-    /// The size of the header: 12 bytes, the output buckets in versions 2 and 3, the
-    /// general buckets in version 3.
-    fn header_size(buckets: usize, generals: usize) -> usize {
-        match (buckets, generals) {
-            (1, 1) => 12,
-            (_, 1) => 14,
+    /// The size of the header: 12 bytes, the output buckets in versions 2 to 4, the
+    /// general buckets in versions 3 and 4, the second layer's width in version 4.
+    fn header_size(buckets: usize, generals: usize, width: usize) -> usize {
+        match (buckets, generals, width) {
+            (_, _, 1..) => 18,
+            (1, 1, 0) => 12,
+            (_, 1, 0) => 14,
             _ => 16,
         }
     }
 
-    /// The size of a file of width `hidden` with `buckets` output buckets.
-    fn file_size(hidden: usize, buckets: usize, generals: usize) -> usize {
-        Network::header_size(buckets, generals)
+    /// The size of a file of width `hidden` with `buckets` output buckets, `generals`
+    /// general buckets and a second layer `width` wide (0 for none).
+    fn file_size(hidden: usize, buckets: usize, generals: usize, width: usize) -> usize {
+        Network::header_size(buckets, generals, width)
             + 2 * (generals * INPUTS * hidden + hidden + buckets * 2 * hidden)
             + 4 * buckets
+            + width * (2 * 2 * hidden + 4 + 2)
             + 8
     }
 
@@ -538,7 +685,7 @@ impl Network {
         } else {
             if bytes.len() < 16 {
                 return Err(NetError::WrongSize {
-                    expected: Network::file_size(h, 2, 1),
+                    expected: Network::file_size(h, 2, 1, 0),
                     found: bytes.len(),
                 });
             }
@@ -549,16 +696,32 @@ impl Network {
             }
             usize::from(b)
         };
-        let generals = if version == 3 {
+        if version == 4 && bytes.len() < 18 {
+            return Err(NetError::WrongSize {
+                expected: Network::file_size(h, buckets, 1, 8),
+                found: bytes.len(),
+            });
+        }
+        let generals = if version >= 3 {
             let g = u16_at(14);
-            if usize::from(g) != GENERAL_BUCKETS {
+            if usize::from(g) == GENERAL_BUCKETS || (version == 4 && g == 1) {
+                usize::from(g)
+            } else {
                 return Err(NetError::BadGeneralBuckets(g));
             }
-            GENERAL_BUCKETS
         } else {
             1
         };
-        let expected = Network::file_size(h, buckets, generals);
+        let width = if version == 4 {
+            let w = u16_at(16);
+            if w == 0 || w % 8 != 0 || usize::from(w) > MAX_SECOND_LAYER {
+                return Err(NetError::BadSecondLayer(w));
+            }
+            usize::from(w)
+        } else {
+            0
+        };
+        let expected = Network::file_size(h, buckets, generals, width);
         if bytes.len() != expected {
             return Err(NetError::WrongSize {
                 expected,
@@ -571,7 +734,7 @@ impl Network {
         if u64::from_le_bytes(hash) != fnv1a(body) {
             return Err(NetError::BadChecksum);
         }
-        let mut at = Network::header_size(buckets, generals);
+        let mut at = Network::header_size(buckets, generals, width);
         let mut take = |n: usize| -> Vec<i16> {
             let v = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -583,23 +746,40 @@ impl Network {
         let ft_weights = take(generals * INPUTS * h);
         let ft_biases = take(h);
         let out_weights = take(buckets * 2 * h);
-        if let Some(&w) = out_weights
-            .iter()
-            .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
-        {
-            return Err(NetError::OutputWeight(w));
+        let too_large = |ws: &[i16]| {
+            ws.iter()
+                .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT.unsigned_abs())
+                .map(|&w| NetError::OutputWeight(w))
+        };
+        if let Some(e) = too_large(&out_weights) {
+            return Err(e);
         }
-        let out_biases = bytes[at..at + 4 * buckets]
-            .chunks_exact(4)
-            .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
-        Ok(Network::from_parts(
-            h,
-            ft_weights,
-            ft_biases,
-            out_weights,
-            out_biases,
-        ))
+        let i32s = |at: usize, n: usize| -> Vec<i32> {
+            bytes[at..at + 4 * n]
+                .chunks_exact(4)
+                .map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect()
+        };
+        let out_biases = i32s(at, buckets);
+        let net = Network::from_parts(h, ft_weights, ft_biases, out_weights, out_biases);
+        if width == 0 {
+            return Ok(net);
+        }
+        let at = at + 4 * buckets;
+        let i16s = |at: usize, n: usize| -> Vec<i16> {
+            bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        };
+        let weights = i16s(at, width * 2 * h);
+        let at = at + 2 * width * 2 * h;
+        let biases = i32s(at, width);
+        let out = i16s(at + 4 * width, width);
+        if let Some(e) = too_large(&out) {
+            return Err(e);
+        }
+        Ok(net.with_second_layer(weights, biases, out))
     }
 
     /// The weight row of input `i`.
@@ -624,9 +804,20 @@ impl Network {
             // net, and AVX2".
             #[allow(unsafe_code)]
             let sum = unsafe { output_sum_avx2(us, w_us, them, w_them) };
-            return (sum / i64::from(QA)) as i32 + bias;
+            let second = match &self.second {
+                // SAFETY: `second_layer_avx2` needs AVX2 (checked above); its measure is
+                // in docs/nnue.md, "A second layer".
+                #[allow(unsafe_code)]
+                Some(l) => unsafe { second_layer_avx2(l, us, them) },
+                None => 0,
+            };
+            return (sum / i64::from(QA)) as i32 + bias + second;
         }
-        (output_sum(us, w_us, them, w_them) / i64::from(QA)) as i32 + bias
+        let second = self
+            .second
+            .as_ref()
+            .map_or(0, |l| second_layer(l, us, them));
+        (output_sum(us, w_us, them, w_them) / i64::from(QA)) as i32 + bias + second
     }
 
     /// The evaluation of `pos` from the side to move's point of view, in centipawns,
@@ -936,6 +1127,148 @@ fn output_sum_avx2(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i6
     output_sum(us, w_us, them, w_them)
 }
 
+/// The second layer's part of the output, in units of `1 / (QA x QB)` (see the [module
+/// docs](self)): each unit's sum over the clipped and squared values of the side to
+/// move's accumulator `us` then the other's, clipped, times its output weight.
+///
+/// Exact in `i32` for the trainer's weights: they are clipped to 1.98 x [`QL`] (2,027 in
+/// size), so 1,024 values of at most 255 times them stay below 2^30. A file with larger
+/// weights may wrap a sum (the same way in every build: wrapping addition does not depend
+/// on the order), never panic. Written so that the compiler vectorises it (`pmaddwd`).
+#[inline(always)]
+fn second_layer(l: &SecondLayer, us: &[i16], them: &[i16]) -> i32 {
+    let h = us.len();
+    let mut input = [0i16; 2 * MAX_HIDDEN];
+    squared_inputs(&mut input[..2 * h], us, them);
+    let input = &input[..2 * h];
+    let mut sums = [0i32; MAX_SECOND_LAYER];
+    for (sum, row) in sums.iter_mut().zip(l.weights.chunks_exact(2 * h)) {
+        *sum = input.iter().zip(row).fold(0i32, |s, (&x, &w)| {
+            s.wrapping_add(i32::from(x) * i32::from(w))
+        });
+    }
+    second_layer_output(l, &sums)
+}
+
+/// The second layer's inputs: each accumulator value clipped to `[0, QA]`, squared and
+/// divided by [`QA`], the side to move's first.
+#[inline(always)]
+fn squared_inputs(input: &mut [i16], us: &[i16], them: &[i16]) {
+    let (first, second) = input.split_at_mut(us.len());
+    for (half, acc) in [(first, us), (second, them)] {
+        for (x, &a) in half.iter_mut().zip(acc) {
+            let c = i32::from(a.clamp(0, QA as i16));
+            *x = (c * c / QA) as i16;
+        }
+    }
+}
+
+/// The second layer's units from their sums (before the biases), clipped, times their
+/// output weights.
+#[inline(always)]
+fn second_layer_output(l: &SecondLayer, sums: &[i32; MAX_SECOND_LAYER]) -> i32 {
+    let mut total = 0i32;
+    for ((&sum, &bias), &out) in sums.iter().zip(&l.biases).zip(&l.out) {
+        let unit = sum.wrapping_add(bias).clamp(0, QA * QL) / QL;
+        total += unit * i32::from(out);
+    }
+    total
+}
+
+/// [`second_layer`] with AVX2, skipping the inputs that are zero (about two thirds of
+/// them in a trained network: an accumulator value at or below zero). The inputs are
+/// taken in pairs; the pairs with a value that is not zero are listed first, eight at a
+/// time without a branch ([`NONZERO_PAIRS`]), then each adds its two weights of every
+/// unit, one `vpmaddwd` for 8 units over [`SecondLayer::by_pairs`]. A pair's two products
+/// fit an `i32` (2 x 255 x 32,767) and the sums wrap as [`second_layer`]'s do, so the
+/// result is the same to the bit. Callers check that the processor has AVX2 (calling
+/// it is `unsafe` for that alone).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+fn second_layer_avx2(l: &SecondLayer, us: &[i16], them: &[i16]) -> i32 {
+    match l.biases.len() / 8 {
+        1 => second_layer_avx2_of::<1>(l, us, them),
+        2 => second_layer_avx2_of::<2>(l, us, them),
+        3 => second_layer_avx2_of::<3>(l, us, them),
+        _ => second_layer_avx2_of::<4>(l, us, them),
+    }
+}
+
+/// For each set of 8 bits, the positions of its ones in order (then zeros): the pairs of
+/// a block of 8 with a value that is not zero.
+#[cfg(target_arch = "x86_64")]
+static NONZERO_PAIRS: [[u16; 8]; 256] = {
+    let mut table = [[0u16; 8]; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        let (mut bit, mut n) = (0, 0);
+        while bit < 8 {
+            if mask & (1 << bit) != 0 {
+                table[mask][n] = bit as u16;
+                n += 1;
+            }
+            bit += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// [`second_layer_avx2`] for a second layer `8 x G` wide (the sums kept in `G`
+/// registers).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
+fn second_layer_avx2_of<const G: usize>(l: &SecondLayer, us: &[i16], them: &[i16]) -> i32 {
+    use std::arch::x86_64::*;
+    let h = us.len();
+    let mut input = [0i16; 2 * MAX_HIDDEN];
+    squared_inputs(&mut input[..2 * h], us, them);
+    // Each pair of inputs read as one little-endian i32 (the first in the low half): above
+    // zero when either input is not zero, as both are at least 0.
+    let pairs = input.as_ptr().cast::<i32>();
+    // The pairs that are not zero; 8 more slots for the last block's whole store.
+    let mut nonzero = [0u16; MAX_HIDDEN + 8];
+    let mut count = 0;
+    let mut sums = [0i32; MAX_SECOND_LAYER];
+    // SAFETY: the intrinsics need AVX2, which this function's callers check. The loads
+    // read, all unaligned: 8 pairs of `input` (16 `i16`s) from pair `8 x block` for
+    // `block < h / 8`, and one pair `p < h` (`input` has `2 x MAX_HIDDEN >= 2 x h`
+    // values); a row of `NONZERO_PAIRS` (8 `u16`s); 16 `i16`s of a pair's weights from
+    // `16 x g` for `g < G`, in pair `p < h` of `by_pairs` (`h` pairs of `2 x width =
+    // 16 x G`). The stores write 8 `u16`s of `nonzero` from `count`, at most `h - 8`
+    // before the last block (`h <= MAX_HIDDEN`), and `8 x G` of the `MAX_SECOND_LAYER`
+    // sums.
+    unsafe {
+        let zero = _mm256_setzero_si256();
+        for block in 0..h / 8 {
+            let v = _mm256_loadu_si256(pairs.add(8 * block).cast());
+            let above = _mm256_cmpgt_epi32(v, zero);
+            let mask = _mm256_movemask_ps(_mm256_castsi256_ps(above)) as usize;
+            let at = _mm_loadu_si128(NONZERO_PAIRS[mask].as_ptr().cast());
+            let at = _mm_add_epi16(at, _mm_set1_epi16((block * 8) as i16));
+            _mm_storeu_si128(nonzero.as_mut_ptr().add(count).cast(), at);
+            count += mask.count_ones() as usize;
+        }
+        let mut acc = [_mm256_setzero_si256(); G];
+        let width = 8 * G;
+        for &pair in &nonzero[..count] {
+            let pair = usize::from(pair);
+            let x = _mm256_set1_epi32(pairs.add(pair).read_unaligned());
+            let weights = l.by_pairs.as_ptr().add(pair * 2 * width);
+            for (g, a) in acc.iter_mut().enumerate() {
+                let w = _mm256_loadu_si256(weights.add(16 * g).cast());
+                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(x, w));
+            }
+        }
+        for (g, a) in acc.iter().enumerate() {
+            _mm256_storeu_si256(sums.as_mut_ptr().add(8 * g).cast(), *a);
+        }
+    }
+    second_layer_output(l, &sums)
+}
+
 /// A child's accumulator `dst` from its parent's `src`: the moved piece's row on its new
 /// square added, on its old square taken away, and a captured piece's row taken away
 /// (wrapping `i16` arithmetic, exact while the true values fit).
@@ -1117,7 +1450,7 @@ mod tests {
         // Version 3, and a damaged count of general buckets is named.
         let bytes = net.to_bytes();
         assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 3);
-        assert_eq!(bytes.len(), Network::file_size(32, 1, GENERAL_BUCKETS));
+        assert_eq!(bytes.len(), Network::file_size(32, 1, GENERAL_BUCKETS, 0));
         let mut v = bytes.clone();
         v[14] = 5;
         assert_eq!(Network::from_bytes(&v), Err(NetError::BadGeneralBuckets(5)));
@@ -1143,7 +1476,7 @@ mod tests {
     fn a_file_round_trips_and_bad_files_say_why() {
         let net = Network::seeded(16, 5);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), Network::file_size(16, 1, 1));
+        assert_eq!(bytes.len(), Network::file_size(16, 1, 1, 0));
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
         let mut v = bytes.clone();
         v[4] = 9;
@@ -1183,6 +1516,166 @@ mod tests {
         assert_eq!(
             NetError::OutputWeight(200).to_string(),
             "network output weight 200: at most 128 in size"
+        );
+    }
+
+    /// `net` with a second layer of `width` units, weights drawn from `seed` up to
+    /// `spread` in size (the last weights up to [`MAX_OUTPUT_WEIGHT`]).
+    fn with_random_second_layer(net: Network, width: usize, spread: u64, seed: u64) -> Network {
+        let mut rng = SplitMix64::new(seed);
+        let mut draw = |n: usize, spread: u64| -> Vec<i16> {
+            (0..n)
+                .map(|_| (rng.below(2 * spread + 1) as i64 - spread as i64) as i16)
+                .collect()
+        };
+        let weights = draw(width * 2 * net.hidden(), spread);
+        let biases = draw(width, 30_000)
+            .iter()
+            .map(|&b| i32::from(b) * 5)
+            .collect();
+        let out = draw(width, 128);
+        net.with_second_layer(weights, biases, out)
+    }
+
+    /// Rewrites the checksum of a file whose body was changed.
+    fn rehash(v: &mut [u8]) {
+        let body = v.len() - 8;
+        let hash = fnv1a(&v[..body]).to_le_bytes();
+        v[body..].copy_from_slice(&hash);
+    }
+
+    #[test]
+    fn a_second_layer_file_is_version_4_round_trips_and_bad_ones_say_why() {
+        for (base, generals) in [
+            (Network::seeded(32, 5), 1u16),
+            (Network::seeded_with_general_buckets(16, 6), 6),
+        ] {
+            let h = base.hidden();
+            let net = with_random_second_layer(base, 16, 2027, 7);
+            let bytes = net.to_bytes();
+            assert_eq!(
+                bytes.len(),
+                Network::file_size(h, 1, usize::from(generals), 16)
+            );
+            assert_eq!(&bytes[4..6], &4u16.to_le_bytes());
+            assert_eq!(&bytes[14..16], &generals.to_le_bytes());
+            assert_eq!(&bytes[16..18], &16u16.to_le_bytes());
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back.second_layer(), 16);
+            assert_eq!(back, net);
+            assert_eq!(
+                Network::from_bytes(&bytes[..bytes.len() - 2]),
+                Err(NetError::WrongSize {
+                    expected: bytes.len(),
+                    found: bytes.len() - 2
+                })
+            );
+        }
+        let bytes = with_random_second_layer(Network::seeded(16, 1), 8, 500, 2).to_bytes();
+        for bad in [0u16, 12, 40] {
+            let mut v = bytes.clone();
+            v[16..18].copy_from_slice(&bad.to_le_bytes());
+            assert_eq!(Network::from_bytes(&v), Err(NetError::BadSecondLayer(bad)));
+        }
+        assert_eq!(
+            NetError::BadSecondLayer(12).to_string(),
+            "network with a second layer 12 wide: a multiple of 8 from 8 to 32"
+        );
+        // General buckets other than 1 or six.
+        let mut v = bytes.clone();
+        v[14..16].copy_from_slice(&2u16.to_le_bytes());
+        assert_eq!(Network::from_bytes(&v), Err(NetError::BadGeneralBuckets(2)));
+        // The second layer's last output weight too large, with a good checksum.
+        let mut v = bytes.clone();
+        let at = v.len() - 8 - 2;
+        v[at..at + 2].copy_from_slice(&(-300i16).to_le_bytes());
+        rehash(&mut v);
+        assert_eq!(Network::from_bytes(&v), Err(NetError::OutputWeight(-300)));
+        // A header cut short.
+        assert!(matches!(
+            Network::from_bytes(&bytes[..17]),
+            Err(NetError::WrongSize { found: 17, .. })
+        ));
+    }
+
+    #[test]
+    fn the_second_layer_is_the_exact_sum_in_every_build() {
+        let mut rng = SplitMix64::new(21);
+        for h in [16, 64, 256, 512] {
+            for width in [8, 16, 32] {
+                let net = with_random_second_layer(
+                    Network::seeded(h, rng.next_u64()),
+                    width,
+                    2027,
+                    rng.next_u64(),
+                );
+                let l = net.second.as_ref().unwrap();
+                for _ in 0..20 {
+                    let us: Vec<i16> = (0..h).map(|_| rng.below(800) as i16 - 300).collect();
+                    let them: Vec<i16> = (0..h).map(|_| rng.below(800) as i16 - 300).collect();
+                    // The reference in i64, one unit at a time.
+                    let input: Vec<i64> = us
+                        .iter()
+                        .chain(&them)
+                        .map(|&a| {
+                            let c = i64::from(a.clamp(0, QA as i16));
+                            c * c / i64::from(QA)
+                        })
+                        .collect();
+                    let expected: i64 = (0..width)
+                        .map(|j| {
+                            let row = &l.weights[j * 2 * h..(j + 1) * 2 * h];
+                            let sum: i64 =
+                                input.iter().zip(row).map(|(&x, &w)| x * i64::from(w)).sum();
+                            let unit = (sum + i64::from(l.biases[j])).clamp(0, i64::from(QA * QL))
+                                / i64::from(QL);
+                            unit * i64::from(l.out[j])
+                        })
+                        .sum();
+                    assert_eq!(i64::from(second_layer(l, &us, &them)), expected);
+                    #[cfg(target_arch = "x86_64")]
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: the processor has AVX2 (checked just above).
+                        #[allow(unsafe_code)]
+                        let fast = unsafe { second_layer_avx2(l, &us, &them) };
+                        assert_eq!(i64::from(fast), expected);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_second_layer_adds_to_the_output_and_keeps_the_colour_symmetry() {
+        let base = Network::seeded(32, 8);
+        let net = with_random_second_layer(base.clone(), 8, 2027, 9);
+        let mut pos = Position::startpos();
+        let mut rng = SplitMix64::new(10);
+        let mut differ = 0;
+        for _ in 0..60 {
+            let moves = xq_movegen::legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len() as u64) as usize];
+            pos.make_move(m);
+            let acc = Accumulator::new(&net, &pos);
+            let us = pos.side_to_move();
+            let (a, b) = (&acc.side(us)[..32], &acc.side(!us)[..32]);
+            let l = net.second.as_ref().unwrap();
+            assert_eq!(
+                net.output(a, b, 0),
+                base.output(a, b, 0) + second_layer(l, a, b)
+            );
+            differ += usize::from(net.evaluate(&pos, &acc) != base.evaluate(&pos, &acc));
+            // The colour-flipped position evaluates the same.
+            let flipped = pos.color_flipped();
+            let facc = Accumulator::new(&net, &flipped);
+            assert_eq!(net.evaluate(&flipped, &facc), net.evaluate(&pos, &acc));
+        }
+        assert!(
+            differ > 30,
+            "the second layer changed {differ} evaluations of 60"
         );
     }
 
@@ -1244,7 +1737,7 @@ mod tests {
         let net = bucket_numbering_net(8);
         let bytes = net.to_bytes();
         assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), 2);
-        assert_eq!(bytes.len(), Network::file_size(16, 8, 1));
+        assert_eq!(bytes.len(), Network::file_size(16, 8, 1, 0));
         assert_eq!(bytes.len(), one.len() + 2 + 7 * (2 * 2 * 16 + 4));
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
         for bad in [0u16, 1, 9] {
