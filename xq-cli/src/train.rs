@@ -39,8 +39,7 @@ pub struct TrainArgs {
     #[arg(long)]
     shared_rows: bool,
     /// A second layer this many units wide beside the output: 0 (none), or a multiple of
-    /// 8 up to 32 (default 0, or that of `--init`). A network without one can start one:
-    /// it starts with zero output weights, so as the network given.
+    /// 8 up to 32 (default 0, or that of `--init`, which need not have one).
     #[arg(long, value_name = "N")]
     second_layer: Option<usize>,
     /// Passes over the data (the learning rate falls over them).
@@ -109,12 +108,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     if !(0.0..1.0).contains(&args.holdout) {
         bail!("--holdout {} is not in [0, 1)", args.holdout);
     }
-    if args.batch == 0
-        || args.threads == 0
-        || args.epochs == 0
-        || args.lr.is_nan()
-        || args.lr <= 0.0
-    {
+    if [args.batch, args.threads, args.epochs].contains(&0) || args.lr.is_nan() || args.lr <= 0.0 {
         bail!("--batch, --threads, --epochs and --lr must be positive");
     }
     let init = args.init.as_deref().map(read_net).transpose()?;
@@ -151,10 +145,8 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     } else if args.shared_rows && generals == 1 {
         bail!("--shared-rows needs --general-buckets {GENERAL_BUCKETS}");
     }
-    let second = args
-        .second_layer
-        .unwrap_or_else(|| init.as_ref().map_or(0, |n| n.second_layer()));
     let from = init.as_ref().map_or(0, |n| n.second_layer());
+    let second = args.second_layer.unwrap_or(from);
     if second % 8 != 0 || second > MAX_SECOND_LAYER {
         bail!("--second-layer {second}: 0 or a multiple of 8 up to {MAX_SECOND_LAYER}");
     } else if from != 0 && from != second {
@@ -193,18 +185,10 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     let mut trainer = Trainer::new(samples, options, init.as_ref());
     let (trained, held) = trainer.sizes();
     outln!(
-        "{} positions of {games} games ({trained} trained, {held} held out) read in {:.1} s; width {hidden}{}, K = {:.6}",
+        "{} positions of {games} games ({trained} trained, {held} held out) read in {:.1} s; {}, K = {:.6}",
         samples.len(),
         start.elapsed().as_secs_f64(),
-        if buckets == 1 {
-            String::new()
-        } else {
-            format!(", {buckets} output buckets")
-        } + &if second == 0 {
-            String::new()
-        } else {
-            format!(", a second layer {second} wide")
-        },
+        trainer.shape(),
         trainer.k()
     )?;
     let held_text = |t: &Trainer<'_>| match held {

@@ -653,6 +653,27 @@ impl<'a> Trainer<'a> {
         self.k
     }
 
+    /// The network's shape in words: its width, then its output buckets and second layer
+    /// when it has them.
+    ///
+    /// ```
+    /// use xq_train::nnue::{TrainOptions, Trainer};
+    /// let options = TrainOptions { hidden: 32, buckets: 4, second_layer: 8, ..TrainOptions::default() };
+    /// let trainer = Trainer::new(&[], options, None);
+    /// assert_eq!(trainer.shape(), "width 32, 4 output buckets, a second layer 8 wide");
+    /// ```
+    pub fn shape(&self) -> String {
+        let p = &self.params;
+        let mut text = format!("width {}", p.hidden);
+        if p.buckets > 1 {
+            text += &format!(", {} output buckets", p.buckets);
+        }
+        if p.second > 0 {
+            text += &format!(", a second layer {} wide", p.second);
+        }
+        text
+    }
+
     /// How many positions are trained on, and how many held out.
     pub fn sizes(&self) -> (usize, usize) {
         (self.train.len(), self.held.len())
