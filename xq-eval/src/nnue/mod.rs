@@ -379,11 +379,14 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network {{ inputs: {}, hidden: {}, buckets: {}, second layer: {}, hash: {:016x} }}",
+            "Network {{ inputs: {}, hidden: {}, buckets: {}, {}hash: {:016x} }}",
             INPUTS * self.general_buckets,
             self.hidden,
             self.buckets(),
-            self.second_layer(),
+            match self.second_layer() {
+                0 => String::new(),
+                width => format!("second layer: {width}, "),
+            },
             fnv1a(&self.to_bytes())
         )
     }
