@@ -351,25 +351,31 @@ struct SecondLayer {
     /// `width`, in units of `1 / QB`.
     out: Vec<i16>,
     /// The weights again, by pairs of inputs: for inputs `2p` and `2p + 1`, each unit's
-    /// two weights side by side (`2 x width` values a pair), as the AVX2 code reads them.
+    /// two weights side by side (`2 x width` values a pair), as the AVX2 code reads them
+    /// (only x86-64 builds have that code).
+    #[cfg(target_arch = "x86_64")]
     by_pairs: Vec<i16>,
 }
 
 impl SecondLayer {
     fn new(weights: Vec<i16>, biases: Vec<i32>, out: Vec<i16>) -> SecondLayer {
-        let width = biases.len();
-        let inputs = weights.len() / width;
-        let mut by_pairs = Vec::with_capacity(weights.len());
-        for pair in 0..inputs / 2 {
-            for unit in 0..width {
-                by_pairs.push(weights[unit * inputs + 2 * pair]);
-                by_pairs.push(weights[unit * inputs + 2 * pair + 1]);
-            }
-        }
+        #[cfg(target_arch = "x86_64")]
+        let by_pairs = {
+            let width = biases.len();
+            let inputs = weights.len() / width;
+            (0..inputs / 2)
+                .flat_map(|pair| (0..width).map(move |unit| (pair, unit)))
+                .flat_map(|(pair, unit)| {
+                    let at = unit * inputs + 2 * pair;
+                    [weights[at], weights[at + 1]]
+                })
+                .collect()
+        };
         SecondLayer {
             weights,
             biases,
             out,
+            #[cfg(target_arch = "x86_64")]
             by_pairs,
         }
     }
@@ -1512,9 +1518,7 @@ mod tests {
         let mut v = bytes.clone();
         let at = 12 + 2 * (INPUTS * 16 + 16) + 2 * 3;
         v[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
-        let body = v.len() - 8;
-        let hash = fnv1a(&v[..body]).to_le_bytes();
-        v[body..].copy_from_slice(&hash);
+        rehash(&mut v);
         assert_eq!(Network::from_bytes(&v), Err(NetError::OutputWeight(200)));
         assert_eq!(
             NetError::OutputWeight(200).to_string(),
