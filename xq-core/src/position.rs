@@ -557,6 +557,36 @@ impl Position {
         self.key
     }
 
+    /// The Zobrist key the position will have after `m` (not made): what
+    /// [`key`](Position::key) returns after [`make_move`](Position::make_move). A search
+    /// reads it to fetch the next position's table entry before it makes the move.
+    ///
+    /// ```
+    /// use xq_core::{Move, Position};
+    /// let mut pos = Position::startpos();
+    /// let m: Move = "h2e2".parse().unwrap();
+    /// let key = pos.key_after(m);
+    /// pos.make_move(m);
+    /// assert_eq!(pos.key(), key);
+    /// ```
+    ///
+    /// # Panics
+    /// In debug builds, if `m.from()` is empty.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let (from, to) = (m.from().mailbox(), m.to().mailbox());
+        let id = self.board[from] as usize;
+        debug_assert!(id != 0, "no piece on the origin of {m}");
+        let pi = ids::piece_index(id);
+        let mut key =
+            self.key ^ zobrist::raw(pi, from) ^ zobrist::raw(pi, to) ^ zobrist::side_to_move();
+        let cap = self.board[to] as usize;
+        if cap != 0 {
+            key ^= zobrist::raw(ids::piece_index(cap), to);
+        }
+        key
+    }
+
     /// Plies since the last capture.
     #[inline]
     pub fn halfmove_clock(&self) -> u32 {

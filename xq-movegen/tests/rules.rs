@@ -252,12 +252,14 @@ fn walk(pos: &mut Position, depth: u32, fanout: usize, ply: u32, nodes: &mut u64
         moves.len().div_ceil(fanout).max(1)
     };
     for (i, &m) in moves.iter().enumerate() {
+        let key_after = pos.key_after(m);
         let undo = pos.make_move(m);
         *nodes += 1;
         if let Err(e) = pos.check_invariants() {
             panic!("{ctx} {m}: {e} in {pos:?}");
         }
         assert_eq!(pos.key(), pos.compute_key(), "{ctx} {m}");
+        assert_eq!(pos.key(), key_after, "{ctx} {m}");
         assert_eq!(pos.side_to_move(), !before.side_to_move());
         assert_eq!(pos.piece_on(m.to()), before.piece_on(m.from()), "{ctx} {m}");
         assert_eq!(pos.piece_on(m.from()), None, "{ctx} {m}");

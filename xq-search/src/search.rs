@@ -865,6 +865,7 @@ impl Searcher {
                     return singular_beta;
                 }
             }
+            self.tt.prefetch(self.pos.key_after(m));
             let undo = self.push(m, ply);
             let gives_check = self.positions.in_check();
             let new_depth = depth - 1 + move_ext;

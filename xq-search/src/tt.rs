@@ -194,6 +194,36 @@ impl TranspositionTable {
         &self.buckets[i]
     }
 
+    /// Asks the processor to start loading `key`'s entries into its cache, so that a
+    /// [`probe`](TranspositionTable::probe) soon after does not wait for memory: a
+    /// search calls it with the next position's key before it makes the move. A hint
+    /// only; nothing changes elsewhere than x86-64.
+    ///
+    /// ```
+    /// use xq_search::tt::TranspositionTable;
+    /// let tt = TranspositionTable::new(1);
+    /// tt.prefetch(0xabcd);
+    /// assert_eq!(tt.probe(0xabcd, 0), None);
+    /// ```
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket: *const Bucket = self.bucket(key);
+            // SAFETY: a prefetch reads nothing the program sees and cannot fault, whatever
+            // the address; this one is a live bucket of the table. It needs SSE, which
+            // every x86-64 processor has. (Unsafe to call before Rust 1.87, `rust-version`'s
+            // 1.86 among them.) Measured: docs/speed.md, "Prefetching the table".
+            #[allow(unsafe_code, unused_unsafe)]
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(bucket.cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     /// The entry for `key`, probed `ply` plies from the root.
     #[inline]
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
