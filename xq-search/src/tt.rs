@@ -213,9 +213,9 @@ impl TranspositionTable {
             let bucket: *const Bucket = self.bucket(key);
             // SAFETY: a prefetch reads nothing the program sees and cannot fault, whatever
             // the address; this one is a live bucket of the table. It needs SSE, which
-            // every x86-64 processor has. (Unsafe to call before Rust 1.87, `rust-version`'s
-            // 1.86 among them.) Measured: docs/speed.md, "Prefetching the table".
-            #[allow(unsafe_code, unused_unsafe)]
+            // every x86-64 processor has. Measured: docs/speed.md, "Prefetching the
+            // table".
+            #[allow(unsafe_code)]
             unsafe {
                 _mm_prefetch::<_MM_HINT_T0>(bucket.cast());
             }
