@@ -387,6 +387,19 @@ impl Piece {
     }
 }
 
+/// What a move changes in the Zobrist key: the piece with id `id` leaves mailbox square
+/// `from` for `to`, taking the piece with id `cap` there (0 for none), and the side to move
+/// changes. One definition for [`Position::make_move`] and [`Position::key_after`].
+#[inline(always)]
+fn key_change(id: usize, cap: usize, from: usize, to: usize) -> u64 {
+    let pi = ids::piece_index(id);
+    let mut change = zobrist::raw(pi, from) ^ zobrist::raw(pi, to) ^ zobrist::side_to_move();
+    if cap != 0 {
+        change ^= zobrist::raw(ids::piece_index(cap), to);
+    }
+    change
+}
+
 impl Position {
     /// The standard starting position.
     pub fn startpos() -> Position {
@@ -577,14 +590,7 @@ impl Position {
         let (from, to) = (m.from().mailbox(), m.to().mailbox());
         let id = self.board[from] as usize;
         debug_assert!(id != 0, "no piece on the origin of {m}");
-        let pi = ids::piece_index(id);
-        let mut key =
-            self.key ^ zobrist::raw(pi, from) ^ zobrist::raw(pi, to) ^ zobrist::side_to_move();
-        let cap = self.board[to] as usize;
-        if cap != 0 {
-            key ^= zobrist::raw(ids::piece_index(cap), to);
-        }
-        key
+        self.key ^ key_change(id, self.board[to] as usize, from, to)
     }
 
     /// Plies since the last capture.
@@ -871,14 +877,12 @@ impl Position {
             halfmove: self.halfmove,
             key: self.key,
         };
-        let pi = ids::piece_index(id);
-        self.key ^= zobrist::raw(pi, from) ^ zobrist::raw(pi, to) ^ zobrist::side_to_move();
+        self.key ^= key_change(id, cap, from, to);
         self.board[from] = 0;
         self.board[to] = id as u8;
         self.sq_of[id] = to as u8;
         self.toggle_bits(from);
         if cap != 0 {
-            self.key ^= zobrist::raw(ids::piece_index(cap), to);
             self.sq_of[cap] = 0;
             self.halfmove = 0;
         } else {
