@@ -12,7 +12,7 @@
 //! `XQ_TB_ENDINGS` names the endings (default: every ending of the directory where both
 //! sides attack and the rules decide positions), `XQ_TB_STARTS` how many starts of each
 //! rule (default 50), `XQ_TB_LIMIT` the most positions a region may have (default
-//! 4,000,000; a larger one is reported and not checked).
+//! 20,000,000, about 6 GB of memory; a larger one is reported and not checked).
 
 mod common;
 
@@ -107,7 +107,7 @@ fn rule_results_on_disk_under_the_referee() {
     );
     let tb = Tablebases::open(&dir).unwrap();
     let want = env_number("XQ_TB_STARTS", 50);
-    let limit = env_number("XQ_TB_LIMIT", 4_000_000);
+    let limit = env_number("XQ_TB_LIMIT", 20_000_000);
     let endings: Vec<Ending> = match std::env::var("XQ_TB_ENDINGS") {
         Ok(list) => list
             .split_whitespace()

@@ -23,8 +23,7 @@
 //! solved strategy inside the region and the tables' fastest mate outside it.
 
 use super::{nested_fixpoint, Strategy};
-use std::collections::{HashMap, VecDeque};
-use xq_core::{Color, Move, Piece, PieceKind, Position};
+use xq_core::{Color, Fen, Move, Piece, PieceKind, Position, Square};
 use xq_movegen::rules::chases;
 use xq_movegen::Outcome;
 use xq_tablebase::{Rule, Table, TableValue};
@@ -104,26 +103,149 @@ enum To {
     Won { by_check: bool },
 }
 
-/// A move of the region's games.
+/// [`Edge::to`] for a move out of the region into a win the check game counts.
+const WON_BY_CHECK: u32 = u32::MAX;
+/// [`Edge::to`] for a move out of the region into a win only the chase games count.
+const WON: u32 = u32::MAX - 1;
+/// No node (in [`Region::id`]).
+const NONE: u32 = u32::MAX;
+/// [`Edge::flags`]: the move gives check.
+const CHECK: u8 = 0x80;
+
+/// A move of the region's games, in eight bytes (a five-piece region has hundreds of
+/// millions of them).
+#[derive(Clone, Copy)]
 struct Edge {
+    /// The node it leads to, or [`WON_BY_CHECK`] or [`WON`].
+    to: u32,
+    /// The move.
     m: Move,
-    to: To,
-    /// It gives check.
-    check: bool,
-    /// The kinds of the pieces it newly chases, as bits from `1 << kind.index()`, by the
-    /// referee's own [`chases`].
-    chased: u8,
+    /// [`CHECK`], and the kinds of the pieces it newly chases, as bits from
+    /// `1 << kind.index()`, by the referee's own [`chases`].
+    flags: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Edge>() == 8);
+
+impl Edge {
+    fn to(self) -> To {
+        match self.to {
+            WON_BY_CHECK => To::Won { by_check: true },
+            WON => To::Won { by_check: false },
+            u => To::Node(u),
+        }
+    }
+
+    fn check(self) -> bool {
+        self.flags & CHECK != 0
+    }
+
+    fn chased(self) -> u8 {
+        self.flags & !CHECK
+    }
+}
+
+/// A number for every position of one ending, unfolded: each piece's square among
+/// those it may stand on, in mixed radix, then the side to move. Pieces alike take their
+/// squares in increasing order, so each position has one number. No hashing and no
+/// stored positions: a region keeps a number a node.
+struct Numbering {
+    /// The ending's pieces, alike ones next to each other.
+    pieces: Vec<Piece>,
+    /// The squares each piece may stand on.
+    squares: Vec<Vec<Square>>,
+    /// Each square's place among a piece's `squares`.
+    place: Vec<Vec<u8>>,
+    /// How many numbers there are.
+    size: u64,
+}
+
+impl Numbering {
+    fn new(pos: &Position) -> Numbering {
+        let mut pieces: Vec<Piece> = Color::ALL
+            .into_iter()
+            .flat_map(|c| pos.pieces(c).map(|(p, _)| p).collect::<Vec<_>>())
+            .collect();
+        pieces.sort_by_key(|p| (p.color.index(), p.kind.index()));
+        let squares: Vec<Vec<Square>> = pieces
+            .iter()
+            .map(|p| {
+                Square::ALL
+                    .into_iter()
+                    .filter(|&sq| p.can_stand_on(sq))
+                    .collect()
+            })
+            .collect();
+        let place = squares
+            .iter()
+            .map(|list| {
+                let mut place = vec![u8::MAX; Square::COUNT];
+                for (i, sq) in list.iter().enumerate() {
+                    place[sq.index()] = i as u8;
+                }
+                place
+            })
+            .collect();
+        let size = squares
+            .iter()
+            .try_fold(2u64, |n, list| n.checked_mul(list.len() as u64))
+            .filter(|&n| n <= 1 << 31)
+            .unwrap_or_else(|| panic!("{pos}: too many positions for a dense numbering"));
+        Numbering {
+            pieces,
+            squares,
+            place,
+            size,
+        }
+    }
+
+    /// The number of `pos`, if it has the ending's pieces.
+    fn number(&self, pos: &Position) -> Option<u64> {
+        let total: usize = Color::ALL.iter().map(|&c| pos.pieces(c).count()).sum();
+        if total != self.pieces.len() {
+            return None;
+        }
+        let mut n = 0u64;
+        let mut i = 0;
+        while i < self.pieces.len() {
+            let piece = self.pieces[i];
+            let alike = self.pieces[i..].iter().take_while(|&&p| p == piece).count();
+            let mut at: Vec<usize> = pos.squares_of(piece).map(|sq| sq.index()).collect();
+            if at.len() != alike {
+                return None;
+            }
+            at.sort_unstable();
+            for sq in at {
+                n = n * self.squares[i].len() as u64 + u64::from(self.place[i][sq]);
+                i += 1;
+            }
+        }
+        Some(n * 2 + u64::from(pos.side_to_move() == Color::Black))
+    }
+
+    /// The position numbered `n` (one of a region: legal).
+    fn position(&self, mut n: u64) -> Position {
+        let mut fen = Fen::empty();
+        fen.side_to_move = if n % 2 == 1 { Color::Black } else { Color::Red };
+        n /= 2;
+        for (i, list) in self.squares.iter().enumerate().rev() {
+            let k = list.len() as u64;
+            fen.set(list[(n % k) as usize], Some(self.pieces[i]));
+            n /= k;
+        }
+        Position::try_from(&fen).expect("a position of the region")
+    }
 }
 
 /// The positions some starts lead to, with their moves (see the module docs).
 pub struct Region {
     /// The side the table says wins every position of the region.
     pub winner: Color,
-    starts: Vec<Position>,
-    id: HashMap<u64, u32>,
-    /// How each node was first reached: the node before it and the move, or for a start
-    /// its index in `starts` and no move; to name a position that fails.
-    parent: Vec<(u32, Option<Move>)>,
+    numbering: Numbering,
+    /// The node of each number of the ending, or [`NONE`].
+    id: Vec<u32>,
+    /// The number of each node.
+    number: Vec<u64>,
     winner_moves: Vec<bool>,
     /// The table says perpetual check alone wins it.
     table_check: Vec<bool>,
@@ -143,18 +265,20 @@ pub struct Region {
 
 impl Region {
     /// The region of `starts` (every one a position `winner` wins by the rules by
-    /// `tables`, all of one ending), or `Err(n)` once it grows beyond `limit` positions.
+    /// `tables`, all of one ending, at least one), or `Err(n)` once it grows beyond
+    /// `limit` positions.
     pub fn new(
         tables: &[Table],
         winner: Color,
         starts: &[Position],
         limit: usize,
     ) -> Result<Region, usize> {
+        let numbering = Numbering::new(&starts[0]);
         let mut r = Region {
             winner,
-            starts: starts.to_vec(),
-            id: HashMap::new(),
-            parent: Vec::new(),
+            id: vec![NONE; numbering.size as usize],
+            numbering,
+            number: Vec::new(),
             winner_moves: Vec::new(),
             table_check: Vec::new(),
             first: vec![0],
@@ -165,57 +289,51 @@ impl Region {
             escape: Vec::new(),
             single: Vec::new(),
         };
-        let mut queue = VecDeque::new();
-        for (i, start) in starts.iter().enumerate() {
+        for start in starts {
             let to_move = start.side_to_move() == winner;
             let Worth::Rule(rule) = worth(value_of(tables, start), to_move) else {
                 panic!("{start}: not won by the rules by {winner:?}");
             };
-            r.node(start, rule, (i as u32, None), &mut queue);
+            r.node(start, rule);
         }
-        if let Some(start) = starts.first() {
-            // Every kind but the general (the first).
-            r.single = PieceKind::ALL
-                .into_iter()
-                .skip(1)
-                .filter(|&k| start.squares_of(Piece::new(winner, k)).count() == 1)
-                .collect();
-        }
-        let mut v = 0u32;
-        while let Some(mut pos) = queue.pop_front() {
-            if r.id.len() > limit {
-                return Err(r.id.len());
+        // Every kind but the general (the first).
+        r.single = PieceKind::ALL
+            .into_iter()
+            .skip(1)
+            .filter(|&k| starts[0].squares_of(Piece::new(winner, k)).count() == 1)
+            .collect();
+        // The nodes in the order they were found: each one's moves may add more.
+        let mut v = 0;
+        while v < r.positions() {
+            if r.positions() > limit {
+                return Err(r.positions());
             }
+            let mut pos = r.position(v);
             let mover_wins = pos.side_to_move() == winner;
             let mut escape = false;
             for m in xq_movegen::legal_moves(&pos) {
                 let capture = pos.piece_on(m.to()).is_some();
-                let chased = chases(&pos, m)
-                    .iter()
-                    .map(|sq| 1u8 << pos.piece_on(sq).unwrap().kind.index())
-                    .fold(0, |a, b| a | b);
                 let undo = pos.make_move(m);
                 let check = pos.is_check();
                 let to = match worth(value_of(tables, &pos), !mover_wins) {
-                    Worth::Rule(rule) if !capture => {
-                        Some(To::Node(r.node(&pos, rule, (v, Some(m)), &mut queue)))
-                    }
-                    Worth::Rule(rule) => Some(To::Won {
-                        by_check: rule == Some(Rule::PerpetualCheck),
-                    }),
-                    Worth::Mate => Some(To::Won { by_check: true }),
+                    Worth::Rule(rule) if !capture => Some(r.node(&pos, rule)),
+                    Worth::Rule(Some(Rule::PerpetualCheck)) | Worth::Mate => Some(WON_BY_CHECK),
+                    Worth::Rule(_) => Some(WON),
                     Worth::Nothing => None,
                 };
                 pos.unmake_move(m, undo);
                 match to {
                     Some(to) => {
+                        let chased = chases(&pos, m)
+                            .iter()
+                            .map(|sq| 1u8 << pos.piece_on(sq).unwrap().kind.index())
+                            .fold(0, |a, b| a | b);
                         r.edges.push(Edge {
-                            m,
                             to,
-                            check,
-                            chased,
+                            m,
+                            flags: chased | if check { CHECK } else { 0 },
                         });
-                        r.from.push(v);
+                        r.from.push(v as u32);
                     }
                     // The winner does not play it; the loser escapes by it.
                     None => escape |= !mover_wins,
@@ -229,7 +347,7 @@ impl Region {
         let n = r.positions();
         let mut count = vec![0usize; n + 1];
         for e in &r.edges {
-            if let To::Node(u) = e.to {
+            if let To::Node(u) = e.to() {
                 count[u as usize + 1] += 1;
             }
         }
@@ -239,7 +357,7 @@ impl Region {
         r.pred_first = count.clone();
         r.preds = vec![0; count[n]];
         for (i, e) in r.edges.iter().enumerate() {
-            if let To::Node(u) = e.to {
+            if let To::Node(u) = e.to() {
                 let slot = &mut count[u as usize];
                 r.preds[*slot] = i as u32;
                 *slot += 1;
@@ -248,29 +366,27 @@ impl Region {
         Ok(r)
     }
 
-    /// The node of `pos`, added with how it was reached if new.
-    fn node(
-        &mut self,
-        pos: &Position,
-        rule: Option<Rule>,
-        parent: (u32, Option<Move>),
-        queue: &mut VecDeque<Position>,
-    ) -> u32 {
-        if let Some(&v) = self.id.get(&pos.key()) {
+    /// The node of `pos`, added if new.
+    fn node(&mut self, pos: &Position, rule: Option<Rule>) -> u32 {
+        let n = self
+            .numbering
+            .number(pos)
+            .expect("a position of the ending");
+        let v = self.id[n as usize];
+        if v != NONE {
             return v;
         }
-        let v = self.parent.len() as u32;
-        self.id.insert(pos.key(), v);
-        self.parent.push(parent);
+        let v = self.number.len() as u32;
+        self.id[n as usize] = v;
+        self.number.push(n);
         self.winner_moves.push(pos.side_to_move() == self.winner);
         self.table_check.push(rule == Some(Rule::PerpetualCheck));
-        queue.push_back(pos.clone());
         v
     }
 
     /// The number of positions.
     pub fn positions(&self) -> usize {
-        self.parent.len()
+        self.number.len()
     }
 
     /// The number of moves between them (and out of the region to the winner's wins).
@@ -278,24 +394,18 @@ impl Region {
         self.edges.len()
     }
 
-    /// The position of node `v`, played from its start.
+    /// The position of node `v`.
     fn position(&self, v: usize) -> Position {
-        let mut line = Vec::new();
-        let mut at = v;
-        while let (p, Some(m)) = self.parent[at] {
-            line.push(m);
-            at = p as usize;
-        }
-        let mut pos = self.starts[self.parent[at].0 as usize].clone();
-        for &m in line.iter().rev() {
-            pos.make_move(m);
-        }
-        pos
+        self.numbering.position(self.number[v])
     }
 
     /// The node of a position, if it is in the region.
     pub fn node_of(&self, pos: &Position) -> Option<usize> {
-        self.id.get(&pos.key()).map(|&v| v as usize)
+        self.numbering
+            .number(pos)
+            .map(|n| self.id[n as usize])
+            .filter(|&v| v != NONE)
+            .map(|v| v as usize)
     }
 
     /// Solves the region's games (`check_only`: the game of perpetual check alone) and
@@ -304,8 +414,14 @@ impl Region {
     /// winner's strategy of the whole rules and the number of positions the table gives
     /// to perpetual check.
     pub fn check(&self) -> (Strategy, usize) {
-        let (won, strategy) = self.solve(false);
-        let (by_check, _) = self.solve(true);
+        let (won, strategy, check_game) = self.solve(false);
+        // The game of perpetual check alone is the whole rules' first game, unless a move
+        // leaves the region into a win by the chase rule (which only the latter counts).
+        let by_check = if self.edges.iter().any(|e| e.to == WON) {
+            self.solve(true).0
+        } else {
+            check_game
+        };
         for v in 0..self.positions() {
             assert!(
                 won[v],
@@ -330,17 +446,19 @@ impl Region {
     /// The nodes the winner wins, with a strategy: the check game (alone if
     /// `check_only`) and a chase game for each kind of which the winner has one piece, each
     /// also won by reaching what the others won, until none adds a node (as `rule.rs`).
-    fn solve(&self, check_only: bool) -> (Vec<bool>, Strategy) {
+    /// The third vector is what the first check game won.
+    fn solve(&self, check_only: bool) -> (Vec<bool>, Strategy, Vec<bool>) {
         let n = self.positions();
         let mut won = vec![false; n];
         let mut strategy = vec![None; n];
         let check = |e: &Edge, wins: bool| -> u8 {
-            match (e.check, wins) {
+            match (e.check(), wins) {
                 (true, _) => 0,
                 (false, true) => 1,
                 (false, false) => 2,
             }
         };
+        let mut first = None;
         loop {
             let mut next = won.clone();
             let mut keep = |next: &mut Vec<bool>, (z, s): (Vec<bool>, Strategy)| {
@@ -352,15 +470,16 @@ impl Region {
                 *next = z;
             };
             let game = self.solve_game(&next, check_only, &check);
+            first.get_or_insert_with(|| game.0.clone());
             keep(&mut next, game);
             if !check_only {
                 for &kind in &self.single {
                     let bit = 1u8 << kind.index();
                     let chase = |e: &Edge, wins: bool| -> u8 {
-                        match (e.check, wins) {
+                        match (e.check(), wins) {
                             (true, _) => 2,
-                            (false, true) => u8::from(e.chased == 0),
-                            (false, false) if e.chased & bit != 0 => 0,
+                            (false, true) => u8::from(e.chased() == 0),
+                            (false, false) if e.chased() & bit != 0 => 0,
                             (false, false) => 2,
                         }
                     };
@@ -369,7 +488,7 @@ impl Region {
                 }
             }
             if next == won {
-                return (won, strategy);
+                return (won, strategy, first.expect("a first game"));
             }
             won = next;
         }
@@ -383,8 +502,17 @@ impl Region {
         check_only: bool,
         priority: &dyn Fn(&Edge, bool) -> u8,
     ) -> (Vec<bool>, Strategy) {
+        // Each move's priority, once for all the attractors of the game.
+        let prio: Vec<u8> = (0..self.positions())
+            .flat_map(|v| {
+                let wins = self.winner_moves[v];
+                self.edges[self.first[v]..self.first[v + 1]]
+                    .iter()
+                    .map(move |e| priority(e, wins))
+            })
+            .collect();
         nested_fixpoint(self.positions(), |z1, z2| {
-            self.attractor(target, check_only, priority, z1, z2)
+            self.attractor(target, check_only, &prio, z1, z2)
         })
     }
 
@@ -395,25 +523,29 @@ impl Region {
         &self,
         target: &[bool],
         check_only: bool,
-        priority: &dyn Fn(&Edge, bool) -> u8,
+        prio: &[u8],
         z1: &[bool],
         z2: &[bool],
     ) -> (Vec<bool>, Strategy) {
         let n = self.positions();
-        // `Some(good)` for a move settled for this attractor, `None` for a move of
+        // One byte a node, one read a move: bit 0 `target`, bit 1 `z1`, bit 2 `z2`.
+        let state: Vec<u8> = (0..n)
+            .map(|u| u8::from(target[u]) | u8::from(z1[u]) << 1 | u8::from(z2[u]) << 2)
+            .collect();
+        // `Some(good)` for move `e` settled for this attractor, `None` for a move of
         // priority 0 into the region, good once its node enters.
-        let settled = |e: &Edge, wins: bool| -> Option<bool> {
-            match e.to {
+        let settled = |e: usize| -> Option<bool> {
+            match self.edges[e].to() {
                 To::Won { by_check } => Some(!check_only || by_check),
                 To::Node(u) => {
-                    let u = u as usize;
-                    if target[u] {
+                    let s = state[u as usize];
+                    if s & 1 != 0 {
                         return Some(true);
                     }
-                    match priority(e, wins) {
+                    match prio[e] {
                         0 => None,
-                        1 => Some(z1[u]),
-                        _ => Some(z2[u]),
+                        1 => Some(s & 2 != 0),
+                        _ => Some(s & 4 != 0),
                     }
                 }
             }
@@ -428,16 +560,12 @@ impl Region {
             let entered = if target[v] {
                 true
             } else if wins {
-                choice[v] = moves
-                    .into_iter()
-                    .find(|&e| settled(&self.edges[e], true) == Some(true));
+                choice[v] = moves.into_iter().find(|&e| settled(e) == Some(true));
                 choice[v].is_some()
             } else if self.escape[v] {
                 false
             } else {
-                let bad = moves
-                    .filter(|&e| settled(&self.edges[e], false) != Some(true))
-                    .count();
+                let bad = moves.filter(|&e| settled(e) != Some(true)).count();
                 left[v] = bad as u32;
                 bad == 0
             };
@@ -450,7 +578,7 @@ impl Region {
             for &e in &self.preds[self.pred_first[u]..self.pred_first[u + 1]] {
                 let (e, v) = (e as usize, self.from[e as usize] as usize);
                 let wins = self.winner_moves[v];
-                if z0[v] || settled(&self.edges[e], wins).is_some() {
+                if z0[v] || settled(e).is_some() {
                     continue;
                 }
                 if wins {
