@@ -112,8 +112,8 @@ const NONE: u32 = u32::MAX;
 /// [`Edge::flags`]: the move gives check.
 const CHECK: u8 = 0x80;
 
-/// A move of the region's games, in eight bytes (a five-piece region has hundreds of
-/// millions of them).
+/// A move of the region's games, in eight bytes (a region of KRNKR has 17 million
+/// positions, each with its moves).
 #[derive(Clone, Copy)]
 struct Edge {
     /// The node it leads to, or [`WON_BY_CHECK`] or [`WON`].
@@ -164,7 +164,7 @@ impl Numbering {
     fn new(pos: &Position) -> Numbering {
         let mut pieces: Vec<Piece> = Color::ALL
             .into_iter()
-            .flat_map(|c| pos.pieces(c).map(|(p, _)| p).collect::<Vec<_>>())
+            .flat_map(|c| pos.pieces(c).map(|(p, _)| p))
             .collect();
         pieces.sort_by_key(|p| (p.color.index(), p.kind.index()));
         let squares: Vec<Vec<Square>> = pieces
@@ -528,24 +528,20 @@ impl Region {
         z2: &[bool],
     ) -> (Vec<bool>, Strategy) {
         let n = self.positions();
-        // One byte a node, one read a move: bit 0 `target`, bit 1 `z1`, bit 2 `z2`.
-        let state: Vec<u8> = (0..n)
-            .map(|u| u8::from(target[u]) | u8::from(z1[u]) << 1 | u8::from(z2[u]) << 2)
-            .collect();
         // `Some(good)` for move `e` settled for this attractor, `None` for a move of
         // priority 0 into the region, good once its node enters.
         let settled = |e: usize| -> Option<bool> {
             match self.edges[e].to() {
                 To::Won { by_check } => Some(!check_only || by_check),
                 To::Node(u) => {
-                    let s = state[u as usize];
-                    if s & 1 != 0 {
+                    let u = u as usize;
+                    if target[u] {
                         return Some(true);
                     }
                     match prio[e] {
                         0 => None,
-                        1 => Some(s & 2 != 0),
-                        _ => Some(s & 4 != 0),
+                        1 => Some(z1[u]),
+                        _ => Some(z2[u]),
                     }
                 }
             }
