@@ -189,11 +189,66 @@ fn datagen_starts_from_the_openings() {
     let games = xq_train::selfplay::generate(&settings, 5, 3, 1).unwrap();
     assert_eq!(games[1].start.to_fen(), fen);
     assert_eq!(games[2].plies[1].0.to_string(), "h9g7");
-    let mut w = xq_train::binary::Writer::new();
-    for game in &games {
-        w.push(game).unwrap();
-    }
-    assert!(std::fs::read(&out).unwrap() == w.into_bytes());
+    let bytes = |games: &[xq_train::selfplay::SelfPlayGame]| {
+        let mut w = xq_train::binary::Writer::new();
+        for game in games {
+            w.push(game).unwrap();
+        }
+        w.into_bytes()
+    };
+    assert!(std::fs::read(&out).unwrap() == bytes(&games));
+    // `--openings-start 2`: the first game takes the second opening, as with the
+    // openings the other way round; the count goes round the file, as `xq match`'s
+    // `start=N` does, so 3 is 1 again.
+    datagen(
+        &out,
+        "1",
+        &[
+            "--classical",
+            "--openings",
+            epd_arg,
+            "--openings-start",
+            "2",
+        ],
+    );
+    let mut turned = settings.clone();
+    turned.openings.reverse();
+    let turned = xq_train::selfplay::generate(&turned, 5, 3, 1).unwrap();
+    assert_eq!(turned[0].start.to_fen(), fen);
+    assert!(std::fs::read(&out).unwrap() == bytes(&turned));
+    datagen(
+        &out,
+        "1",
+        &[
+            "--classical",
+            "--openings",
+            epd_arg,
+            "--openings-start",
+            "3",
+        ],
+    );
+    assert!(std::fs::read(&out).unwrap() == bytes(&games));
+    let o = xq(&[
+        "datagen",
+        "--games",
+        "1",
+        "--openings",
+        epd_arg,
+        "--openings-start",
+        "0",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "invalid value '0' for '--openings-start <N>': the openings are counted from 1"
+        ),
+        "{stderr}"
+    );
+    let o = xq(&["datagen", "--games", "1", "--openings-start", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8(o.stderr).unwrap();
+    assert!(stderr.contains("--openings <FILE>"), "{stderr}");
     std::fs::write(&epd, "startpos moves h2e2\nstartpos moves h2e2 h2e2\n").unwrap();
     let o = xq(&["datagen", "--games", "1", "--openings", epd_arg]);
     assert_eq!(o.status.code(), Some(2));

@@ -40,27 +40,33 @@ fn read_network(path: &std::path::Path) -> PyResult<Arc<Network>> {
 /// The openings of `file`, read as `xq match` and `xq datagen --openings` read them
 /// (PGN for a `.pgn` file, else EPD): a missing file is `FileNotFoundError`, a bad
 /// opening `InvalidArgument` naming its line.
-fn read_openings(file: &std::path::Path) -> PyResult<Vec<Game>> {
+/// The games take them from opening `start` (counted from 1) on, going round the file.
+fn read_openings(file: &std::path::Path, start: usize) -> PyResult<Vec<Game>> {
+    use xq_match::openings::{arrange, Order};
     std::fs::metadata(file)?;
     let pgn = xq_match::openings::is_pgn(file);
     let openings = xq_match::openings::read(file, pgn, None).map_err(invalid)?;
+    let openings = arrange(openings, Order::Sequential, 0, start);
     Ok(openings.iter().map(|o| o.game()).collect())
 }
 
 /// `xq.selfplay(games, *, nodes=5000, seed=1, threads=1, random_plies=8, max_plies=400,
-/// resign=1500, hash_mb=16, classical=False, eval_file=None, openings=None, path=None)`:
+/// resign=1500, hash_mb=16, classical=False, eval_file=None, openings=None, openings_start=1,
+/// path=None)`:
 /// plays games `0..games` of the run seeded with `seed` and returns them in `xq
 /// datagen`'s binary form (the `XQSP` header, then the games in order), also written to
 /// `path` when given. The same bytes as `xq datagen --games G --nodes N --seed S
 /// --random-plies K --max-plies P --resign CP --hash MB --format binary` (with
-/// `--classical` or `--eval-file`, and `--openings`), for any `threads`.
+/// `--classical` or `--eval-file`, and `--openings` and `--openings-start`), for any
+/// `threads`: the games start from the file's openings in turn, the first from opening
+/// `openings_start` (counted from 1, going round the file).
 ///
 /// Raises InvalidArgument for a setting out of range or a bad opening (the message names
 /// it), OSError when `eval_file`, `openings` or `path` cannot be read or written.
 #[pyfunction]
 #[pyo3(
-    signature = (games, *, nodes = None, seed = None, threads = None, random_plies = None, max_plies = None, resign = None, hash_mb = None, classical = false, eval_file = None, openings = None, path = None),
-    text_signature = "(games, *, nodes=5000, seed=1, threads=1, random_plies=8, max_plies=400, resign=1500, hash_mb=16, classical=False, eval_file=None, openings=None, path=None)"
+    signature = (games, *, nodes = None, seed = None, threads = None, random_plies = None, max_plies = None, resign = None, hash_mb = None, classical = false, eval_file = None, openings = None, openings_start = None, path = None),
+    text_signature = "(games, *, nodes=5000, seed=1, threads=1, random_plies=8, max_plies=400, resign=1500, hash_mb=16, classical=False, eval_file=None, openings=None, openings_start=1, path=None)"
 )]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 pub fn selfplay<'py>(
@@ -76,6 +82,7 @@ pub fn selfplay<'py>(
     classical: bool,
     eval_file: Option<PathBuf>,
     openings: Option<PathBuf>,
+    openings_start: Option<&Bound<'py, PyAny>>,
     path: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let defaults = Settings::default();
@@ -114,6 +121,12 @@ pub fn selfplay<'py>(
             "hash_mb {hash_mib}: cannot allocate a hash table of {hash_mib} MiB"
         ))
     })?;
+    if openings_start.is_some() && openings.is_none() {
+        return Err(invalid(
+            "openings_start needs openings: the file it counts in",
+        ));
+    }
+    let openings_start = arg(openings_start, "openings_start", 1, max_i64, 1)? as usize;
     let network = match (classical, &eval_file) {
         (true, Some(_)) => {
             return Err(invalid(
@@ -132,7 +145,7 @@ pub fn selfplay<'py>(
         hash_mib,
         network,
         openings: match &openings {
-            Some(file) => read_openings(file)?,
+            Some(file) => read_openings(file, openings_start)?,
             None => Vec::new(),
         },
     };

@@ -82,6 +82,15 @@ def test_games_start_from_the_openings_in_turn(tmp_path):
     b = xq.selfplay(1, openings=second, **settings)
     assert xq.selfplay(2, openings=both, **settings) == a + b[6:]
     assert a != xq.selfplay(1, **settings)
+    # openings_start counts from 1 and goes round the file, as `xq datagen --openings-start`.
+    assert xq.selfplay(2, openings=both, openings_start=2, **settings) == b + a[6:]
+    assert xq.selfplay(1, openings=both, openings_start=3, **settings) == a
+    with pytest.raises(xq.InvalidArgument) as e:
+        xq.selfplay(1, openings=both, openings_start=0)
+    assert str(e.value) == "openings_start must be an int from 1 to 2**63 - 1, not 0"
+    with pytest.raises(xq.InvalidArgument) as e:
+        xq.selfplay(1, openings_start=2)
+    assert str(e.value) == "openings_start needs openings: the file it counts in"
     # The second starts from its FEN: the flags byte, the FEN's length and its text.
     assert b[6] == 1 and b[8:8 + b[7]] == fen.encode()
     with pytest.raises(FileNotFoundError):

@@ -400,5 +400,6 @@ def selfplay(
     classical: bool = False,
     eval_file: Optional[Union[str, "os.PathLike[str]"]] = None,
     openings: Optional[Union[str, "os.PathLike[str]"]] = None,
+    openings_start: int = 1,
     path: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> bytes: ...
