@@ -2,8 +2,7 @@
 //! standard output. The games are `xq_train::selfplay`'s (how they are played, the win
 //! adjudication, why they are the same for any `--threads`); this is the arguments, the
 //! output and the progress bar. With `--openings FILE` the games start from the file's
-//! openings in turn (read as `xq match` reads them, EPD or PGN; `--openings-start N`
-//! begins at the file's Nth), else from the start.
+//! openings in turn (read as `xq match` reads them, EPD or PGN), else from the start.
 //!
 //! Two formats. `--format text` (the default) writes the quiet positions of each game
 //! with the search's score and the game's result (`xq_train::text`, `FEN | score |
@@ -70,23 +69,11 @@ pub struct DatagenArgs {
     /// Openings to start from, in turn: EPD (`startpos moves ...`, a FEN and moves) or PGN.
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
-    /// The opening of `--openings` the first game starts from, counted from 1 (as `xq
-    /// match -openings start=N`); the games after it take the next ones, going round the
-    /// file. A run split into shards can go on where the last shard stopped.
-    #[arg(long, value_name = "N", requires = "openings", default_value_t = 1,
-          value_parser = opening_number)]
+    /// The opening the first game starts from, counted from 1 (`xq match -openings start=N`).
+    #[arg(long, value_name = "N", requires = "openings", default_value_t = 1)]
     openings_start: usize,
     #[command(flatten)]
     net: crate::NetArgs,
-}
-
-/// An opening's number in its file: 1 or more.
-fn opening_number(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("the openings are counted from 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
 }
 
 fn threads() -> clap::builder::RangedU64ValueParser<usize> {
@@ -101,12 +88,7 @@ enum Out {
 
 impl Out {
     fn line(&mut self, text: &str) -> Result<()> {
-        match self {
-            Out::Stdout(s) => writeln!(s.lock(), "{text}").map_err(|_| StdoutClosed.into()),
-            Out::File(w, path) => {
-                writeln!(w, "{text}").with_context(|| format!("cannot write {}", path.display()))
-            }
-        }
+        self.bytes(format!("{text}\n").as_bytes())
     }
 
     fn bytes(&mut self, bytes: &[u8]) -> Result<()> {
@@ -141,6 +123,7 @@ pub fn run(args: &DatagenArgs) -> Result<i32> {
         openings: Vec::new(),
     };
     if let Some(path) = &args.openings {
+        anyhow::ensure!(args.openings_start > 0, "--openings-start counts from 1");
         let openings = xq_match::openings::read(path, is_pgn(path), None)?;
         let openings = arrange(openings, Order::Sequential, 0, args.openings_start);
         settings.openings = openings.iter().map(|o| o.game()).collect();
