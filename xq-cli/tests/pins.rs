@@ -200,34 +200,17 @@ fn datagen_starts_from_the_openings() {
     // `--openings-start 2`: the first game takes the second opening, as with the
     // openings the other way round; the count goes round the file, as `xq match`'s
     // `start=N` does, so 3 is 1 again.
-    datagen(
-        &out,
-        "1",
-        &[
-            "--classical",
-            "--openings",
-            epd_arg,
-            "--openings-start",
-            "2",
-        ],
-    );
+    let from_opening = |n: &str| {
+        let start = ["--classical", "--openings", epd_arg, "--openings-start", n];
+        datagen(&out, "1", &start);
+        std::fs::read(&out).unwrap()
+    };
     let mut turned = settings.clone();
     turned.openings.reverse();
     let turned = xq_train::selfplay::generate(&turned, 5, 3, 1).unwrap();
     assert_eq!(turned[0].start.to_fen(), fen);
-    assert!(std::fs::read(&out).unwrap() == bytes(&turned));
-    datagen(
-        &out,
-        "1",
-        &[
-            "--classical",
-            "--openings",
-            epd_arg,
-            "--openings-start",
-            "3",
-        ],
-    );
-    assert!(std::fs::read(&out).unwrap() == bytes(&games));
+    assert!(from_opening("2") == bytes(&turned));
+    assert!(from_opening("3") == bytes(&games));
     let o = xq(&[
         "datagen",
         "--games",
