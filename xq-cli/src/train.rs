@@ -42,7 +42,7 @@ pub struct TrainArgs {
     /// 8 up to 32 (default 0, or that of `--init`, which need not have one).
     #[arg(long, value_name = "N")]
     second_layer: Option<usize>,
-    /// Passes over the data (the learning rate falls over them).
+    /// Passes over the data (the learning rate falls over them; 0 scores the start, unchanged).
     #[arg(long, default_value_t = 20, value_name = "N")]
     epochs: usize,
     /// The learning rate at the start.
@@ -108,8 +108,8 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     if !(0.0..1.0).contains(&args.holdout) {
         bail!("--holdout {} is not in [0, 1)", args.holdout);
     }
-    if [args.batch, args.threads, args.epochs].contains(&0) || args.lr.is_nan() || args.lr <= 0.0 {
-        bail!("--batch, --threads, --epochs and --lr must be positive");
+    if [args.batch, args.threads].contains(&0) || args.lr.is_nan() || args.lr <= 0.0 {
+        bail!("--batch, --threads and --lr must be positive");
     }
     let init = args.init.as_deref().map(read_net).transpose()?;
     let hidden = match (args.hidden, &init) {

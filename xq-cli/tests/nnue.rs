@@ -279,6 +279,30 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     train(&b, "2");
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
 
+    // No epoch: the start scored on the same held-out games, and written unchanged.
+    let scored = dir.join("scored.nnue");
+    let o = xq(&[
+        "train",
+        data,
+        "--init",
+        a.to_str().unwrap(),
+        "--epochs",
+        "0",
+        "--holdout",
+        "0.2",
+        "-o",
+        scored.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let scores = held_out_losses(&stdout);
+    assert_eq!(scores.len(), 1, "the epoch-0 line only: {stdout}");
+    assert!(
+        (scores[0] - losses[4]).abs() < losses[4] * 0.02,
+        "the trained network's loss, quantised: {scores:?} against {losses:?}"
+    );
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&scored).unwrap());
+
     // With the mirrors: twice the positions of the same games, a position held out with
     // its mirror (an even count on each side).
     let o = xq(&[
