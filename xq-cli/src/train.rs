@@ -11,8 +11,8 @@
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use xq_eval::nnue::{Network, GENERAL_BUCKETS, MAX_BUCKETS, MAX_HIDDEN, MAX_SECOND_LAYER};
-use xq_train::nnue::{TrainOptions, Trainer, TrainingData};
+use xq_eval::nnue::Network;
+use xq_train::nnue::{ShapeRequest, TrainOptions, Trainer, TrainingData};
 
 /// Train a network on self-play data.
 #[derive(clap::Args, Debug)]
@@ -38,6 +38,10 @@ pub struct TrainArgs {
     /// With six general buckets, train rows the six share too (added to each when written).
     #[arg(long)]
     shared_rows: bool,
+    /// One set of rows, folded left to right by each side's own general as six buckets
+    /// fold, written as six equal buckets: the start for `--general-buckets 6`.
+    #[arg(long, conflicts_with_all = ["general_buckets", "shared_rows"])]
+    fold: bool,
     /// A second layer this many units wide beside the output: 0 (none), or a multiple of
     /// 8 up to 32 (default 0, or that of `--init`, which need not have one).
     #[arg(long, value_name = "N")]
@@ -112,46 +116,25 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         bail!("--batch, --threads and --lr must be positive");
     }
     let init = args.init.as_deref().map(read_net).transpose()?;
-    let hidden = match (args.hidden, &init) {
-        (Some(h), Some(net)) if h != net.hidden() => bail!(
-            "--hidden {h}, but the network of --init is {} wide",
-            net.hidden()
-        ),
-        (Some(h), _) => h,
-        (None, Some(net)) => net.hidden(),
-        (None, None) => 128,
+    let shape = ShapeRequest {
+        hidden: args.hidden,
+        buckets: args.buckets,
+        general_buckets: args.general_buckets,
+        shared_rows: args.shared_rows,
+        fold: args.fold,
+        second_layer: args.second_layer,
     };
-    if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
-        bail!("--hidden {hidden}: a multiple of 16 from 16 to {MAX_HIDDEN}");
+    let options = TrainOptions {
+        lr: args.lr,
+        wdl: args.wdl,
+        batch: args.batch,
+        threads: args.threads,
+        holdout: args.holdout,
+        epochs: args.epochs,
+        seed: args.seed,
+        ..TrainOptions::default()
     }
-    let buckets = match (args.buckets, &init) {
-        (Some(b), Some(net)) if net.buckets() != 1 && b != net.buckets() => bail!(
-            "--buckets {b}, but the network of --init has {} output buckets",
-            net.buckets()
-        ),
-        (Some(b), _) => b,
-        (None, Some(net)) => net.buckets(),
-        (None, None) => 1,
-    };
-    if !(1..=MAX_BUCKETS).contains(&buckets) {
-        bail!("--buckets {buckets}: from 1 to {MAX_BUCKETS}");
-    }
-    let generals = args
-        .general_buckets
-        .unwrap_or_else(|| init.as_ref().map_or(1, |n| n.general_buckets()));
-    let from = init.as_ref().map_or(1, |n| n.general_buckets());
-    if !(generals == 1 || generals == GENERAL_BUCKETS) || (from != 1 && from != generals) {
-        bail!("--general-buckets {generals}: 1 or {GENERAL_BUCKETS} (and a network of --init with one, or as many)");
-    } else if args.shared_rows && generals == 1 {
-        bail!("--shared-rows needs --general-buckets {GENERAL_BUCKETS}");
-    }
-    let from = init.as_ref().map_or(0, |n| n.second_layer());
-    let second = args.second_layer.unwrap_or(from);
-    if second % 8 != 0 || second > MAX_SECOND_LAYER {
-        bail!("--second-layer {second}: 0 or a multiple of 8 up to {MAX_SECOND_LAYER}");
-    } else if from != 0 && from != second {
-        bail!("--second-layer {second}, but the network of --init has one {from} wide");
-    }
+    .with_shape(&shape, init.as_ref())?;
     if let Some(dir) = &args.checkpoints {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -167,21 +150,6 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         data.add_horizontal_flips();
     }
     let (samples, games) = (&data.samples, data.games);
-    let options = TrainOptions {
-        hidden,
-        buckets,
-        general_buckets: generals,
-        shared_rows: args.shared_rows,
-        second_layer: second,
-        lr: args.lr,
-        wdl: args.wdl,
-        batch: args.batch,
-        threads: args.threads,
-        holdout: args.holdout,
-        epochs: args.epochs,
-        seed: args.seed,
-        ..TrainOptions::default()
-    };
     let mut trainer = Trainer::new(samples, options, init.as_ref());
     let (trained, held) = trainer.sizes();
     outln!(

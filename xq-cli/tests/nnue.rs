@@ -398,6 +398,24 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     let net = Network::from_bytes(&std::fs::read(&g).unwrap()).unwrap();
     assert_eq!((net.hidden(), net.general_buckets()), (16, 6));
 
+    // Folded, from the one-set network: six equal sets, which start six buckets (the
+    // file's own count) or go on folded.
+    let f = dir.join("f.nnue");
+    let fold = |init: &Path, more: &[&str], out: &Path| {
+        let mut all = vec!["train", data, "--init", init.to_str().unwrap()];
+        all.extend_from_slice(more);
+        all.extend_from_slice(&["--epochs", "1", "--batch", "256", "--lr", "0.01"]);
+        all.extend_from_slice(&["-o", out.to_str().unwrap()]);
+        let o = xq(&all);
+        assert!(o.status.success(), "{o:?}");
+        Network::from_bytes(&std::fs::read(out).unwrap()).unwrap()
+    };
+    let net = fold(&a, &["--fold"], &f);
+    assert!(net.folded() && net.general_buckets() == 6);
+    assert!(fold(&f, &["--fold"], &dir.join("f2.nnue")).folded());
+    let six = fold(&f, &[], &dir.join("f6.nnue"));
+    assert!(six.general_buckets() == 6 && !six.folded());
+
     // A second layer 8 wide on the one-set network: version 4, and as wide when the
     // file starts another run.
     let l = dir.join("l.nnue");
@@ -430,30 +448,38 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     for (args, message) in [
         (
             vec!["--hidden", "20"],
-            "xq: --hidden 20: a multiple of 16 from 16 to 512",
+            "xq: width 20: a multiple of 16 from 16 to 512",
         ),
         (vec!["--wdl", "2"], "xq: --wdl 2 is not between 0 and 1"),
         (
             vec!["--init", a.to_str().unwrap(), "--hidden", "32"],
-            "xq: --hidden 32, but the network of --init is 16 wide",
+            "xq: width 32, but the start network is 16 wide",
         ),
-        (vec!["--buckets", "9"], "xq: --buckets 9: from 1 to 8"),
+        (vec!["--buckets", "9"], "xq: 9 output buckets: from 1 to 8"),
         (
             vec!["--shared-rows"],
-            "xq: --shared-rows needs --general-buckets 6",
+            "xq: shared rows need 6 general buckets",
         ),
-        (vec!["--buckets", "0"], "xq: --buckets 0: from 1 to 8"),
+        (vec!["--buckets", "0"], "xq: 0 output buckets: from 1 to 8"),
         (
             vec!["--second-layer", "12"],
-            "xq: --second-layer 12: 0 or a multiple of 8 up to 32",
+            "xq: a second layer 12 wide: 0 or a multiple of 8 up to 32",
         ),
         (
             vec!["--init", l.to_str().unwrap(), "--second-layer", "16"],
-            "xq: --second-layer 16, but the network of --init has one 8 wide",
+            "xq: a second layer 16 wide, but the start network has one 8 wide",
         ),
         (
             vec!["--init", c.to_str().unwrap(), "--buckets", "4"],
-            "xq: --buckets 4, but the network of --init has 8 output buckets",
+            "xq: 4 output buckets, but the start network has 8",
+        ),
+        (
+            vec!["--init", g.to_str().unwrap(), "--general-buckets", "1"],
+            "xq: 1 general buckets: 1 or 6, and not fewer than the start network's 6",
+        ),
+        (
+            vec!["--init", g.to_str().unwrap(), "--fold"],
+            "xq: a fold is one set of rows, from a start network of one or of 6 folded ones",
         ),
     ] {
         let mut all = vec!["train", data, "-o", "/dev/null"];

@@ -58,6 +58,7 @@
 
 use crate::data::{read_file, DataError};
 use crate::text::Sample;
+use std::fmt;
 use std::path::Path;
 use xq_core::{Color, Position, SplitMix64, Square};
 use xq_eval::endgame::{self, SCALE_MAX};
@@ -346,6 +347,12 @@ pub struct TrainOptions {
     /// learnt from every position, and a bucket's own rows learn only the difference.
     /// The written network has each bucket's sum; the shared set is not kept.
     pub shared_rows: bool,
+    /// With one general bucket, fold each perspective left to right by its own general
+    /// as six buckets do (a general on the f-file sees the board flipped), and write the
+    /// network as [`GENERAL_BUCKETS`] buckets that hold the same rows: the folded one-set
+    /// network, whose evaluation six buckets started from it keep, unlike an unfolded
+    /// one's (see [`general_buckets`](TrainOptions::general_buckets)).
+    pub fold: bool,
     /// The second layer's width (`xq_eval::nnue::Network::with_second_layer`): 0 for
     /// none, or a multiple of 8 up to [`MAX_SECOND_LAYER`]. A network given as the start
     /// without one gets one with random weights and zero output weights, so that it
@@ -376,6 +383,7 @@ impl Default for TrainOptions {
             buckets: 1,
             general_buckets: 1,
             shared_rows: false,
+            fold: false,
             second_layer: 0,
             lr: 0.001,
             wdl: 0.5,
@@ -389,6 +397,190 @@ impl Default for TrainOptions {
     }
 }
 
+/// A network's shape as a user asks for it (`xq train --hidden`, `--buckets`,
+/// `--general-buckets`, `--shared-rows`, `--fold`, `--second-layer`): each part left
+/// `None` is the start network's, or without one [`TrainOptions::default`]'s (no second
+/// layer). [`TrainOptions::with_shape`] checks it against the start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShapeRequest {
+    /// [`TrainOptions::hidden`].
+    pub hidden: Option<usize>,
+    /// [`TrainOptions::buckets`].
+    pub buckets: Option<usize>,
+    /// [`TrainOptions::general_buckets`]; with [`fold`](ShapeRequest::fold), 1.
+    pub general_buckets: Option<usize>,
+    /// [`TrainOptions::shared_rows`].
+    pub shared_rows: bool,
+    /// [`TrainOptions::fold`].
+    pub fold: bool,
+    /// [`TrainOptions::second_layer`].
+    pub second_layer: Option<usize>,
+}
+
+/// Why a [`ShapeRequest`] cannot be trained (from its start network).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShapeError {
+    /// A width that is not a multiple of 16 from 16 to [`MAX_HIDDEN`].
+    Hidden(usize),
+    /// A width other than the start network's.
+    HiddenOfStart {
+        /// The width asked for.
+        asked: usize,
+        /// The start network's.
+        start: usize,
+    },
+    /// Output buckets not from 1 to [`MAX_BUCKETS`].
+    Buckets(usize),
+    /// Output buckets other than those of a start network of more than one.
+    BucketsOfStart {
+        /// The buckets asked for.
+        asked: usize,
+        /// The start network's.
+        start: usize,
+    },
+    /// General buckets neither 1 nor [`GENERAL_BUCKETS`], or fewer than the start
+    /// network's.
+    GeneralBuckets {
+        /// The general buckets asked for.
+        asked: usize,
+        /// The start network's.
+        start: usize,
+    },
+    /// Shared rows without general buckets.
+    SharedRows,
+    /// A fold with general buckets, or from a start network whose six sets of rows
+    /// differ (not folded).
+    Fold,
+    /// A second layer neither 0 nor a multiple of 8 up to [`MAX_SECOND_LAYER`] wide.
+    SecondLayer(usize),
+    /// A second layer other than the start network's.
+    SecondLayerOfStart {
+        /// The width asked for.
+        asked: usize,
+        /// The start network's.
+        start: usize,
+    },
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ShapeError::Hidden(h) => {
+                write!(f, "width {h}: a multiple of 16 from 16 to {MAX_HIDDEN}")
+            }
+            ShapeError::HiddenOfStart { asked, start } => {
+                write!(f, "width {asked}, but the start network is {start} wide")
+            }
+            ShapeError::Buckets(b) => write!(f, "{b} output buckets: from 1 to {MAX_BUCKETS}"),
+            ShapeError::BucketsOfStart { asked, start } => write!(
+                f,
+                "{asked} output buckets, but the start network has {start}"
+            ),
+            ShapeError::GeneralBuckets { asked, start } => write!(
+                f,
+                "{asked} general buckets: 1 or {GENERAL_BUCKETS}, and not fewer than the start network's {start}"
+            ),
+            ShapeError::SharedRows => {
+                write!(f, "shared rows need {GENERAL_BUCKETS} general buckets")
+            }
+            ShapeError::Fold => write!(
+                f,
+                "a fold is one set of rows, from a start network of one or of {GENERAL_BUCKETS} folded ones"
+            ),
+            ShapeError::SecondLayer(w) => write!(
+                f,
+                "a second layer {w} wide: 0 or a multiple of 8 up to {MAX_SECOND_LAYER}"
+            ),
+            ShapeError::SecondLayerOfStart { asked, start } => write!(
+                f,
+                "a second layer {asked} wide, but the start network has one {start} wide"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+impl TrainOptions {
+    /// These options with the shape `request` asks for, trained from `init` when given:
+    /// what [`Trainer::new`] takes without panicking. The width, the output buckets and
+    /// the second layer must be the start network's when it has them (a network of one
+    /// output bucket can start more, one without a second layer can start one); a
+    /// network of one set of rows can start six general buckets, and a folded one
+    /// ([`Network::folded`]) six or a fold.
+    ///
+    /// ```
+    /// use xq_eval::nnue::Network;
+    /// use xq_train::nnue::{ShapeError, ShapeRequest, TrainOptions};
+    /// let start = Network::seeded(32, 1);
+    /// let asked = ShapeRequest { buckets: Some(8), ..ShapeRequest::default() };
+    /// let options = TrainOptions::default().with_shape(&asked, Some(&start)).unwrap();
+    /// assert_eq!((options.hidden, options.buckets), (32, 8));
+    /// let asked = ShapeRequest { hidden: Some(64), ..ShapeRequest::default() };
+    /// assert_eq!(
+    ///     TrainOptions::default().with_shape(&asked, Some(&start)),
+    ///     Err(ShapeError::HiddenOfStart { asked: 64, start: 32 })
+    /// );
+    /// ```
+    pub fn with_shape(
+        self,
+        request: &ShapeRequest,
+        init: Option<&Network>,
+    ) -> Result<TrainOptions, ShapeError> {
+        let hidden = match (request.hidden, init) {
+            (Some(asked), Some(net)) if asked != net.hidden() => {
+                let start = net.hidden();
+                return Err(ShapeError::HiddenOfStart { asked, start });
+            }
+            (asked, net) => asked.or(net.map(Network::hidden)).unwrap_or(self.hidden),
+        };
+        if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
+            return Err(ShapeError::Hidden(hidden));
+        }
+        let start = init.map_or(1, Network::buckets);
+        let buckets = request.buckets.unwrap_or(start);
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(ShapeError::Buckets(buckets));
+        } else if start != 1 && start != buckets {
+            return Err(ShapeError::BucketsOfStart {
+                asked: buckets,
+                start,
+            });
+        }
+        let start = init.map_or(1, Network::general_buckets);
+        let fold = request.fold;
+        let asked = request
+            .general_buckets
+            .unwrap_or(if fold { 1 } else { start });
+        if fold && (asked != 1 || init.is_some_and(|n| start > 1 && !n.folded())) {
+            return Err(ShapeError::Fold);
+        } else if !(asked == 1 || asked == GENERAL_BUCKETS) || (asked < start && !fold) {
+            return Err(ShapeError::GeneralBuckets { asked, start });
+        } else if request.shared_rows && asked == 1 {
+            return Err(ShapeError::SharedRows);
+        }
+        let start = init.map_or(0, Network::second_layer);
+        let second = request.second_layer.unwrap_or(start);
+        if second % 8 != 0 || second > MAX_SECOND_LAYER {
+            return Err(ShapeError::SecondLayer(second));
+        } else if start != 0 && start != second {
+            return Err(ShapeError::SecondLayerOfStart {
+                asked: second,
+                start,
+            });
+        }
+        Ok(TrainOptions {
+            hidden,
+            buckets,
+            general_buckets: asked,
+            shared_rows: request.shared_rows,
+            fold,
+            second_layer: second,
+            ..self
+        })
+    }
+}
+
 /// The float network with AdamW's moments.
 #[derive(Clone, Debug)]
 struct Params {
@@ -398,6 +590,8 @@ struct Params {
     generals: usize,
     /// Whether a shared set of rows follows the buckets' ([`TrainOptions::shared_rows`]).
     shared: bool,
+    /// Whether one set of rows is folded by the general ([`TrainOptions::fold`]).
+    fold: bool,
     /// The second layer's width (0 for none).
     second: usize,
     /// `generals x INPUTS x hidden` (then `INPUTS x hidden` shared), then `hidden` biases, then `buckets x 2 x hidden` output
@@ -418,10 +612,13 @@ impl Params {
     #[inline(always)]
     fn row(&self, f: u16, (bucket, flipped): (usize, bool)) -> usize {
         let f = usize::from(f);
-        if self.generals == 1 {
+        if self.generals == 1 && !self.fold {
             return f;
         }
         let f = if flipped { flip_input(f) } else { f };
+        if self.generals == 1 {
+            return f;
+        }
         bucket * INPUTS + f
     }
     /// The shared row of input `f` (see [`TrainOptions::shared_rows`]): folded as the
@@ -521,9 +718,10 @@ impl<'a> Trainer<'a> {
     /// # Panics
     /// If `init`'s width is not `options.hidden`, its buckets neither 1 nor
     /// `options.buckets`, its second layer neither none nor `options.second_layer` wide,
-    /// the width not a multiple of 16, shared rows without general buckets, the buckets
+    /// the width not a multiple of 16, shared rows without general buckets or a fold with
+    /// them, the buckets
     /// not 1 to [`MAX_BUCKETS`], or the second layer not 0 or a multiple of 8 up to
-    /// [`MAX_SECOND_LAYER`].
+    /// [`MAX_SECOND_LAYER`]: what [`TrainOptions::with_shape`] checks.
     pub fn new(
         samples: &'a [TrainSample],
         options: TrainOptions,
@@ -533,6 +731,7 @@ impl<'a> Trainer<'a> {
         let buckets = options.buckets;
         let generals = options.general_buckets;
         let shared = options.shared_rows;
+        let fold = options.fold;
         let second = options.second_layer;
         assert!(h > 0 && h % 16 == 0, "the width must be a multiple of 16");
         assert!(
@@ -540,6 +739,7 @@ impl<'a> Trainer<'a> {
             "a second layer 0 or a multiple of 8 up to {MAX_SECOND_LAYER} wide"
         );
         assert!(!shared || generals > 1, "shared rows need general buckets");
+        assert!(!fold || generals == 1, "a fold is of one general bucket");
         assert!(
             generals == 1 || generals == GENERAL_BUCKETS,
             "1 or {GENERAL_BUCKETS} general buckets"
@@ -577,14 +777,14 @@ impl<'a> Trainer<'a> {
                     "the initial network's buckets"
                 );
                 assert!(
-                    net.general_buckets() == 1 || net.general_buckets() == generals,
+                    net.general_buckets() == 1 || net.general_buckets() == generals || fold,
                     "the initial network's general buckets"
                 );
                 assert!(
                     net.second_layer() == 0 || net.second_layer() == second,
                     "the initial network's second layer"
                 );
-                let mut p = dequantise(net, buckets, generals, shared, second);
+                let mut p = dequantise(net, buckets, (generals, fold), shared, second);
                 if net.second_layer() == 0 {
                     // Random weights, zero output weights: the start's own evaluation.
                     let scale = 1.0 / (2.0 * h as f32).sqrt();
@@ -602,6 +802,7 @@ impl<'a> Trainer<'a> {
                     buckets,
                     generals,
                     shared,
+                    fold,
                     second,
                     w: Vec::new(),
                 };
@@ -627,6 +828,7 @@ impl<'a> Trainer<'a> {
                     buckets,
                     generals,
                     shared,
+                    fold,
                     second,
                     w,
                 }
@@ -953,7 +1155,11 @@ impl<'a> Trainer<'a> {
                 .flat_map(|bucket| bucket.iter().zip(shared).map(|(&b, &s)| q(b + s, QA)))
                 .collect()
         } else {
-            p.w[p.ft()..p.ft_bias()].iter().map(|&x| q(x, QA)).collect()
+            let sets = if p.fold { GENERAL_BUCKETS } else { 1 };
+            let rows = &p.w[p.ft()..p.ft_bias()];
+            (0..sets)
+                .flat_map(|_| rows.iter().map(|&x| q(x, QA)))
+                .collect()
         };
         let ft_biases = p.w[p.ft_bias()..p.out()]
             .iter()
@@ -1031,11 +1237,13 @@ fn flip_input(f: usize) -> usize {
 /// its one set of rows copied into each). With `shared` rows, a network of one set puts
 /// it in the shared rows and zeros in the buckets', and a network of `generals` sets
 /// keeps them in the buckets' rows with zeros shared: either way the same float network.
-/// A second layer `second` wide is the network's own, or zeros when it has none.
+/// A second layer `second` wide is the network's own, or zeros when it has none. With
+/// `fold` (and one general bucket), the rows are the network's one set, or the first of
+/// its six (a folded network's six are the same).
 fn dequantise(
     net: &Network,
     buckets: usize,
-    generals: usize,
+    (generals, fold): (usize, bool),
     shared: bool,
     second: usize,
 ) -> Params {
@@ -1043,7 +1251,9 @@ fn dequantise(
     let copies = buckets / net.buckets();
     let mut w = Vec::with_capacity(Params::len(h, buckets, generals, shared, second));
     let rows = || net.ft_weights().iter().map(|&x| f32::from(x) / QA as f32);
-    if shared && net.general_buckets() == 1 {
+    if fold {
+        w.extend(rows().take(INPUTS * h));
+    } else if shared && net.general_buckets() == 1 {
         w.resize(generals * INPUTS * h, 0.0);
         w.extend(rows());
     } else {
@@ -1089,6 +1299,7 @@ fn dequantise(
         buckets,
         generals,
         shared,
+        fold,
         second,
         w,
     }
@@ -1580,5 +1791,107 @@ mod tests {
         let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/4A4/5K3 w").unwrap();
         let flipped = TrainSample::new(&pos, 0, 0.5).flip_horizontal();
         assert_eq!(flipped, TrainSample::new(&pos.flip_horizontal(), 0, 0.5));
+    }
+
+    #[test]
+    fn shapes_are_checked_against_the_start_network() {
+        let ask = |request: ShapeRequest, init: Option<&Network>| {
+            TrainOptions::default().with_shape(&request, init)
+        };
+        let none = ShapeRequest::default();
+        let fold = ShapeRequest { fold: true, ..none };
+        let one = Network::seeded(32, 1);
+        let six = Network::seeded_with_general_buckets(32, 1);
+        let options = ask(none, None).unwrap();
+        assert_eq!(options, TrainOptions::default());
+        let options = ask(none, Some(&six)).unwrap();
+        assert_eq!((options.hidden, options.general_buckets), (32, 6));
+        let options = ask(fold, Some(&one)).unwrap();
+        assert_eq!((options.general_buckets, options.fold), (1, true));
+        assert_eq!(ask(fold, Some(&six)), Err(ShapeError::Fold));
+        let folded = ShapeRequest {
+            fold: true,
+            general_buckets: Some(6),
+            ..none
+        };
+        assert_eq!(ask(folded, None), Err(ShapeError::Fold));
+        let fewer = ShapeRequest {
+            general_buckets: Some(1),
+            ..none
+        };
+        let error = ShapeError::GeneralBuckets { asked: 1, start: 6 };
+        assert_eq!(ask(fewer, Some(&six)), Err(error));
+        let shared = ShapeRequest {
+            shared_rows: true,
+            ..none
+        };
+        assert_eq!(ask(shared, Some(&one)), Err(ShapeError::SharedRows));
+        let hidden = ShapeRequest {
+            hidden: Some(24),
+            ..none
+        };
+        assert_eq!(ask(hidden, None), Err(ShapeError::Hidden(24)));
+        let second = ShapeRequest {
+            second_layer: Some(40),
+            ..none
+        };
+        assert_eq!(ask(second, None), Err(ShapeError::SecondLayer(40)));
+        let buckets = ShapeRequest {
+            buckets: Some(8),
+            ..none
+        };
+        assert_eq!(ask(buckets, Some(&one)).unwrap().buckets, 8);
+    }
+
+    #[test]
+    fn a_fold_trains_one_set_written_six_times_that_starts_six_buckets_as_itself() {
+        let data = samples();
+        let one = one_set(&data);
+        let options = TrainOptions {
+            hidden: 32,
+            fold: true,
+            batch: 256,
+            lr: 0.003,
+            ..TrainOptions::default()
+        };
+        let mut t = Trainer::new(&data, options.clone(), Some(&one));
+        for _ in 0..2 {
+            t.epoch(|_, _| {});
+        }
+        let folded = t.network();
+        assert_eq!(folded.general_buckets(), GENERAL_BUCKETS);
+        let rows = folded.ft_weights();
+        let set = rows.len() / GENERAL_BUCKETS;
+        assert!(rows.chunks_exact(set).all(|b| b == &rows[..set]));
+        let worst = worst_rounding(&t);
+        assert!(worst.0 < 15.0, "{worst:?}");
+        // Both generals off the middle file: each side sees its general on the d-file,
+        // so the position and its flip left to right are one position to the network
+        // (not to the one-set network it started from).
+        let eval = |net: &Network, pos: &Position| net.evaluate(pos, &Accumulator::new(net, pos));
+        let mut differ = 0;
+        for fen in [
+            "3k5/4a4/9/9/2b6/9/9/4B1R2/9/5K3 w",
+            "5k3/9/3a5/2p6/9/6P2/9/4C4/9/3K5 b",
+            "2b2k3/9/9/9/9/9/3n5/9/4A4/3K1A3 w",
+        ] {
+            let pos = Position::from_fen(fen).unwrap();
+            let flipped = pos.flip_horizontal();
+            assert_eq!(eval(&folded, &pos), eval(&folded, &flipped), "{pos}");
+            differ += usize::from(eval(&one, &pos) != eval(&one, &flipped));
+        }
+        assert!(differ > 0);
+        // Six buckets started from it evaluate as it does, and so does a fold that
+        // goes on from it.
+        let six = TrainOptions {
+            fold: false,
+            general_buckets: GENERAL_BUCKETS,
+            ..options.clone()
+        };
+        assert_eq!(Trainer::new(&data, six, Some(&folded)).network(), folded);
+        assert_eq!(
+            Trainer::new(&data, options, Some(&folded)).network(),
+            folded
+        );
     }
 }

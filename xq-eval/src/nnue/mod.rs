@@ -517,6 +517,29 @@ impl Network {
         self.general_buckets
     }
 
+    /// Whether the network has [`GENERAL_BUCKETS`] sets of rows that are all the same:
+    /// one set seen folded left to right by each perspective's own general, as `xq train
+    /// --fold` writes it (six buckets started from it evaluate as it does).
+    ///
+    /// ```
+    /// use xq_eval::nnue::{default_network, Network};
+    /// assert!(!default_network().unwrap().folded());
+    /// assert!(!Network::seeded_with_general_buckets(16, 3).folded());
+    /// // One set of rows written six times.
+    /// let one = Network::seeded(16, 3);
+    /// let (biases, out) = (one.ft_biases().to_vec(), one.out_weights().to_vec());
+    /// let six = Network::from_parts(16, one.ft_weights().repeat(6), biases, out, one.out_biases().to_vec());
+    /// assert!(six.folded() && !one.folded());
+    /// ```
+    pub fn folded(&self) -> bool {
+        let set = self.ft_weights.len() / self.general_buckets;
+        self.general_buckets > 1
+            && self
+                .ft_weights
+                .chunks_exact(set)
+                .all(|b| b == &self.ft_weights[..set])
+    }
+
     /// [`Network::seeded`] with [`GENERAL_BUCKETS`] sets of feature-transformer rows.
     ///
     /// ```
