@@ -475,7 +475,7 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
         ),
         (
             vec!["--init", g.to_str().unwrap(), "--general-buckets", "1"],
-            "xq: 1 general buckets: 1 or 6, and not fewer than the start network's 6",
+            "xq: general buckets 1: 1 or 6, and not fewer than the start network's 6",
         ),
         (
             vec!["--init", g.to_str().unwrap(), "--fold"],

@@ -478,7 +478,7 @@ impl fmt::Display for ShapeError {
             ),
             ShapeError::GeneralBuckets { asked, start } => write!(
                 f,
-                "{asked} general buckets: 1 or {GENERAL_BUCKETS}, and not fewer than the start network's {start}"
+                "general buckets {asked}: 1 or {GENERAL_BUCKETS}, and not fewer than the start network's {start}"
             ),
             ShapeError::SharedRows => {
                 write!(f, "shared rows need {GENERAL_BUCKETS} general buckets")
