@@ -329,6 +329,10 @@ pub struct Network {
     /// 1, or [`GENERAL_BUCKETS`]: sets of feature-transformer rows by the perspective's
     /// own general.
     general_buckets: usize,
+    /// Whether the general buckets hold the same rows ([`Network::folded`]): then every
+    /// perspective reads the first set, and only a general that crosses the middle file
+    /// changes every input of its side.
+    folded: bool,
     /// `INPUTS x hidden`, row by input.
     ft_weights: Vec<i16>,
     ft_biases: Vec<i16>,
@@ -441,9 +445,15 @@ impl Network {
         assert!(out_weights
             .iter()
             .all(|w| w.unsigned_abs() <= MAX_OUTPUT_WEIGHT.unsigned_abs()));
+        let set = INPUTS * hidden;
+        let folded = general_buckets > 1
+            && ft_weights
+                .chunks_exact(set)
+                .all(|rows| rows == &ft_weights[..set]);
         Network {
             hidden,
             general_buckets,
+            folded,
             ft_weights,
             ft_biases,
             out_weights,
@@ -532,12 +542,14 @@ impl Network {
     /// assert!(six.folded() && !one.folded());
     /// ```
     pub fn folded(&self) -> bool {
-        let set = self.ft_weights.len() / self.general_buckets;
-        self.general_buckets > 1
-            && self
-                .ft_weights
-                .chunks_exact(set)
-                .all(|b| b == &self.ft_weights[..set])
+        self.folded
+    }
+
+    /// The rows a perspective with general bucket `bucket` reads: its own, or with
+    /// [`folded`](Network::folded) rows the first set, seen flipped as the bucket says.
+    #[inline(always)]
+    fn rows_of(&self, (bucket, flipped): (usize, bool)) -> (usize, bool) {
+        (if self.folded { 0 } else { bucket }, flipped)
     }
 
     /// [`Network::seeded`] with [`GENERAL_BUCKETS`] sets of feature-transformer rows.
@@ -930,7 +942,7 @@ impl Accumulator {
             Color::Red => general_sq,
             Color::Black => general_sq.flip_vertical(),
         };
-        let bucket = general_bucket(seen);
+        let bucket = net.rows_of(general_bucket(seen));
         for color in Color::ALL {
             for (piece, sq) in pos.pieces(color) {
                 let sq = match m {
@@ -1072,13 +1084,15 @@ pub struct MoveChange {
     moved: Piece,
     captured: Option<Piece>,
     m: Move,
-    /// Red's and Black's general buckets, the same before and after the move.
+    /// The rows Red and Black read ([`Network::rows_of`] their general buckets), the
+    /// same before and after the move.
     buckets: [(usize, bool); 2],
 }
 
 impl MoveChange {
     /// The change `m` makes in `pos` (before it is made) for `net`, or `None` when the
-    /// move takes a general into another of `net`'s general buckets: then every input of
+    /// move takes a general into another of `net`'s general buckets (for a
+    /// [folded](Network::folded) network, across the middle file): then every input of
     /// that side changes, and only [`Accumulator::set_after`], which reads the whole
     /// position, computes it.
     ///
@@ -1111,13 +1125,14 @@ impl MoveChange {
         }
         let mut refresh = None;
         for p in Color::ALL {
-            change.buckets[p.index()] = perspective_bucket(pos, p);
+            change.buckets[p.index()] = net.rows_of(perspective_bucket(pos, p));
             if moved.kind == PieceKind::General && moved.color == p {
                 let view = |sq: Square| match p {
                     Color::Red => sq,
                     Color::Black => sq.flip_vertical(),
                 };
-                if general_bucket(view(from)) != general_bucket(view(to)) {
+                if net.rows_of(general_bucket(view(from))) != net.rows_of(general_bucket(view(to)))
+                {
                     refresh = Some(p);
                 }
             }
@@ -1416,6 +1431,17 @@ mod tests {
     #[test]
     fn with_general_buckets_the_accumulator_follows_every_move_and_the_file_round_trips() {
         let net = Network::seeded_with_general_buckets(32, 9);
+        general_buckets_follow_every_move(&net);
+        // Folded (one set of rows six times): a general refreshes only across the middle.
+        let one = Network::seeded(32, 9);
+        let (biases, out) = (one.ft_biases.clone(), one.out_weights.clone());
+        let folded = Network::from_parts(32, one.ft_weights.repeat(6), biases, out, one.out_biases);
+        assert!(folded.folded() && !net.folded());
+        general_buckets_follow_every_move(&folded);
+    }
+
+    fn general_buckets_follow_every_move(net: &Network) {
+        let net = net.clone();
         let mut moves = 0;
         let mut general_moves = 0;
         let (mut applied_moves, mut rebucketed_moves) = (0, 0);
@@ -1447,8 +1473,8 @@ mod tests {
                     Color::Red => sq,
                     Color::Black => sq.flip_vertical(),
                 };
-                let rebucketed = moved.kind == PieceKind::General
-                    && general_bucket(seen(m.from())) != general_bucket(seen(m.to()));
+                let rows = |sq: Square| net.rows_of(general_bucket(seen(sq)));
+                let rebucketed = moved.kind == PieceKind::General && rows(m.from()) != rows(m.to());
                 assert_eq!(change.is_none(), rebucketed, "{m} in {pos}");
                 let parent = acc.clone();
                 acc.update(&net, &pos, m);
