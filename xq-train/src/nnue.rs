@@ -719,9 +719,9 @@ impl<'a> Trainer<'a> {
     /// If `init`'s width is not `options.hidden`, its buckets neither 1 nor
     /// `options.buckets`, its second layer neither none nor `options.second_layer` wide,
     /// the width not a multiple of 16, shared rows without general buckets or a fold with
-    /// them, the buckets
-    /// not 1 to [`MAX_BUCKETS`], or the second layer not 0 or a multiple of 8 up to
-    /// [`MAX_SECOND_LAYER`]: what [`TrainOptions::with_shape`] checks.
+    /// them, the buckets not 1 to [`MAX_BUCKETS`], or the second layer not 0 or a
+    /// multiple of 8 up to [`MAX_SECOND_LAYER`]: what [`TrainOptions::with_shape`]
+    /// checks first, with an error.
     pub fn new(
         samples: &'a [TrainSample],
         options: TrainOptions,
