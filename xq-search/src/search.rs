@@ -810,12 +810,19 @@ impl Searcher {
                     // Either prunes every later quiet move that gives no check, once it
                     // holds: late move pruning since `tried` only grows; futility
                     // pruning since `lmr_depth` only shrinks with it, if alpha cannot
-                    // change (a zero window: any better move cuts off). So the picker
-                    // need not hand those out. Each would have counted in `legal`,
-                    // which past the first move only the reductions read, and the
-                    // moves still searched (quiet checks, losing captures) are never
-                    // reduced: the same tree.
-                    if self.config.drop_pruned_quiets && (late || (futile && beta - alpha == 1)) {
+                    // change (a zero window: any better move cuts off). Late move
+                    // pruning too needs alpha to stay below `DECISIVE`, which holds in
+                    // a zero window or below a beta of at most `DECISIVE`: at a PV
+                    // node a quiet check may raise alpha past it, and from then on
+                    // no move is pruned here. So the picker need not hand those
+                    // out. Each would have counted in `legal`, which past the first
+                    // move only the reductions read, and the moves still searched
+                    // (quiet checks, losing captures) are never reduced: the same
+                    // tree.
+                    let alpha_stays = beta - alpha == 1;
+                    if self.config.drop_pruned_quiets
+                        && ((late && (alpha_stays || beta <= DECISIVE)) || (futile && alpha_stays))
+                    {
                         let test =
                             check_test.get_or_insert_with(|| xq_movegen::CheckTest::new(&self.pos));
                         picker.drop_quiets_without_check(&self.pos, test);
