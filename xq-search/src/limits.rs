@@ -147,6 +147,10 @@ pub struct SearchConfig {
     pub lmr: bool,
     /// Check and single-reply extensions.
     pub extensions: bool,
+    /// Internal iterative reduction: a node four or more plies from the horizon (the
+    /// tunable `iir_depth`) with no move from the table (searched by no earlier
+    /// iteration, or failed low there) is searched a ply shallower.
+    pub iir: bool,
     /// Reverse futility pruning (static null move) near the leaves.
     pub futility: bool,
     /// Quiescence search at the horizon (off: the static evaluation).
@@ -178,6 +182,7 @@ impl Default for SearchConfig {
             null_move: true,
             lmr: true,
             extensions: true,
+            iir: true,
             futility: true,
             quiescence: true,
             aspiration: true,
@@ -190,14 +195,15 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
-    /// Plain fixed-depth alpha-beta: no pruning, reductions, extensions, table cutoffs
-    /// or quiescence.
+    /// Plain fixed-depth alpha-beta: no pruning, reductions (internal iterative ones
+    /// included), extensions, table cutoffs or quiescence.
     pub fn plain() -> SearchConfig {
         SearchConfig {
             tt_cutoffs: false,
             null_move: false,
             lmr: false,
             extensions: false,
+            iir: false,
             futility: false,
             quiescence: false,
             aspiration: false,

@@ -600,11 +600,12 @@ impl Searcher {
 
         // Internal iterative reduction: with no move from the table, this node was not
         // searched before; search it shallower (the next iteration will have a move).
-        let depth = if depth >= self.params.iir_depth && tt_move.is_none() && !root {
-            depth - 1
-        } else {
-            depth
-        };
+        let depth =
+            if self.config.iir && depth >= self.params.iir_depth && tt_move.is_none() && !root {
+                depth - 1
+            } else {
+                depth
+            };
 
         // The table keeps the static evaluation: no need to compute it again. It keeps
         // it uncorrected: the correction history goes on learning. In check nothing reads
