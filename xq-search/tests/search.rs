@@ -3,9 +3,10 @@
 use std::sync::atomic::AtomicBool;
 use xq_core::{Move, Position};
 use xq_eval::Eval;
-use xq_movegen::Game;
+use xq_movegen::rules::{find_repetition, rule_cycle};
 use xq_movegen::{is_legal, legal_moves};
-use xq_search::score::{mated_in, INFINITE};
+use xq_movegen::{Game, Termination};
+use xq_search::score::{mate_in, mated_in, INFINITE};
 use xq_search::{Limits, Score, SearchConfig, SearchParams, SearchResult, Searcher};
 
 use xq_testkit::SUITE;
@@ -87,6 +88,96 @@ fn alpha_beta_returns_the_minimax_value() {
         }
     }
     assert!(compared > 100);
+}
+
+/// Negamax over the legal move tree under the whole rules, move by move through the
+/// referee's game record: a position that repeats one after the root (or occurs a third
+/// time) is ruled by its cycle, a perpetual check or chase losing like being mated there.
+/// The leaves are the classical evaluation, as in [`negamax`]; `rulings` counts the
+/// nodes a perpetual check or chase decided.
+fn negamax_with_rules(
+    g: &mut Game,
+    root: usize,
+    depth: u32,
+    ply: usize,
+    rulings: &mut usize,
+) -> i32 {
+    if ply > 0 {
+        let keys = g.keys();
+        let n = keys.len() - 1;
+        let reversible = (g.position().halfmove_clock() as usize).min(n);
+        if let Some(first) = find_repetition(keys, reversible, Some(root)) {
+            let start = g.position_at(first).unwrap();
+            let cycle = rule_cycle(&start, &g.moves()[first..]).unwrap();
+            return match cycle.termination {
+                Termination::PerpetualCheck { by } | Termination::PerpetualChase { by, .. } => {
+                    *rulings += 1;
+                    if by == g.position().side_to_move() {
+                        mated_in(ply)
+                    } else {
+                        mate_in(ply)
+                    }
+                }
+                _ => 0,
+            };
+        }
+    }
+    let pos = g.position().clone();
+    if depth == 0 {
+        return xq_eval::evaluate_full(&pos, &Eval::new(&pos));
+    }
+    let moves = legal_moves(&pos);
+    if moves.is_empty() {
+        return mated_in(ply);
+    }
+    let mut best = -INFINITE;
+    for m in moves {
+        g.play(m).unwrap();
+        best = best.max(-negamax_with_rules(g, root, depth - 1, ply + 1, rulings));
+        g.pop();
+    }
+    best
+}
+
+#[test]
+fn alpha_beta_returns_the_minimax_value_deeper_and_under_the_rules() {
+    // Four and five plies, where a side can go and come back inside the tree: from the
+    // suite's positions with the fewest replies, and from games whose history makes the
+    // next repetition a perpetual check or a perpetual chase.
+    let mut games: Vec<(Game, u32)> = suite_fens()
+        .iter()
+        .map(|fen| game(fen, ""))
+        .filter(|g| {
+            let moves = legal_moves(g.position());
+            !moves.is_empty() && moves.len() <= 12
+        })
+        .map(|g| (g, 4))
+        .collect();
+    assert!(games.len() >= 8, "{} sparse positions", games.len());
+    let cycle = "h8h9 e9e8 h9h8 e8e9";
+    let checks = game("4k4/7R1/9/9/r7r/9/9/9/9/3K5 w", &format!("{cycle} {cycle}"));
+    let chase = "h6h7 b7c9 h7h9 c9b7 h9h7 b7c9 h7h9 c9b7";
+    let chased = game("9/5k3/1n7/p6R1/9/9/8P/6r2/6r2/3K5 w", chase);
+    let guarded = game("9/5k3/1n7/p6R1/9/9/8P/6r2/1r7/3K5 w", chase);
+    for g in [checks, chased, guarded] {
+        games.push((g.clone(), 4));
+        games.push((g, 5));
+    }
+    let mut rulings = 0;
+    for (g, depth) in &games {
+        let r = search_classical(g, Limits::depth(*depth), SearchConfig::plain());
+        let root = g.keys().len() - 1;
+        let expected = negamax_with_rules(&mut g.clone(), root, *depth, 0, &mut rulings);
+        assert_eq!(
+            r.value,
+            expected,
+            "depth {depth} of {} after {:?}",
+            g.start(),
+            g.moves()
+        );
+    }
+    // The rules decided nodes of the trees, not only the leaves' evaluation.
+    assert!(rulings >= 4, "{rulings}");
 }
 
 #[test]
