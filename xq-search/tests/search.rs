@@ -4,8 +4,8 @@ use std::sync::atomic::AtomicBool;
 use xq_core::{Move, Position};
 use xq_eval::Eval;
 use xq_movegen::rules::{find_repetition, rule_cycle};
+use xq_movegen::Game;
 use xq_movegen::{is_legal, legal_moves};
-use xq_movegen::{Game, Termination};
 use xq_search::score::{mate_in, mated_in, INFINITE};
 use xq_search::{Limits, Score, SearchConfig, SearchParams, SearchResult, Searcher};
 
@@ -53,20 +53,43 @@ fn search_with(g: &Game, limits: Limits, config: SearchConfig, mut s: Searcher) 
     })
 }
 
-/// Plain negamax over the legal move tree with the classical leaf evaluation.
-fn negamax(pos: &mut Position, depth: u32, ply: usize) -> i32 {
-    if depth == 0 {
-        return xq_eval::evaluate_full(pos, &Eval::new(pos));
+/// Plain negamax over the legal move tree, with the classical leaf evaluation, under the
+/// whole rules but the 60-move rule (no position tested comes near it), move by move
+/// through the referee's game record: a position that repeats one after `root` (or
+/// occurs a third time) is ruled by its cycle, a perpetual check or chase losing like
+/// being mated there. `rulings` counts the nodes a perpetual check or chase decided.
+fn negamax(g: &mut Game, root: usize, depth: u32, ply: usize, rulings: &mut usize) -> i32 {
+    if ply > 0 {
+        let keys = g.keys();
+        let n = keys.len() - 1;
+        let reversible = (g.position().halfmove_clock() as usize).min(n);
+        if let Some(first) = find_repetition(keys, reversible, Some(root)) {
+            let start = g.position_at(first).unwrap();
+            let cycle = rule_cycle(&start, &g.moves()[first..]).unwrap();
+            let Some(winner) = cycle.winner() else {
+                return 0;
+            };
+            *rulings += 1;
+            return if winner == g.position().side_to_move() {
+                mate_in(ply)
+            } else {
+                mated_in(ply)
+            };
+        }
     }
-    let moves = legal_moves(pos);
+    let pos = g.position().clone();
+    if depth == 0 {
+        return xq_eval::evaluate_full(&pos, &Eval::new(&pos));
+    }
+    let moves = legal_moves(&pos);
     if moves.is_empty() {
         return mated_in(ply);
     }
     let mut best = -INFINITE;
     for m in moves {
-        let u = pos.make_move(m);
-        best = best.max(-negamax(pos, depth - 1, ply + 1));
-        pos.unmake_move(m, u);
+        g.play(m).unwrap();
+        best = best.max(-negamax(g, root, depth - 1, ply + 1, rulings));
+        g.pop();
     }
     best
 }
@@ -82,61 +105,12 @@ fn alpha_beta_returns_the_minimax_value() {
         let max = if i < 12 { 3 } else { 2 };
         for depth in 1..=max {
             let r = search_classical(&g, Limits::depth(depth), SearchConfig::plain());
-            let expected = negamax(&mut g.position().clone(), depth, 0);
+            let expected = negamax(&mut g.clone(), 0, depth, 0, &mut 0);
             assert_eq!(r.value, expected, "depth {depth} of {fen}");
             compared += 1;
         }
     }
     assert!(compared > 100);
-}
-
-/// Negamax over the legal move tree under the whole rules, move by move through the
-/// referee's game record: a position that repeats one after the root (or occurs a third
-/// time) is ruled by its cycle, a perpetual check or chase losing like being mated there.
-/// The leaves are the classical evaluation, as in [`negamax`]; `rulings` counts the
-/// nodes a perpetual check or chase decided.
-fn negamax_with_rules(
-    g: &mut Game,
-    root: usize,
-    depth: u32,
-    ply: usize,
-    rulings: &mut usize,
-) -> i32 {
-    if ply > 0 {
-        let keys = g.keys();
-        let n = keys.len() - 1;
-        let reversible = (g.position().halfmove_clock() as usize).min(n);
-        if let Some(first) = find_repetition(keys, reversible, Some(root)) {
-            let start = g.position_at(first).unwrap();
-            let cycle = rule_cycle(&start, &g.moves()[first..]).unwrap();
-            return match cycle.termination {
-                Termination::PerpetualCheck { by } | Termination::PerpetualChase { by, .. } => {
-                    *rulings += 1;
-                    if by == g.position().side_to_move() {
-                        mated_in(ply)
-                    } else {
-                        mate_in(ply)
-                    }
-                }
-                _ => 0,
-            };
-        }
-    }
-    let pos = g.position().clone();
-    if depth == 0 {
-        return xq_eval::evaluate_full(&pos, &Eval::new(&pos));
-    }
-    let moves = legal_moves(&pos);
-    if moves.is_empty() {
-        return mated_in(ply);
-    }
-    let mut best = -INFINITE;
-    for m in moves {
-        g.play(m).unwrap();
-        best = best.max(-negamax_with_rules(g, root, depth - 1, ply + 1, rulings));
-        g.pop();
-    }
-    best
 }
 
 #[test]
@@ -167,7 +141,7 @@ fn alpha_beta_returns_the_minimax_value_deeper_and_under_the_rules() {
     for (g, depth) in &games {
         let r = search_classical(g, Limits::depth(*depth), SearchConfig::plain());
         let root = g.keys().len() - 1;
-        let expected = negamax_with_rules(&mut g.clone(), root, *depth, 0, &mut rulings);
+        let expected = negamax(&mut g.clone(), root, *depth, 0, &mut rulings);
         assert_eq!(
             r.value,
             expected,
