@@ -58,6 +58,10 @@ pub struct TrainArgs {
     /// Positions per step.
     #[arg(long, default_value_t = 16384, value_name = "N")]
     batch: usize,
+    /// AdamW's decoupled weight decay: each step shrinks every weight by the learning rate
+    /// times this share of it.
+    #[arg(long, default_value_t = 0.01, value_name = "F")]
+    weight_decay: f32,
     /// Threads for the gradient.
     #[arg(long, default_value_t = 1, value_name = "T")]
     threads: usize,
@@ -112,6 +116,9 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     if !(0.0..1.0).contains(&args.holdout) {
         bail!("--holdout {} is not in [0, 1)", args.holdout);
     }
+    if !(args.weight_decay >= 0.0 && args.weight_decay < 1.0) {
+        bail!("--weight-decay {} is not in [0, 1)", args.weight_decay);
+    }
     if [args.batch, args.threads].contains(&0) || args.lr.is_nan() || args.lr <= 0.0 {
         bail!("--batch, --threads and --lr must be positive");
     }
@@ -131,6 +138,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
         threads: args.threads,
         holdout: args.holdout,
         epochs: args.epochs,
+        weight_decay: args.weight_decay,
         seed: args.seed,
         ..TrainOptions::default()
     }

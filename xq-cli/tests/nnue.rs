@@ -278,6 +278,32 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     let b = dir.join("b.nnue");
     train(&b, "2");
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+    // The weight decay is AdamW's 0.01 unless given: the same network with it named,
+    // another without any.
+    for (decay, same) in [("0.01", true), ("0", false)] {
+        let d = dir.join(format!("decay-{decay}.nnue"));
+        let o = xq(&[
+            "train",
+            data,
+            "--hidden",
+            "16",
+            "--epochs",
+            "4",
+            "--batch",
+            "256",
+            "--lr",
+            "0.01",
+            "--holdout",
+            "0.2",
+            "--weight-decay",
+            decay,
+            "-o",
+            d.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{o:?}");
+        let equal = std::fs::read(&a).unwrap() == std::fs::read(&d).unwrap();
+        assert_eq!(equal, same, "--weight-decay {decay}");
+    }
 
     // No epoch: the start scored on the same held-out games, and written unchanged.
     let scored = dir.join("scored.nnue");
@@ -451,6 +477,10 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
             "xq: width 20: a multiple of 16 from 16 to 512",
         ),
         (vec!["--wdl", "2"], "xq: --wdl 2 is not between 0 and 1"),
+        (
+            vec!["--weight-decay", "1.5"],
+            "xq: --weight-decay 1.5 is not in [0, 1)",
+        ),
         (
             vec!["--init", a.to_str().unwrap(), "--hidden", "32"],
             "xq: width 32, but the start network is 16 wide",
