@@ -229,8 +229,10 @@ fn held_out_losses(stdout: &str) -> Vec<f64> {
 fn train_lowers_the_held_out_loss_and_is_reproducible() {
     let dir = temp("train");
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/nnue-sample.txt");
-    let train = |out: &Path, threads: &str| {
-        let o = xq(&[
+    // Four epochs of a 16-wide network, each epoch's network kept in `ck`, with `more`.
+    let train = |out: &Path, more: &[&str]| {
+        let ck = dir.join("ck");
+        let mut args = vec![
             "train",
             data,
             "--hidden",
@@ -243,18 +245,18 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
             "0.01",
             "--holdout",
             "0.2",
-            "--threads",
-            threads,
             "--checkpoints",
-            dir.join("ck").to_str().unwrap(),
+            ck.to_str().unwrap(),
             "-o",
             out.to_str().unwrap(),
-        ]);
+        ];
+        args.extend_from_slice(more);
+        let o = xq(&args);
         assert!(o.status.success(), "{o:?}");
         String::from_utf8(o.stdout).unwrap()
     };
     let a = dir.join("a.nnue");
-    let stdout = train(&a, "1");
+    let stdout = train(&a, &["--threads", "1"]);
     assert!(
         stdout.starts_with("3000 positions of 1305 games ("),
         "the sample's positions and games: {stdout}"
@@ -276,31 +278,13 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
     );
     // The same network with two threads.
     let b = dir.join("b.nnue");
-    train(&b, "2");
+    train(&b, &["--threads", "2"]);
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     // The weight decay is AdamW's 0.01 unless given: the same network with it named,
     // another without any.
     for (decay, same) in [("0.01", true), ("0", false)] {
         let d = dir.join(format!("decay-{decay}.nnue"));
-        let o = xq(&[
-            "train",
-            data,
-            "--hidden",
-            "16",
-            "--epochs",
-            "4",
-            "--batch",
-            "256",
-            "--lr",
-            "0.01",
-            "--holdout",
-            "0.2",
-            "--weight-decay",
-            decay,
-            "-o",
-            d.to_str().unwrap(),
-        ]);
-        assert!(o.status.success(), "{o:?}");
+        train(&d, &["--weight-decay", decay]);
         let equal = std::fs::read(&a).unwrap() == std::fs::read(&d).unwrap();
         assert_eq!(equal, same, "--weight-decay {decay}");
     }
