@@ -116,7 +116,7 @@ pub fn run(args: &TrainArgs) -> Result<i32> {
     if !(0.0..1.0).contains(&args.holdout) {
         bail!("--holdout {} is not in [0, 1)", args.holdout);
     }
-    if !(args.weight_decay >= 0.0 && args.weight_decay < 1.0) {
+    if !(0.0..1.0).contains(&args.weight_decay) {
         bail!("--weight-decay {} is not in [0, 1)", args.weight_decay);
     }
     if [args.batch, args.threads].contains(&0) || args.lr.is_nan() || args.lr <= 0.0 {

@@ -466,6 +466,14 @@ fn train_lowers_the_held_out_loss_and_is_reproducible() {
             "xq: --weight-decay 1.5 is not in [0, 1)",
         ),
         (
+            vec!["--weight-decay=-0.01"],
+            "xq: --weight-decay -0.01 is not in [0, 1)",
+        ),
+        (
+            vec!["--weight-decay", "NaN"],
+            "xq: --weight-decay NaN is not in [0, 1)",
+        ),
+        (
             vec!["--init", a.to_str().unwrap(), "--hidden", "32"],
             "xq: width 32, but the start network is 16 wide",
         ),
