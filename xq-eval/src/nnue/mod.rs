@@ -1144,7 +1144,7 @@ impl MoveChange {
 /// `sum(clip(a)^2 x w)` over both halves: the side to move's accumulator `us` with its
 /// output weights `w_us`, then the other side's.
 ///
-/// Written so that the compiler vectorises it (SSE2 in a portable build, AVX2 in
+/// Written so that the compiler vectorises it (SSE2 in a portable build; AVX2 by hand in
 /// [`output_sum_avx2`]): each clipped value `c` (at most [`QA`]) times its weight (at most
 /// [`MAX_OUTPUT_WEIGHT`] in size, checked when the network is made) fits an `i16`, and
 /// that product times `c` again is summed in `i32` lanes (`pmullw` then `pmaddwd`), 128
@@ -1167,11 +1167,42 @@ fn output_sum(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
     total
 }
 
-/// [`output_sum`] compiled for AVX2 (16 lanes of `i16` where SSE2 has 8).
+/// [`output_sum`] with AVX2, 16 values a step: clip, `vpmullw` by the weights (each
+/// product fits an `i16`, as in [`output_sum`]), then `vpmaddwd` by the clipped values
+/// again, which adds each two neighbouring products into one of 8 `i32` lanes. The
+/// compiler's own vectorisation of [`output_sum`] widened every product to 32 bits
+/// first and took 8 values a step.
+///
+/// Exact: a lane gathers `h / 4` products over both halves (`h` at most [`MAX_HIDDEN`],
+/// 512), each at most 255 x 32,640 in size, so at most 128 x 8,323,200 < 2^31; the 8
+/// lanes are added in `i64`. The widths are multiples of 16 (the file format's rule).
+/// Callers check that the processor has AVX2 (calling it is `unsafe` for that alone).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[allow(unsafe_code)]
 fn output_sum_avx2(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
-    output_sum(us, w_us, them, w_them)
+    use std::arch::x86_64::*;
+    debug_assert!(us.len() % 16 == 0 && us.len() <= MAX_HIDDEN);
+    let mut lanes = [0i32; 8];
+    // SAFETY: the intrinsics need AVX2, which this function's callers check. Each load
+    // reads 16 `i16`s, unaligned, from a chunk of exactly 16 (`chunks_exact`); the one
+    // store writes 8 `i32`s into `lanes`.
+    unsafe {
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for (acc, w) in [(us, w_us), (them, w_them)] {
+            for (a, w) in acc.chunks_exact(16).zip(w.chunks_exact(16)) {
+                let a = _mm256_loadu_si256(a.as_ptr().cast());
+                let w = _mm256_loadu_si256(w.as_ptr().cast());
+                let c = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+                let cw = _mm256_mullo_epi16(c, w);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(cw, c));
+            }
+        }
+        _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum);
+    }
+    lanes.iter().map(|&x| i64::from(x)).sum()
 }
 
 /// The second layer's part of the output, in units of `1 / (QA x QB)` (see the [module
@@ -1876,6 +1907,16 @@ mod tests {
                     .map(|_| (rng.below(2 * spread + 1) as i64 - spread as i64) as i16)
                     .collect()
             };
+            // The largest sums the output can meet: every value clipped to `QA`, every
+            // weight at `MAX_OUTPUT_WEIGHT` in size, the widest net.
+            for w in [MAX_OUTPUT_WEIGHT, -MAX_OUTPUT_WEIGHT] {
+                let (a, w) = (vec![QA as i16; MAX_HIDDEN], vec![w; MAX_HIDDEN]);
+                // SAFETY: the processor has AVX2 (checked above).
+                #[allow(unsafe_code)]
+                let fast = unsafe { output_sum_avx2(&a, &w, &a, &w) };
+                assert_eq!(fast, 2 * MAX_HIDDEN as i64 * 255 * 255 * i64::from(w[0]));
+                assert_eq!(fast, output_sum(&a, &w, &a, &w));
+            }
             for h in [16, 48, 128, 256, 512] {
                 for _ in 0..50 {
                     let (us, them) = (row(h, 600), row(h, 600));
