@@ -861,7 +861,11 @@ impl Network {
             .second
             .as_ref()
             .map_or(0, |l| second_layer(l, us, them));
-        (output_sum(us, w_us, them, w_them) / i64::from(QA)) as i32 + bias + second
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let sum = output_sum_simd128(us, w_us, them, w_them);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        let sum = output_sum(us, w_us, them, w_them);
+        (sum / i64::from(QA)) as i32 + bias + second
     }
 
     /// The evaluation of `pos` from the side to move's point of view, in centipawns,
@@ -1152,6 +1156,11 @@ impl MoveChange {
 /// `i64`. The result is exact: the same as summing `c x c x w` in `i64`, whatever the
 /// instructions.
 #[inline(always)]
+// The browser build with SIMD uses `output_sum_simd128` alone; this stays its reference.
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code)
+)]
 fn output_sum(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
     let mut total = 0i64;
     for (acc, w) in [(us, w_us), (them, w_them)] {
@@ -1203,6 +1212,40 @@ fn output_sum_avx2(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i6
         _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum);
     }
     lanes.iter().map(|&x| i64::from(x)).sum()
+}
+
+/// [`output_sum`] with WebAssembly's 128-bit SIMD (the browser build, `web/build.sh`), as
+/// [`output_sum_avx2`] does it with AVX2: 8 values a step, clipped, `i16x8.mul` by the
+/// weights, `i32x4.dot_i16x8_s` by the clipped values again, each half's 4 lanes kept
+/// apart and added in `i64` (exact: a lane gathers at most `h / 4` products of at most
+/// 255 x 32,640, `h` at most 512). The widths are multiples of 16.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[allow(unsafe_code)]
+fn output_sum_simd128(us: &[i16], w_us: &[i16], them: &[i16], w_them: &[i16]) -> i64 {
+    use std::arch::wasm32::*;
+    debug_assert!(us.len() % 16 == 0 && us.len() <= MAX_HIDDEN);
+    let (zero, qa) = (i16x8_splat(0), i16x8_splat(QA as i16));
+    let mut total = 0i64;
+    for (acc, w) in [(us, w_us), (them, w_them)] {
+        let mut sum = i32x4_splat(0);
+        for (a, w) in acc.chunks_exact(8).zip(w.chunks_exact(8)) {
+            // SAFETY: each load reads 16 bytes from a chunk of exactly 8 `i16`s; wasm's
+            // loads need no alignment.
+            let (a, w) = unsafe { (v128_load(a.as_ptr().cast()), v128_load(w.as_ptr().cast())) };
+            let c = i16x8_min(i16x8_max(a, zero), qa);
+            sum = i32x4_add(sum, i32x4_dot_i16x8(i16x8_mul(c, w), c));
+        }
+        total += [
+            i32x4_extract_lane::<0>(sum),
+            i32x4_extract_lane::<1>(sum),
+            i32x4_extract_lane::<2>(sum),
+            i32x4_extract_lane::<3>(sum),
+        ]
+        .iter()
+        .map(|&x| i64::from(x))
+        .sum::<i64>();
+    }
+    total
 }
 
 /// The second layer's part of the output, in units of `1 / (QA x QB)` (see the [module
