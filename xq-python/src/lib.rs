@@ -72,6 +72,9 @@ fn _xq(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tablebase::_tablebase_make, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::_tablebase_kept, m)?)?;
     m.add_function(wrap_pyfunction!(tablebase::_tablebase_log, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::_tablebase_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(tablebase::_tablebase_assemble, m)?)?;
+    m.add_class::<tablebase::_TablebasePart>()?;
     m.add_function(wrap_pyfunction!(analysis::annotate, m)?)?;
     m.add_function(wrap_pyfunction!(args::_check_int, m)?)?;
     m.add_function(wrap_pyfunction!(args::_check_seconds, m)?)?;

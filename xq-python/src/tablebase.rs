@@ -5,10 +5,13 @@ use crate::board::Board;
 use crate::errors::{Error, Kind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
 use xq_tablebase::log::{Log, Record};
-use xq_tablebase::{keep, Ending, Kept, TableResult, Tablebases};
+use xq_tablebase::{
+    assemble, keep, read_captures, Ending, FilePieces, Kept, Part, PartSummary, TablePart,
+    TableResult, Tablebases, Updates,
+};
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
 /// the smaller `<ENDING>.xqwdl`, which `probe_wdl` reads when there is one), probed
@@ -197,4 +200,173 @@ pub fn _tablebase_log<'py>(
     d.set_item("finished", r.finished)?;
     d.set_item("note", r.note)?;
     Ok(d)
+}
+
+/// The number of parts `xq.tablebase.generate(..., split_above=N)` makes ending `name`
+/// in: `ceil(numbers / split_above)` for an ending of more numbers (both sides to move)
+/// than `split_above` where one side has no attacker, else 1 (made whole).
+#[pyfunction]
+pub fn _tablebase_parts(name: &str, split_above: u64) -> PyResult<usize> {
+    let ending = ending(name)?;
+    let numbers = xq_tablebase::table_size(&ending);
+    if ending.both_attack() || numbers <= split_above {
+        return Ok(1);
+    }
+    Ok(numbers.div_ceil(split_above.max(1)) as usize)
+}
+
+/// One part of an ending's table generated in parts (`xq_tablebase::Part`): the state a
+/// Ray actor of `xq.tablebase.generate(..., split_above=N)` keeps. The tables its
+/// captures lead to are read from `directory`; messages go in and out as bytes.
+#[pyclass(module = "xq")]
+#[derive(Debug)]
+pub struct _TablebasePart {
+    part: Option<Part>,
+    done: Option<TablePart>,
+}
+
+fn part_gone() -> PyErr {
+    Error::new(
+        Kind::InvalidArgument,
+        "the part's levels are over (finish was called)",
+    )
+    .into()
+}
+
+fn split_error(e: xq_tablebase::TablebaseError) -> PyErr {
+    Error::new(Kind::InvalidArgument, e).into()
+}
+
+#[pymethods]
+impl _TablebasePart {
+    #[new]
+    fn new(
+        py: Python<'_>,
+        directory: PathBuf,
+        name: &str,
+        part: usize,
+        parts: usize,
+        threads: usize,
+    ) -> PyResult<_TablebasePart> {
+        let ending = ending(name)?;
+        Part::can_split(&ending).map_err(split_error)?;
+        let part = py.detach(|| {
+            let subs = read_captures(&directory, &ending)?;
+            Part::new(&ending, part, parts, subs, threads)
+        });
+        Ok(_TablebasePart {
+            part: Some(part.map_err(|e| match e {
+                xq_tablebase::TablebaseError::Split { .. } => split_error(e),
+                e => table_error(e),
+            })?),
+            done: None,
+        })
+    }
+
+    /// Step 1 over the part's positions.
+    fn start(&self, py: Python<'_>) -> PyResult<()> {
+        let part = self.part.as_ref().ok_or_else(part_gone)?;
+        py.detach(|| part.start());
+        Ok(())
+    }
+
+    /// Step 2 at `level`: `(decided, furthest, [updates for part 0, part 1, ...])`, the
+    /// updates as bytes.
+    fn level<'py>(
+        &self,
+        py: Python<'py>,
+        level: u16,
+    ) -> PyResult<(u64, u16, Vec<Bound<'py, PyBytes>>)> {
+        let part = self.part.as_ref().ok_or_else(part_gone)?;
+        let found = py.detach(|| part.level(level));
+        let updates = found
+            .updates
+            .iter()
+            .map(|u| PyBytes::new(py, &u.to_bytes()))
+            .collect();
+        Ok((found.decided, found.furthest, updates))
+    }
+
+    /// Applies updates (bytes of `level`) from other parts.
+    fn receive(&self, py: Python<'_>, updates: Vec<Vec<u8>>) -> PyResult<()> {
+        let part = self.part.as_ref().ok_or_else(part_gone)?;
+        py.detach(|| {
+            for bytes in &updates {
+                part.receive(&Updates::from_bytes(bytes)?)?;
+            }
+            Ok(())
+        })
+        .map_err(split_error)
+    }
+
+    /// Ends the levels; the part's summary as bytes.
+    fn finish<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let part = self.part.take().ok_or_else(part_gone)?;
+        let done = py.detach(|| part.finish());
+        let summary = done.summary().to_bytes();
+        self.done = Some(done);
+        Ok(PyBytes::new(py, &summary))
+    }
+
+    /// The part's blocks of both files, given every part's summary in order, as bytes.
+    fn pieces<'py>(
+        &self,
+        py: Python<'py>,
+        summaries: Vec<Vec<u8>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let done = self.done.as_ref().ok_or_else(|| {
+            PyErr::from(Error::new(
+                Kind::InvalidArgument,
+                "the part's levels are not over",
+            ))
+        })?;
+        let pieces = py
+            .detach(|| {
+                let summaries = summaries
+                    .iter()
+                    .map(|s| PartSummary::from_bytes(s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                done.pieces(&summaries).map(|p| p.to_bytes())
+            })
+            .map_err(split_error)?;
+        Ok(PyBytes::new(py, &pieces))
+    }
+}
+
+/// The distance file and the WDL file of an ending made in parts, from every part's
+/// summary and pieces in order, and the row of the generation log (as a CSV line) with
+/// the times and threads given: `(distance, wdl, row)`.
+#[pyfunction]
+pub fn _tablebase_assemble<'py>(
+    py: Python<'py>,
+    summaries: Vec<Vec<u8>>,
+    pieces: Vec<Vec<u8>>,
+    gen_seconds: f64,
+    write_seconds: f64,
+    threads: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, String)> {
+    let files = py
+        .detach(|| {
+            let summaries = summaries
+                .iter()
+                .map(|s| PartSummary::from_bytes(s))
+                .collect::<Result<Vec<_>, _>>()?;
+            let pieces = pieces
+                .iter()
+                .map(|p| FilePieces::from_bytes(p))
+                .collect::<Result<Vec<_>, _>>()?;
+            assemble(&summaries, &pieces)
+        })
+        .map_err(split_error)?;
+    let record = Record {
+        gen_seconds: Some(gen_seconds),
+        write_seconds: Some(write_seconds),
+        threads: Some(threads),
+        ..files.record()
+    };
+    Ok((
+        PyBytes::new(py, &files.distance),
+        PyBytes::new(py, &files.wdl),
+        record.to_csv(),
+    ))
 }

@@ -180,3 +180,45 @@ def test_tables_made_on_the_cluster_are_those_of_one_process(cluster, tmp_path):
             assert (tmp_path / "ray" / name).read_bytes() == (local / name).read_bytes(), name
     # Again on the cluster into the one process's directory: every table is kept.
     assert {(r["status"], r.get("node")) for r in on_cluster(local)} == {("kept", None)}
+
+
+def test_an_ending_split_over_the_nodes_is_that_of_one_process(cluster, tmp_path):
+    """KRKA and KNKA made in two parts each, one on each node, their updates sent between
+    the nodes at every level; KRKN (both sides attack) made whole."""
+    address, env = cluster
+    endings = ["KRKA", "KNKA", "KRKN"]
+    driver = (
+        "import json, sys, xq.tablebase\n"
+        "rows = xq.tablebase.generate(json.loads(sys.argv[1]), sys.argv[2], ray_address=sys.argv[3],\n"
+        "                             split_above=int(sys.argv[4]))\n"
+        "print(json.dumps(rows))\n"
+    )
+
+    def on_cluster(directory, split_above):
+        return subprocess.run([sys.executable, "-c", driver, json.dumps(endings), str(directory), address,
+                               str(split_above)], capture_output=True, text=True, timeout=600, env=env)
+
+    done = on_cluster(tmp_path / "ray", 20000)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {r["ending"]: r for r in json.loads(done.stdout.strip().splitlines()[-1])}
+    assert sorted(rows) == ["KNK", "KNKA", "KRK", "KRKA", "KRKN"]
+    for name in ["KRKA", "KNKA"]:
+        assert rows[name]["parts"] == 2 and len(rows[name]["part_nodes"]) == 2, rows[name]
+        assert rows[name]["verify_seconds"] is None and rows[name]["threads"] == 2
+    for name in ["KRK", "KNK", "KRKN"]:
+        assert "parts" not in rows[name] and rows[name]["verify_seconds"] is not None, rows[name]
+    local = tmp_path / "local"
+    done = subprocess.run([xq_bin(), "tb", "gen", *endings, "-o", str(local), "--threads", "2"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    made = sorted(p.name for p in (tmp_path / "ray").iterdir())
+    assert made == sorted(p.name for p in local.iterdir()) and len(made) == 11
+    for name in made:
+        if name != "endings.csv":
+            assert (tmp_path / "ray" / name).read_bytes() == (local / name).read_bytes(), name
+    # Parts that need more CPUs at once than the cluster has are refused before anything
+    # is made (they would wait for ever).
+    done = on_cluster(tmp_path / "small", 5000)
+    assert done.returncode != 0
+    assert "KNKA in 7 parts of 1 CPU needs 7 CPUs at once; the cluster has 2" in done.stderr
+    assert list((tmp_path / "small").iterdir()) == []

@@ -167,6 +167,54 @@ def test_generate_refuses_bad_arguments(tmp_path):
         xq.tablebase.generate(["KRK"], tmp_path, threads=0)
     with pytest.raises(xq.InvalidArgument, match="max_positions -1"):
         xq.tablebase.plan(["KRK"], max_positions=-1)
+    with pytest.raises(xq.InvalidArgument, match="split_above 0: a whole number of at least 1"):
+        xq.tablebase.generate(["KRK"], tmp_path, split_above=0, ray_address="auto")
+    with pytest.raises(xq.InvalidArgument, match="split_above splits endings over a Ray cluster"):
+        xq.tablebase.generate(["KRK"], tmp_path, split_above=1000)
     # Endings of more numbers (both sides to move) than max_positions are left out.
     assert xq.tablebase.plan(["KRKN"], max_positions=10000) == ["KNK", "KRK"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_part_of_a_split_ending_refuses_what_does_not_fit(tmp_path):
+    """The steps an actor of a split ending runs (`xq.tablebase.generate(...,
+    split_above=N)` on a cluster), without Ray: two parts of KRKA made here, their
+    updates exchanged as bytes, give the files of one process."""
+    import xq.tablebase
+    from xq import _xq
+
+    xq.tablebase.generate(["KRK"], tmp_path / "subs")
+    # 40,500 numbers: two parts above 20,250; KRKN is made whole (both sides attack).
+    assert [_xq._tablebase_parts(n, 20250) for n in ("KRKA", "KRK", "KRKN")] == [2, 1, 1]
+    with pytest.raises(xq.InvalidArgument, match="KRKN: both sides attack"):
+        _xq._TablebasePart(str(tmp_path / "subs"), "KRKN", 0, 2, 1)
+    with pytest.raises(xq.InvalidTablebase, match="the table KRK is needed first"):
+        _xq._TablebasePart(str(tmp_path), "KRKA", 0, 2, 1)
+    parts = [_xq._TablebasePart(str(tmp_path / "subs"), "KRKA", k, 2, 1) for k in range(2)]
+    for p in parts:
+        p.start()
+    level = 0
+    while True:
+        found = [p.level(level) for p in parts]
+        with pytest.raises(xq.InvalidArgument, match="updates for part 1 of KRKA given to part 0"):
+            parts[0].receive([found[0][2][1]])
+        with pytest.raises(xq.InvalidArgument, match="not a message between parts"):
+            parts[0].receive([b"XQTB"])
+        for k, p in enumerate(parts):
+            p.receive([f[2][k] for f in found])
+        if sum(f[0] for f in found) == 0 and level >= max(f[1] for f in found):
+            break
+        level += 1
+    summaries = [p.finish() for p in parts]
+    with pytest.raises(xq.InvalidArgument, match="the part's levels are over"):
+        parts[0].level(level)
+    pieces = [p.pieces(summaries) for p in parts]
+    distance, wdl, row = _xq._tablebase_assemble(summaries, pieces, 1.0, 0.5, 2)
+    whole = xq.tablebase.generate(["KRKA"], tmp_path / "whole")
+    # The levels went one past the longest mate, as in one process.
+    assert (level, whole[-1]["longest_mate"]) == (11, 10)
+    assert distance == (tmp_path / "whole" / "KRKA.xqtb").read_bytes()
+    assert wdl == (tmp_path / "whole" / "KRKA.xqwdl").read_bytes()
+    assert row.startswith("KRKA,generated,%d," % whole[-1]["positions"])
+    with pytest.raises(xq.InvalidArgument, match="not those of the 2 parts of KRKA in order"):
+        _xq._tablebase_assemble(summaries, pieces[::-1], 1.0, 0.5, 2)

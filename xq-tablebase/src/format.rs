@@ -116,7 +116,7 @@ const DEFLATE: u8 = 1;
 /// Compression of version 3: Brotli (RFC 7932).
 const BROTLI: u8 = 2;
 /// Values per block (as in versions 1 and 2): small blocks keep a probe as fast as with DEFLATE.
-const BLOCK_VALUES: u32 = 4096;
+pub(crate) const BLOCK_VALUES: u32 = 4096;
 /// Brotli's quality (0 to 11) and window (log2 bytes) for the blocks.
 const BROTLI_QUALITY: u32 = 10;
 const BROTLI_WINDOW: u32 = 16;
@@ -221,28 +221,130 @@ fn write_file(
     threads: usize,
     kind: Kind,
 ) -> Result<u64, TablebaseError> {
-    let stats = table.stats();
-    let longest_code = table
-        .codes
-        .iter()
-        .copied()
-        .filter(|&c| c < CODE_FIRST_RULE)
-        .max()
-        .unwrap_or(0);
-    let width: u8 = if kind == Kind::Wdl || longest_code < u16::from(BYTE_FIRST_RULE) {
-        1
-    } else {
-        2
+    let facts = Facts::of(&table.codes, 0, table.layout.size);
+    let blocks = encode_blocks(&table.codes, 1, facts.width(kind), kind, threads);
+    let (head, blocks) = assemble(table.layout.ending, table.layout.size, kind, &facts, blocks);
+    write_parts(path, kind, &head, &blocks)
+}
+
+/// Writes a file made by [`assemble`] (through a temporary file renamed at the end) and
+/// returns its size in bytes.
+pub(crate) fn write_parts(
+    path: &Path,
+    kind: Kind,
+    head: &[u8],
+    blocks: &[Vec<u8>],
+) -> Result<u64, TablebaseError> {
+    let tmp = path.with_extension(match kind {
+        Kind::Distance => "xqtb.part",
+        Kind::Wdl => "xqwdl.part",
+    });
+    let write = || -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
+        f.write_all(head)?;
+        for data in blocks {
+            f.write_all(data)?;
+        }
+        f.into_inner()?.sync_all()?;
+        std::fs::rename(&tmp, path)
     };
+    write().map_err(|e| io_error(path, e))?;
+    Ok(head.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>())
+}
+
+/// What a file's header needs to know of a run of entries (the whole table, or a part's
+/// share of it); the facts of consecutive runs add up ([`Facts::add`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// Losses, draws and wins with the attacking side to move, then the defending side.
+    pub counts: [[u64; 3]; 2],
+    /// Broken numbers.
+    pub broken: u64,
+    /// The longest distance to mate in plies.
+    pub longest: u16,
+    /// The largest code below the rules' codes.
+    pub longest_code: u16,
+    /// A rule result whose rule is not recorded.
+    pub unrecorded: bool,
+    /// The last code that is not 0 (broken), 0 where every one is.
+    pub last: u16,
+}
+
+impl Facts {
+    /// The facts of `codes`, the entries from `first` on of a table of `size` numbers a
+    /// side to move.
+    pub(crate) fn of(codes: &[u16], first: u64, size: u64) -> Facts {
+        let mut f = Facts::default();
+        for (i, &c) in codes.iter().enumerate() {
+            match TableValue::from_code(c) {
+                None => f.broken += 1,
+                Some(v) => {
+                    let half = usize::from(first + i as u64 >= size);
+                    f.counts[half][v.result() as usize] += 1;
+                    if let Some(p) = v.plies() {
+                        f.longest = f.longest.max(p);
+                    }
+                    f.last = c;
+                }
+            }
+            if c < CODE_FIRST_RULE {
+                f.longest_code = f.longest_code.max(c);
+            }
+            f.unrecorded |= c >= CODE_RULE_LOSS;
+        }
+        f
+    }
+
+    /// The facts of this run followed by `next`.
+    pub(crate) fn add(&self, next: &Facts) -> Facts {
+        let mut counts = self.counts;
+        for (c, n) in counts
+            .iter_mut()
+            .flatten()
+            .zip(next.counts.iter().flatten())
+        {
+            *c += n;
+        }
+        Facts {
+            counts,
+            broken: self.broken + next.broken,
+            longest: self.longest.max(next.longest),
+            longest_code: self.longest_code.max(next.longest_code),
+            unrecorded: self.unrecorded || next.unrecorded,
+            last: if next.last != 0 { next.last } else { self.last },
+        }
+    }
+
+    /// Bytes a value before compression in a file of `kind` of a table with these facts.
+    pub(crate) fn width(&self, kind: Kind) -> u8 {
+        if kind == Kind::Wdl || self.longest_code < u16::from(BYTE_FIRST_RULE) {
+            1
+        } else {
+            2
+        }
+    }
+}
+
+/// The blocks of a file of `kind` for `codes`, which start at a block's first value: each
+/// compressed, with the CRC of what it stores. `last` is the last code before `codes`
+/// that is not 0 (1, a draw, where there is none). On `threads` threads, block by block:
+/// no second copy of the whole table.
+pub(crate) fn encode_blocks(
+    codes: &[u16],
+    last: u16,
+    width: u8,
+    kind: Kind,
+    threads: usize,
+) -> Vec<(Vec<u8>, u32)> {
     // A broken number is never probed, so it takes the value before it: the runs grow
     // and the blocks shrink. The block's CRC covers what is stored.
     let encode = |first: usize, chunk: &[u16]| -> (Vec<u8>, u32) {
-        let mut last = table.codes[..first]
+        let mut last = codes[..first]
             .iter()
             .rev()
             .find(|&&c| c != 0)
             .copied()
-            .unwrap_or(1);
+            .unwrap_or(if last == 0 { 1 } else { last });
         let mut b = Vec::with_capacity(chunk.len() * width as usize);
         for &c in chunk {
             if c != 0 {
@@ -265,10 +367,8 @@ fn write_file(
         }
         (compressed, crc32(&b))
     };
-    // Block by block, on `threads` threads: no second copy of the whole table.
     let per = BLOCK_VALUES as usize;
-    let count = table.codes.len().div_ceil(per);
-    let mut blocks = vec![(Vec::new(), 0u32); count];
+    let mut blocks = vec![(Vec::new(), 0u32); codes.len().div_ceil(per)];
     for_chunks(
         threads,
         &mut blocks,
@@ -276,10 +376,23 @@ fn write_file(
         || (),
         |(), i, slot| {
             let first = i * per;
-            let end = (first + per).min(table.codes.len());
-            slot[0] = encode(first, &table.codes[first..end]);
+            let end = (first + per).min(codes.len());
+            slot[0] = encode(first, &codes[first..end]);
         },
     );
+    blocks
+}
+
+/// A file of `kind` of `ending` (`size` numbers a side to move) from its facts and all
+/// its blocks ([`encode_blocks`]) in order: its header with the block table, and the
+/// blocks' data.
+pub(crate) fn assemble(
+    ending: Ending,
+    size: u64,
+    kind: Kind,
+    facts: &Facts,
+    blocks: Vec<(Vec<u8>, u32)>,
+) -> (Vec<u8>, Vec<Vec<u8>>) {
     let mut table_bytes = Vec::with_capacity(blocks.len() * BLOCK_ENTRY);
     let mut end = (HEADER + blocks.len() * BLOCK_ENTRY) as u64;
     for (data, crc) in &blocks {
@@ -293,41 +406,25 @@ fn write_file(
         Kind::Wdl => &WDL_MAGIC,
     });
     h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h[10] = width;
+    h[10] = facts.width(kind);
     h[11] = BROTLI;
     h[12..16].copy_from_slice(&BLOCK_VALUES.to_le_bytes());
-    let name = table.layout.ending.to_string();
+    let name = ending.to_string();
     h[16..16 + name.len()].copy_from_slice(name.as_bytes());
-    h[32..40].copy_from_slice(&table.layout.size.to_le_bytes());
+    h[32..40].copy_from_slice(&size.to_le_bytes());
     h[40..44].copy_from_slice(&(blocks.len() as u32).to_le_bytes());
-    h[44..46].copy_from_slice(&stats.longest.to_le_bytes());
-    let unrecorded = table.codes.iter().any(|&c| c >= CODE_RULE_LOSS);
-    h[46..48].copy_from_slice(&u16::from(unrecorded).to_le_bytes());
-    h[48..56].copy_from_slice(&stats.broken.to_le_bytes());
-    for (i, c) in stats.counts.iter().flatten().enumerate() {
+    h[44..46].copy_from_slice(&facts.longest.to_le_bytes());
+    h[46..48].copy_from_slice(&u16::from(facts.unrecorded).to_le_bytes());
+    h[48..56].copy_from_slice(&facts.broken.to_le_bytes());
+    for (i, c) in facts.counts.iter().flatten().enumerate() {
         h[56 + 8 * i..64 + 8 * i].copy_from_slice(&c.to_le_bytes());
     }
     h[104..108].copy_from_slice(&crc32(&table_bytes).to_le_bytes());
     h[112..120].copy_from_slice(&end.to_le_bytes());
     let crc = crc32(&h[..124]);
     h[124..128].copy_from_slice(&crc.to_le_bytes());
-
-    let tmp = path.with_extension(match kind {
-        Kind::Distance => "xqtb.part",
-        Kind::Wdl => "xqwdl.part",
-    });
-    let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
-        f.write_all(&h)?;
-        f.write_all(&table_bytes)?;
-        for (data, _) in &blocks {
-            f.write_all(data)?;
-        }
-        f.into_inner()?.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    write().map_err(|e| io_error(path, e))?;
-    Ok(end)
+    h.extend_from_slice(&table_bytes);
+    (h, blocks.into_iter().map(|(data, _)| data).collect())
 }
 
 /// What a file's header says.

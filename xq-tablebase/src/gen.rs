@@ -38,7 +38,7 @@ const BROKEN: u16 = 1;
 const DONE: u16 = 0x8000;
 const PENDING_WIN: u16 = 0x4000;
 const FLOOR: u16 = 0x2000;
-const DIST: u16 = 0x1fff;
+pub(crate) const DIST: u16 = 0x1fff;
 
 /// Positions handed to a thread at a time.
 const CHUNK: u64 = 4096;
@@ -295,77 +295,44 @@ pub(crate) fn retrograde(
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Table, TablebaseError> {
-    for sub in ending.captures() {
-        if !subtables.iter().any(|t| t.layout.ending == sub) {
-            return Err(TablebaseError::MissingTable(sub));
-        }
-    }
+    check_captures(ending, subtables)?;
+    let threads = threads.max(1);
     let layout = Layout::new(*ending);
+    let entries = Entries::new(0..2 * layout.size);
     let gen = Generator {
         layout: &layout,
         subs: subtables,
-        val: (0..2 * layout.size)
-            .map(|_| AtomicU16::new(UNKNOWN))
-            .collect(),
-        cnt: (0..2 * layout.size).map(|_| AtomicU8::new(0)).collect(),
-        furthest: AtomicU32::new(0),
+        entries: &entries,
     };
-    let threads = threads.max(1);
-    let total = layout.size;
-    let done = AtomicU64::new(0);
-    parallel(threads, total, |range| {
-        let mut p = [Square::A0; MAX_PIECES];
-        let mut cursor = Cursor::new(&layout);
-        for i in range.clone() {
-            gen.start(i, &mut p, &mut cursor);
-        }
-        let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
-        progress(Progress::Start { done: d, total });
-    });
+    gen.start(threads, progress);
     let mut level: u16 = 0;
     loop {
-        let found = AtomicU64::new(0);
-        let done = AtomicU64::new(0);
-        parallel(threads, 2 * total, |range| {
-            let mut p = [Square::A0; MAX_PIECES];
-            let mut cursor = Cursor::new(&layout);
-            let mut n = 0;
-            for e in range.clone() {
-                n += gen.level(e, level, &mut p, &mut cursor) as u64;
-            }
-            found.fetch_add(n, Relaxed);
-            let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
-            progress(Progress::Level {
-                level,
-                done: d,
-                total: 2 * total,
-            });
+        let found = gen.level(level, threads, progress, &|_| {
+            unreachable!("the whole table holds every predecessor")
         });
-        if found.load(Relaxed) == 0 && u32::from(level) >= gen.furthest.load(Relaxed) {
+        if found == 0 && u32::from(level) >= entries.furthest.load(Relaxed) {
             break;
         }
         level += 1;
         assert!(level < DIST, "distance to mate beyond {DIST} plies");
     }
-    // The counters go first, and the values become the codes in place (the same
-    // allocation: `AtomicU16` and `u16` have one layout), so the peak stays at three
-    // bytes a position.
-    let Generator { val, cnt, .. } = gen;
-    drop(cnt);
-    let codes = val
+    Ok(Table {
+        codes: entries.into_codes(),
+        layout,
+    })
+}
+
+/// [`TablebaseError::MissingTable`] unless `subtables` hold every ending a capture in
+/// `ending` leads to.
+pub(crate) fn check_captures(ending: &Ending, subtables: &[&Table]) -> Result<(), TablebaseError> {
+    match ending
+        .captures()
         .into_iter()
-        .map(|v| {
-            let v = v.into_inner();
-            if v == BROKEN {
-                0
-            } else if v & DONE != 0 {
-                2 + (v & DIST)
-            } else {
-                1
-            }
-        })
-        .collect();
-    Ok(Table { layout, codes })
+        .find(|sub| !subtables.iter().any(|t| t.layout.ending == *sub))
+    {
+        Some(sub) => Err(TablebaseError::MissingTable(sub)),
+        None => Ok(()),
+    }
 }
 
 /// Runs `work` on chunks of `0..total` on `threads` threads.
@@ -419,13 +386,65 @@ pub(crate) fn for_chunks<T: Send, S>(
     }
 }
 
-struct Generator<'a> {
-    layout: &'a Layout,
-    subs: &'a [&'a Table],
+/// The working values of a range of entries (an entry is a number with a side to move:
+/// the attacking side's numbers first, then the defending side's): the whole table, or
+/// one part's share of it ([`Part`](crate::Part)).
+pub(crate) struct Entries {
+    /// The first entry held; `val` and `cnt` hold the entries from here on.
+    first: u64,
     val: Vec<AtomicU16>,
     cnt: Vec<AtomicU8>,
     /// The furthest level a value was set for ahead of the current one.
-    furthest: AtomicU32,
+    pub(crate) furthest: AtomicU32,
+}
+
+impl Entries {
+    /// The entries `range`, every value unknown.
+    pub(crate) fn new(range: std::ops::Range<u64>) -> Entries {
+        let n = range.end - range.start;
+        Entries {
+            first: range.start,
+            val: (0..n).map(|_| AtomicU16::new(UNKNOWN)).collect(),
+            cnt: (0..n).map(|_| AtomicU8::new(0)).collect(),
+            furthest: AtomicU32::new(0),
+        }
+    }
+
+    /// Where entry `e` is in `val` and `cnt`, if it is held.
+    pub(crate) fn held(&self, e: u64) -> Option<usize> {
+        e.checked_sub(self.first)
+            .filter(|&i| i < self.val.len() as u64)
+            .map(|i| i as usize)
+    }
+
+    /// The codes of [`TableValue`] of the entries held: what is still undecided is a draw.
+    /// The counters go first, and the values become the codes in place (the same
+    /// allocation: `AtomicU16` and `u16` have one layout), so the peak stays at three
+    /// bytes a position.
+    pub(crate) fn into_codes(self) -> Vec<u16> {
+        let Entries { val, cnt, .. } = self;
+        drop(cnt);
+        val.into_iter()
+            .map(|v| {
+                let v = v.into_inner();
+                if v == BROKEN {
+                    0
+                } else if v & DONE != 0 {
+                    2 + (v & DIST)
+                } else {
+                    1
+                }
+            })
+            .collect()
+    }
+}
+
+/// The retrograde analysis over the entries of `entries`: the predecessors of its
+/// positions that it does not hold go to their own parts.
+pub(crate) struct Generator<'a> {
+    pub(crate) layout: &'a Layout,
+    pub(crate) subs: &'a [&'a Table],
+    pub(crate) entries: &'a Entries,
 }
 
 /// The side to move of the entry `e` and its number.
@@ -437,28 +456,111 @@ pub(crate) fn split(e: u64, size: u64) -> (Color, u64) {
     }
 }
 
-impl Generator<'_> {
-    fn entry(&self, side: Color, index: u64) -> usize {
-        (side.index() as u64 * self.layout.size + index) as usize
+impl<'a> Generator<'a> {
+    fn entry(&self, side: Color, index: u64) -> u64 {
+        side.index() as u64 * self.layout.size + index
     }
 
-    /// Step 1 for the number `i`, both sides to move.
-    fn start(&self, i: u64, p: &mut Placement, cursor: &mut Cursor<'_>) {
+    /// The numbers with at least one entry held, as at most two ranges.
+    fn numbers(&self) -> Vec<std::ops::Range<u64>> {
+        let size = self.layout.size;
+        let (first, end) = (
+            self.entries.first,
+            self.entries.first + self.entries.val.len() as u64,
+        );
+        let mut out: Vec<std::ops::Range<u64>> = Vec::new();
+        for r in [
+            first.min(size)..end.min(size),
+            first.max(size) - size..end.max(size) - size,
+        ] {
+            if r.is_empty() {
+                continue;
+            }
+            match out.first_mut() {
+                Some(o) if r.start <= o.end && o.start <= r.end => {
+                    *o = o.start.min(r.start)..o.end.max(r.end);
+                }
+                _ => out.push(r),
+            }
+        }
+        out
+    }
+
+    /// Step 1 for every entry held, on `threads` threads.
+    pub(crate) fn start(&self, threads: usize, progress: &(dyn Fn(Progress) + Sync)) {
+        let ranges = self.numbers();
+        let total: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+        let done = AtomicU64::new(0);
+        for r in ranges {
+            parallel(threads, r.end - r.start, |range| {
+                let mut p = [Square::A0; MAX_PIECES];
+                let mut cursor = Cursor::new(self.layout);
+                for i in range.clone() {
+                    self.start_number(r.start + i, &mut p, &mut cursor);
+                }
+                let n = range.end - range.start;
+                let d = done.fetch_add(n, Relaxed) + n;
+                progress(Progress::Start { done: d, total });
+            });
+        }
+    }
+
+    /// Step 2 at `level` for every entry held, on `threads` threads: the entries decided
+    /// at that distance update their predecessors, those held here at once and the others
+    /// through `away`, a batch at a time (each the entry and the weight of the unmove, see
+    /// [`Generator::update`]). Returns how many entries were decided at `level`.
+    pub(crate) fn level(
+        &self,
+        level: u16,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+        away: &(dyn Fn(Vec<(u64, u8)>) + Sync),
+    ) -> u64 {
+        let found = AtomicU64::new(0);
+        let done = AtomicU64::new(0);
+        let total = self.entries.val.len() as u64;
+        parallel(threads, total, |range| {
+            let mut p = [Square::A0; MAX_PIECES];
+            let mut cursor = Cursor::new(self.layout);
+            let mut n = 0;
+            let mut out = Vec::new();
+            for i in range.clone() {
+                let e = self.entries.first + i;
+                n += self.level_entry(e, level, &mut p, &mut cursor, &mut out) as u64;
+            }
+            if !out.is_empty() {
+                away(out);
+            }
+            found.fetch_add(n, Relaxed);
+            let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
+            progress(Progress::Level {
+                level,
+                done: d,
+                total,
+            });
+        });
+        found.into_inner()
+    }
+
+    /// Step 1 for the number `i`, each side to move whose entry is held.
+    fn start_number(&self, i: u64, p: &mut Placement, cursor: &mut Cursor<'_>) {
         let canonical = self.layout.decode(i, p);
         for side in Color::ALL {
-            let e = self.entry(side, i);
+            let Some(e) = self.entries.held(self.entry(side, i)) else {
+                continue;
+            };
             let pos = if canonical {
                 cursor.position(p, side)
             } else {
                 None
             };
             let Some(pos) = pos else {
-                self.val[e].store(BROKEN, Relaxed);
+                self.entries.val[e].store(BROKEN, Relaxed);
                 continue;
             };
             let moves = xq_movegen::legal_moves(pos);
             if moves.is_empty() {
-                self.val[e].store(DONE, Relaxed);
+                self.entries.val[e].store(DONE, Relaxed);
                 continue;
             }
             let mut count = 0u8;
@@ -488,7 +590,7 @@ impl Generator<'_> {
             } else if count == 0 {
                 DONE | floor
             } else {
-                self.cnt[e].store(count, Relaxed);
+                self.entries.cnt[e].store(count, Relaxed);
                 if floor > 0 {
                     FLOOR | floor
                 } else {
@@ -499,17 +601,25 @@ impl Generator<'_> {
                 PENDING_WIN | DONE | FLOOR => u32::from(v & DIST),
                 _ => 0,
             };
-            self.furthest.fetch_max(ahead, Relaxed);
-            self.val[e].store(v, Relaxed);
+            self.entries.furthest.fetch_max(ahead, Relaxed);
+            self.entries.val[e].store(v, Relaxed);
         }
     }
 
-    /// Step 2 for entry `e` at `level`: is it decided at that distance? Then its
+    /// Step 2 for entry `e` (held) at `level`: is it decided at that distance? Then its
     /// predecessors are updated.
-    fn level(&self, e: u64, level: u16, p: &mut Placement, cursor: &mut Cursor<'_>) -> bool {
-        let v = self.val[e as usize].load(Relaxed);
+    fn level_entry(
+        &self,
+        e: u64,
+        level: u16,
+        p: &mut Placement,
+        cursor: &mut Cursor<'_>,
+        away: &mut Vec<(u64, u8)>,
+    ) -> bool {
+        let at = (e - self.entries.first) as usize;
+        let v = self.entries.val[at].load(Relaxed);
         if v == PENDING_WIN | level {
-            self.val[e as usize].store(DONE | level, Relaxed);
+            self.entries.val[at].store(DONE | level, Relaxed);
         } else if v != DONE | level {
             return false;
         }
@@ -521,36 +631,53 @@ impl Generator<'_> {
             .expect("a decided position is legal");
         let symmetric = self.layout.canon(p).is_some_and(|c| c.symmetric);
         let lost = level % 2 == 0;
-        let next = level + 1;
         unmoves(self.layout, pos, p, |canon| {
             let j = self.entry(!side, canon.index);
-            if lost {
-                let mut cur = self.val[j].load(Relaxed);
-                while cur & DONE == 0 && cur != BROKEN {
-                    match self.val[j].compare_exchange_weak(cur, DONE | next, Relaxed, Relaxed) {
-                        Ok(_) => break,
-                        Err(now) => cur = now,
-                    }
-                }
+            // A predecessor of a loss wins whatever the weight; one of a win counts it.
+            let weight = if lost {
+                1
             } else {
-                let cur = self.val[j].load(Relaxed);
-                if cur & (DONE | PENDING_WIN) != 0 || cur == BROKEN {
-                    return;
+                match unmove_weight(symmetric, canon) {
+                    Some(w) => w,
+                    None => return,
                 }
-                let Some(weight) = unmove_weight(symmetric, canon) else {
-                    return;
-                };
-                let before = self.cnt[j].fetch_sub(weight, Relaxed);
-                debug_assert!(before >= weight, "move counter below zero");
-                if before == weight {
-                    let floor = if cur & FLOOR != 0 { cur & DIST } else { 0 };
-                    let at = next.max(floor);
-                    self.furthest.fetch_max(u32::from(at), Relaxed);
-                    self.val[j].store(DONE | at, Relaxed);
-                }
+            };
+            match self.entries.held(j) {
+                Some(j) => self.update(j, level, weight),
+                None => away.push((j, weight)),
             }
         });
         true
+    }
+
+    /// The predecessor at `j` (in `val`) of a position decided at `level`: where that is
+    /// a loss, the predecessor wins at `level + 1`; where it is a win, `weight` more of the
+    /// predecessor's moves are refuted, and when none is left it loses.
+    pub(crate) fn update(&self, j: usize, level: u16, weight: u8) {
+        let next = level + 1;
+        if level % 2 == 0 {
+            let mut cur = self.entries.val[j].load(Relaxed);
+            while cur & DONE == 0 && cur != BROKEN {
+                match self.entries.val[j].compare_exchange_weak(cur, DONE | next, Relaxed, Relaxed)
+                {
+                    Ok(_) => break,
+                    Err(now) => cur = now,
+                }
+            }
+        } else {
+            let cur = self.entries.val[j].load(Relaxed);
+            if cur & (DONE | PENDING_WIN) != 0 || cur == BROKEN {
+                return;
+            }
+            let before = self.entries.cnt[j].fetch_sub(weight, Relaxed);
+            debug_assert!(before >= weight, "move counter below zero");
+            if before == weight {
+                let floor = if cur & FLOOR != 0 { cur & DIST } else { 0 };
+                let at = next.max(floor);
+                self.entries.furthest.fetch_max(u32::from(at), Relaxed);
+                self.entries.val[j].store(DONE | at, Relaxed);
+            }
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod log;
 mod make;
 mod probe;
 mod rule;
+mod split;
 mod value;
 mod verify;
 
@@ -21,6 +22,10 @@ pub use format::{
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use make::{keep, make, Kept, Made, MakeProgress};
 pub use probe::Tablebases;
+pub use split::{
+    assemble, generate_in_parts, AssembledFiles, FilePieces, Part, PartLevel, PartSummary,
+    TablePart, Updates,
+};
 #[allow(deprecated)]
 pub use value::{Rule, TableResult, TableValue, Wdl, WdlValue};
 pub use verify::verify;
@@ -126,6 +131,12 @@ pub enum TablebaseError {
         /// What is wrong.
         message: String,
     },
+    /// A table generated in parts ([`Part`]) was given a part, a message between parts
+    /// or a summary that does not fit, or an ending that cannot be split.
+    Split {
+        /// What is wrong.
+        what: String,
+    },
 }
 
 impl fmt::Display for TablebaseError {
@@ -184,6 +195,7 @@ impl fmt::Display for TablebaseError {
                 line,
                 message,
             } => write!(f, "{}:{line}: {message}", path.display()),
+            TablebaseError::Split { what } => write!(f, "splitting a table: {what}"),
         }
     }
 }

@@ -22,6 +22,14 @@ store, makes its ending in a temporary directory of its node and sends its files
 the nodes share no file system and need only this package. The driver writes each
 ending's files into the directory as they come. The files are those of one process, byte
 for byte: a table depends on its ending alone.
+
+An ending too large for one node is split (``split_above=N``): where one side has no
+attacker, an ending of more than N numbers is made by ``ceil(numbers / N)`` Ray actors,
+each holding its share of the table (three bytes a number while it is generated, and the
+tables its captures lead to). At each level of the retrograde analysis the actors send
+each other the updates of the positions they hold, through the object store; at the end
+each compresses its blocks of the two files, and the files are joined: the same bytes
+again. A split ending is not checked by the forward pass, which reads the whole table.
 """
 
 import os
@@ -71,6 +79,7 @@ def _write(directory: pathlib.Path, files: Dict[str, bytes]) -> None:
 def generate(endings: Sequence[str], directory: Union[str, "os.PathLike[str]"], *,
              threads: int = 1, verify: bool = True, max_positions: Optional[int] = None,
              note: str = "", ray_address: Optional[str] = None,
+             split_above: Optional[int] = None,
              on_table: Optional[Callable[[Row], Any]] = None) -> List[Row]:
     """Makes the tables of `endings` (and of every ending their captures lead to) in
     `directory`, as ``xq tb gen`` does, and returns the generation log's rows, one an
@@ -79,17 +88,26 @@ def generate(endings: Sequence[str], directory: Union[str, "os.PathLike[str]"], 
     `chase_decided` (positions the rules of perpetual check and chase decided),
     `longest_mate` (plies), `gen_seconds`, `verify_seconds`, `write_seconds`, `threads`,
     `bytes` (the distance file's), `finished` and `note`; on a cluster also `node` (the
-    Ray node that made it). `on_table(row)` is called as each ending is done.
+    Ray node that made it), and for an ending made in parts `parts` and `part_nodes` (the
+    nodes of its parts). `on_table(row)` is called as each ending is done.
 
     Each ending is made with `threads` threads and checked by a forward pass unless
     `verify` is False. With `ray_address` (``"auto"``, ``"HOST:PORT"``, or ``""`` for a
-    Ray already initialised) each ending is a Ray task of `threads` CPUs.
+    Ray already initialised) each ending is a Ray task of `threads` CPUs; with
+    `split_above` as well, an ending of more numbers than that (both sides to move) where
+    one side has no attacker is made by several Ray actors of `threads` CPUs each, one a
+    part (see the module's notes), and not checked by the forward pass.
 
-    Raises `xq.InvalidArgument` for a name that is neither an ending nor a group, or for
-    threads below 1, and `xq.InvalidTablebase` when a table cannot be read, written or
-    checked."""
+    Raises `xq.InvalidArgument` for a name that is neither an ending nor a group, for
+    threads below 1, or for `split_above` below 1 or without `ray_address`, and
+    `xq.InvalidTablebase` when a table cannot be read, written or checked."""
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise _xq.InvalidArgument(f"threads {threads!r}: a whole number of at least 1")
+    if split_above is not None:
+        if not isinstance(split_above, int) or isinstance(split_above, bool) or split_above < 1:
+            raise _xq.InvalidArgument(f"split_above {split_above!r}: a whole number of at least 1")
+        if ray_address is None:
+            raise _xq.InvalidArgument("split_above splits endings over a Ray cluster: give ray_address too")
     steps = _plan(endings, max_positions)
     out = pathlib.Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -107,12 +125,96 @@ def generate(endings: Sequence[str], directory: Union[str, "os.PathLike[str]"], 
             kept = _xq._tablebase_kept(str(out), name)
             done(kept or _xq._tablebase_make(str(out), name, threads, verify))
         return rows
-    _generate_on_ray(steps, out, threads, verify, ray_address, done)
+    _generate_on_ray(steps, out, threads, verify, ray_address, split_above, done)
     return rows
 
 
+class _PartActor:
+    """One part of an ending made in parts, as a Ray actor: it reads the tables its
+    captures lead to from their files' bytes, then keeps its share of the table between
+    the calls of the driver (`_make_in_parts`)."""
+
+    def __init__(self, name: str, part: int, parts: int, threads: int,
+                 files: Dict[str, bytes]) -> None:
+        with tempfile.TemporaryDirectory(prefix="xq-tb-part-") as tmp:
+            _write(pathlib.Path(tmp), files)
+            self.part = _xq._TablebasePart(tmp, name, part, parts, threads)
+
+    def start(self) -> None:
+        self.part.start()
+
+    def level(self, level: int) -> Any:
+        decided, furthest, updates = self.part.level(level)
+        return ((decided, furthest), *updates)
+
+    def receive(self, *updates: bytes) -> None:
+        self.part.receive(list(updates))
+
+    def finish(self) -> bytes:
+        return self.part.finish()
+
+    def pieces(self, summaries: List[bytes]) -> bytes:
+        return self.part.pieces(summaries)
+
+    def node(self) -> str:
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
+
+
+def _make_in_parts(name: str, parts: int, threads: int,
+                   *captures: Dict[str, Any]) -> Dict[str, Any]:
+    """Makes ending `name` in `parts` Ray actors and returns what a task of one ending
+    returns: its log row, its two files' bytes and the nodes. Runs as a Ray task."""
+    import time
+
+    import ray
+    from ray.util.placement_group import placement_group, remove_placement_group
+    from ray.util.scheduling_strategies import PlacementGroupSchedulingStrategy
+
+    files = {f: b for capture in captures for f, b in capture["files"].items()
+             if f.endswith(".xqtb")}
+    # The parts' CPUs reserved all at once, spread over the nodes: two endings made in
+    # parts at the same time cannot each hold some of the CPUs and wait for the rest.
+    group = placement_group([{"CPU": threads}] * parts, strategy="SPREAD")
+    actors: List[Any] = []
+    try:
+        ray.get(group.ready())
+        actor: Any = ray.remote(num_cpus=threads)(_PartActor)
+        actors = [actor.options(scheduling_strategy=PlacementGroupSchedulingStrategy(
+                      placement_group=group, placement_group_bundle_index=k))
+                  .remote(name, k, parts, threads, files) for k in range(parts)]
+        t0 = time.monotonic()
+        ray.get([a.start.remote() for a in actors])
+        level = 0
+        while True:
+            found = [a.level.options(num_returns=parts + 1).remote(level) for a in actors]
+            # Each part's updates go straight to the part that holds their positions.
+            received = [actors[k].receive.remote(*(found[s][k + 1] for s in range(parts) if s != k))
+                        for k in range(parts)]
+            counts = ray.get([f[0] for f in found])
+            ray.get(received)
+            if sum(c[0] for c in counts) == 0 and level >= max(c[1] for c in counts):
+                break
+            level += 1
+        gen_seconds = time.monotonic() - t0
+        t1 = time.monotonic()
+        summaries = ray.get([a.finish.remote() for a in actors])
+        pieces = ray.get([a.pieces.remote(summaries) for a in actors])
+        nodes = sorted(set(ray.get([a.node.remote() for a in actors])))
+        distance, wdl, line = _xq._tablebase_assemble(summaries, pieces, gen_seconds,
+                                                       time.monotonic() - t1, parts * threads)
+    finally:
+        for a in actors:
+            ray.kill(a)
+        remove_placement_group(group)
+    return {"line": line, "files": {name + ".xqtb": distance, name + ".xqwdl": wdl},
+            "node": ray.get_runtime_context().get_node_id(), "parts": parts,
+            "part_nodes": nodes}
+
+
 def _generate_on_ray(steps: List[Any], out: pathlib.Path, threads: int, verify: bool,
-                     address: str, done: Callable[..., None]) -> None:
+                     address: str, split_above: Optional[int], done: Callable[..., None]) -> None:
     import ray
 
     if not ray.is_initialized():
@@ -131,19 +233,38 @@ def _generate_on_ray(steps: List[Any], out: pathlib.Path, threads: int, verify: 
             return {"line": line, "files": _files(work, name),
                     "node": ray.get_runtime_context().get_node_id()}
 
-    refs: Dict[str, Any] = {}
-    names: Dict[Any, str] = {}
+    # The task that drives the parts of a split ending takes no CPU: its actors do.
+    make_in_parts = ray.remote(num_cpus=0)(_make_in_parts)
+
     kept: Dict[str, str] = {}
-    for name, captures in steps:
+    for name, _ in steps:
         line = _xq._tablebase_kept(str(out), name)
         if line is not None:
             kept[name] = line
+    # The parts of each ending to make, checked before anything starts: parts that need
+    # more CPUs at once than the cluster has would wait for ever.
+    cpus = ray.cluster_resources().get("CPU", 0)  # type: ignore[no-untyped-call]
+    split = {name: _xq._tablebase_parts(name, split_above) if split_above is not None else 1
+             for name, _ in steps if name not in kept}
+    for name, parts in split.items():
+        if parts > 1 and parts * threads > cpus:
+            raise _xq.InvalidArgument(
+                f"{name} in {parts} parts of {threads} CPU{'s' * (threads > 1)} needs "
+                f"{parts * threads} CPUs at once; the cluster has {cpus:g} (raise split_above)")
+    refs: Dict[str, Any] = {}
+    names: Dict[Any, str] = {}
+    for name, captures in steps:
+        if name in kept:
             continue
         for capture in captures:
             if capture not in refs:
                 # Already here: its files go to the tasks that need them.
                 refs[capture] = ray.put({"files": _files(out, capture)})
-        refs[name] = make.remote(name, threads, verify, *(refs[c] for c in captures))
+        parts = split[name]
+        if parts > 1:
+            refs[name] = make_in_parts.remote(name, parts, threads, *(refs[c] for c in captures))
+        else:
+            refs[name] = make.remote(name, threads, verify, *(refs[c] for c in captures))
         names[refs[name]] = name
     for line in kept.values():
         done(line)
@@ -153,7 +274,8 @@ def _generate_on_ray(steps: List[Any], out: pathlib.Path, threads: int, verify: 
             ready, pending = ray.wait(pending, num_returns=1)
             result = ray.get(ready[0])
             _write(out, result["files"])
-            done(result["line"], {"node": result["node"]})
+            done(result["line"], {k: result[k] for k in ("node", "parts", "part_nodes")
+                                  if k in result})
     except BaseException:
         for ref in pending:
             ray.cancel(ref, force=True)
