@@ -9,8 +9,8 @@ use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
 use xq_tablebase::log::{Log, Record};
 use xq_tablebase::{
-    assemble, keep, read_captures, Ending, FilePieces, Kept, Part, PartSummary, TablePart,
-    TableResult, Tablebases, Updates,
+    assemble, keep, read_captures, Answers, Ending, FilePieces, Kept, Part, PartSummary, Requests,
+    TablePart, TableResult, Tablebases, Updates,
 };
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
@@ -237,6 +237,14 @@ fn split_error(e: xq_tablebase::TablebaseError) -> PyErr {
     Error::new(Kind::InvalidArgument, e).into()
 }
 
+impl _TablebasePart {
+    fn finished(&self) -> PyResult<&TablePart> {
+        self.done.as_ref().ok_or_else(|| {
+            Error::new(Kind::InvalidArgument, "the part's levels are not over").into()
+        })
+    }
+}
+
 #[pymethods]
 impl _TablebasePart {
     #[new]
@@ -308,6 +316,49 @@ impl _TablebasePart {
         Ok(PyBytes::new(py, &summary))
     }
 
+    /// The rounds of the forward pass over the part's positions.
+    fn verify_rounds(&self) -> PyResult<usize> {
+        Ok(self.finished()?.verify_rounds())
+    }
+
+    /// For each part, the entries it holds whose values this part needs in round
+    /// `round` of the forward pass, as bytes.
+    fn requests<'py>(&self, py: Python<'py>, round: usize) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let done = self.finished()?;
+        let requests = py.detach(|| done.requests(round));
+        Ok(requests
+            .iter()
+            .map(|r| PyBytes::new(py, &r.to_bytes()))
+            .collect())
+    }
+
+    /// The values of the entries asked for (bytes of `requests`), as bytes.
+    fn answer<'py>(&self, py: Python<'py>, requests: Vec<u8>) -> PyResult<Bound<'py, PyBytes>> {
+        let done = self.finished()?;
+        let answers = py
+            .detach(|| done.answer(&Requests::from_bytes(&requests)?))
+            .map_err(split_error)?;
+        Ok(PyBytes::new(py, &answers.to_bytes()))
+    }
+
+    /// Checks the positions of round `round` against their moves, given the other parts'
+    /// answers (bytes of `answer`); the legal positions checked. Raises
+    /// `InvalidTablebase` for a position whose value does not follow from its moves.
+    fn check(&self, py: Python<'_>, round: usize, answers: Vec<Vec<u8>>) -> PyResult<u64> {
+        let done = self.finished()?;
+        py.detach(|| {
+            let answers = answers
+                .iter()
+                .map(|a| Answers::from_bytes(a))
+                .collect::<Result<Vec<_>, _>>()?;
+            done.check(round, &answers)
+        })
+        .map_err(|e| match e {
+            xq_tablebase::TablebaseError::Split { .. } => split_error(e),
+            e => table_error(e),
+        })
+    }
+
     /// The part's blocks of both files, given every part's summary in order, as bytes.
     fn pieces<'py>(
         &self,
@@ -335,13 +386,16 @@ impl _TablebasePart {
 
 /// The distance file and the WDL file of an ending made in parts, from every part's
 /// summary and pieces in order, and the row of the generation log (as a CSV line) with
-/// the times and threads given: `(distance, wdl, row)`.
+/// the times and threads given (`verify_seconds` None: not checked): `(distance, wdl,
+/// row)`.
 #[pyfunction]
+#[pyo3(signature = (summaries, pieces, gen_seconds, verify_seconds, write_seconds, threads))]
 pub fn _tablebase_assemble<'py>(
     py: Python<'py>,
     summaries: Vec<Vec<u8>>,
     pieces: Vec<Vec<u8>>,
     gen_seconds: f64,
+    verify_seconds: Option<f64>,
     write_seconds: f64,
     threads: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, String)> {
@@ -360,6 +414,7 @@ pub fn _tablebase_assemble<'py>(
         .map_err(split_error)?;
     let record = Record {
         gen_seconds: Some(gen_seconds),
+        verify_seconds,
         write_seconds: Some(write_seconds),
         threads: Some(threads),
         ..files.record()

@@ -179,7 +179,8 @@ def test_generate_refuses_bad_arguments(tmp_path):
 def test_a_part_of_a_split_ending_refuses_what_does_not_fit(tmp_path):
     """The steps an actor of a split ending runs (`xq.tablebase.generate(...,
     split_above=N)` on a cluster), without Ray: two parts of KRKA made here, their
-    updates exchanged as bytes, give the files of one process."""
+    updates exchanged as bytes, give the files of one process, and the forward pass over
+    them checks every position."""
     import xq.tablebase
     from xq import _xq
 
@@ -208,13 +209,20 @@ def test_a_part_of_a_split_ending_refuses_what_does_not_fit(tmp_path):
     summaries = [p.finish() for p in parts]
     with pytest.raises(xq.InvalidArgument, match="the part's levels are over"):
         parts[0].level(level)
+    # The forward pass over the parts: each asks the other for its children's values.
+    assert [p.verify_rounds() for p in parts] == [1, 1]
+    asked = [p.requests(0) for p in parts]
+    with pytest.raises(xq.InvalidArgument, match="no answer gives the value of entry"):
+        parts[0].check(0, [])
+    checked = sum(parts[k].check(0, [parts[1 - k].answer(asked[k][1 - k])]) for k in range(2))
     pieces = [p.pieces(summaries) for p in parts]
-    distance, wdl, row = _xq._tablebase_assemble(summaries, pieces, 1.0, 0.5, 2)
+    distance, wdl, row = _xq._tablebase_assemble(summaries, pieces, 1.0, 0.25, 0.5, 2)
     whole = xq.tablebase.generate(["KRKA"], tmp_path / "whole")
+    assert checked == whole[-1]["positions"]
     # The levels went one past the longest mate, as in one process.
     assert (level, whole[-1]["longest_mate"]) == (11, 10)
     assert distance == (tmp_path / "whole" / "KRKA.xqtb").read_bytes()
     assert wdl == (tmp_path / "whole" / "KRKA.xqwdl").read_bytes()
     assert row.startswith("KRKA,generated,%d," % whole[-1]["positions"])
     with pytest.raises(xq.InvalidArgument, match="not those of the 2 parts of KRKA in order"):
-        _xq._tablebase_assemble(summaries, pieces[::-1], 1.0, 0.5, 2)
+        _xq._tablebase_assemble(summaries, pieces[::-1], 1.0, None, 0.5, 2)

@@ -23,8 +23,8 @@ pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
 pub use make::{keep, make, Kept, Made, MakeProgress};
 pub use probe::Tablebases;
 pub use split::{
-    assemble, generate_in_parts, AssembledFiles, FilePieces, Part, PartLevel, PartSummary,
-    TablePart, Updates,
+    assemble, generate_in_parts, verify_in_parts, Answers, AssembledFiles, FilePieces, Part,
+    PartLevel, PartSummary, Requests, TablePart, Updates,
 };
 #[allow(deprecated)]
 pub use value::{Rule, TableResult, TableValue, Wdl, WdlValue};

@@ -4,15 +4,21 @@ use crate::ending::Ending;
 use crate::format::{assemble as assemble_file, encode_blocks, Facts, Kind, BLOCK_VALUES};
 use crate::gen::{check_captures, Entries, Generator, Progress, Table, TableStats, DIST};
 use crate::index::Layout;
+use crate::index::{Placement, MAX_PIECES};
 use crate::log::{Record, Status};
+use crate::value::TableValue;
+use crate::verify::{agrees, by_moves};
 use crate::TablebaseError;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
+use xq_core::{Color, Position, Square};
 
 /// The first bytes of each message between the processes, and its form's version.
 const UPDATES_MAGIC: [u8; 4] = *b"XQTU";
 const SUMMARY_MAGIC: [u8; 4] = *b"XQTS";
 const PIECES_MAGIC: [u8; 4] = *b"XQTP";
+const REQUESTS_MAGIC: [u8; 4] = *b"XQTQ";
+const ANSWERS_MAGIC: [u8; 4] = *b"XQTA";
 const MESSAGE_VERSION: u8 = 1;
 
 fn split_error(what: impl Into<String>) -> TablebaseError {
@@ -47,8 +53,8 @@ fn bounds(layout: &Layout, parts: usize) -> Vec<u64> {
 /// two bytes a position, as the whole generator does ([`memory_needed`](crate::memory_needed)).
 /// Only endings where one side has no attacker are split: where both sides attack, the
 /// pass of the rules of perpetual check and chase solves games over the whole table.
-/// The forward pass that checks a table ([`verify`](crate::verify)) reads the whole
-/// table, so a split ending is not checked by it.
+/// The forward pass that checks a table ([`verify`](crate::verify)) runs over the parts
+/// as well ([`TablePart`], [`verify_in_parts`]).
 ///
 /// [`assemble`] shows the whole run.
 pub struct Part {
@@ -261,9 +267,9 @@ impl Part {
     pub fn finish(self) -> TablePart {
         TablePart {
             layout: self.layout,
+            subs: self.subs,
             part: self.part,
-            parts: self.bounds.len() - 1,
-            first: self.bounds[self.part],
+            bounds: self.bounds,
             codes: self.entries.into_codes(),
             threads: self.threads,
         }
@@ -352,13 +358,20 @@ impl Updates {
     }
 }
 
-/// A part's values after the levels ([`Part::finish`]): its share of the files.
+/// A part's values after the levels ([`Part::finish`]): its share of the files, and of
+/// the forward pass that checks them.
+///
+/// The forward pass ([`verify`](crate::verify) for a whole table) goes over the part's
+/// entries in rounds of 2^20 ([`verify_rounds`](TablePart::verify_rounds)): in each, a
+/// part asks the others for the values of its positions' children that they hold
+/// ([`requests`](TablePart::requests), [`answer`](TablePart::answer)), then checks its
+/// positions against their moves ([`check`](TablePart::check)).
 #[derive(Debug)]
 pub struct TablePart {
     layout: Layout,
+    subs: Vec<Table>,
     part: usize,
-    parts: usize,
-    first: u64,
+    bounds: Vec<u64>,
     codes: Vec<u16>,
     threads: usize,
 }
@@ -402,15 +415,210 @@ fn check_summaries(summaries: &[PartSummary]) -> Result<Ending, TablebaseError> 
     Ok(first.ending)
 }
 
+/// A position's value by its moves, with the position; `None` where the number is no
+/// legal position.
+type Expected = Option<(TableValue, Position)>;
+
+/// Entries of a part checked in a round of the forward pass.
+const VERIFY_ROUND: u64 = 1 << 20;
+
 impl TablePart {
+    fn parts(&self) -> usize {
+        self.bounds.len() - 1
+    }
+
+    fn first(&self) -> u64 {
+        self.bounds[self.part]
+    }
+
+    /// The code of an entry this part holds.
+    fn held(&self, entry: u64) -> Option<u16> {
+        let at = entry.checked_sub(self.first())?;
+        self.codes.get(usize::try_from(at).ok()?).copied()
+    }
+
+    fn owner(&self, entry: u64) -> usize {
+        self.bounds.partition_point(|&b| b <= entry) - 1
+    }
+
+    /// The rounds of the forward pass over this part's entries; the driver runs as many
+    /// as the part with most needs, and a part past its own last round has nothing to do.
+    pub fn verify_rounds(&self) -> usize {
+        (self.codes.len() as u64).div_ceil(VERIFY_ROUND) as usize
+    }
+
+    /// Runs `work` on each position of round `round` (its entry, placement and value by
+    /// its moves, `None` where the number is no legal position), on the part's threads,
+    /// with `child` giving the entry of each non-capture's child to value.
+    fn each_position(
+        &self,
+        round: usize,
+        child: &(dyn Fn(u64) -> TableValue + Sync),
+        work: &(dyn Fn(u64, &Placement, Expected) + Sync),
+    ) {
+        let start = (round as u64 * VERIFY_ROUND).min(self.codes.len() as u64);
+        let end = (start + VERIFY_ROUND).min(self.codes.len() as u64);
+        let (layout, first) = (&self.layout, self.first());
+        let subs: Vec<&Table> = self.subs.iter().collect();
+        crate::gen::parallel(self.threads, end - start, |range| {
+            let mut p = [Square::A0; MAX_PIECES];
+            for i in range {
+                let e = first + start + i;
+                let (side, index) = crate::gen::split(e, layout.size);
+                let pos = if layout.decode(index, &mut p) {
+                    layout.position(&p, side)
+                } else {
+                    None
+                };
+                let expected = pos.map(|mut pos| {
+                    let v = by_moves(&layout.ending, &subs, &mut pos, &mut |c| {
+                        let q = layout.placement(c, Color::Red);
+                        let canon = layout.canon(&q).expect("a legal child");
+                        child(c.side_to_move().index() as u64 * layout.size + canon.index)
+                    });
+                    (v, pos)
+                });
+                work(e, &p, expected);
+            }
+        });
+    }
+
+    /// For each part, the entries it holds whose values this part needs in round
+    /// `round` (none for itself).
+    pub fn requests(&self, round: usize) -> Vec<Requests> {
+        let wanted = Mutex::new(vec![Vec::new(); self.parts()]);
+        self.each_position(
+            round,
+            &|entry| {
+                if self.held(entry).is_none() {
+                    let mut w = wanted.lock().unwrap_or_else(|e| e.into_inner());
+                    let owner = self.owner(entry);
+                    w[owner].push(entry);
+                }
+                TableValue::Draw
+            },
+            &|_, _, _| {},
+        );
+        let wanted = wanted.into_inner().unwrap_or_else(|e| e.into_inner());
+        wanted
+            .into_iter()
+            .enumerate()
+            .map(|(to, mut entries)| {
+                entries.sort_unstable();
+                entries.dedup();
+                Requests {
+                    ending: self.layout.ending,
+                    from: self.part,
+                    to,
+                    round,
+                    entries,
+                }
+            })
+            .collect()
+    }
+
+    /// The values of the entries `requests` asks this part for.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Split`] when they are for another part or ending, or ask for an
+    /// entry this part does not hold.
+    pub fn answer(&self, requests: &Requests) -> Result<Answers, TablebaseError> {
+        if requests.ending != self.layout.ending || requests.to != self.part {
+            return Err(split_error(format!(
+                "requests for part {} of {} given to part {} of {}",
+                requests.to, requests.ending, self.part, self.layout.ending
+            )));
+        }
+        let entries = requests
+            .entries
+            .iter()
+            .map(|&e| {
+                self.held(e).map(|code| (e, code)).ok_or_else(|| {
+                    split_error(format!(
+                        "a request for entry {e}, not of part {}",
+                        self.part
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Answers {
+            ending: self.layout.ending,
+            from: self.part,
+            to: requests.from,
+            round: requests.round,
+            entries,
+        })
+    }
+
+    /// Checks the positions of round `round` against their moves, given the other parts'
+    /// answers to this part's [`requests`](TablePart::requests) of that round; the
+    /// number of legal positions checked.
+    ///
+    /// # Errors
+    /// [`TablebaseError::Mismatch`] for a position whose value does not follow from its
+    /// moves; [`TablebaseError::Split`] when the answers are not this round's for this
+    /// part, or lack a value this part needs.
+    pub fn check(&self, round: usize, answers: &[Answers]) -> Result<u64, TablebaseError> {
+        let mut known: Vec<(u64, u16)> = Vec::new();
+        for a in answers {
+            if a.ending != self.layout.ending || a.to != self.part || a.round != round {
+                return Err(split_error(format!(
+                    "answers of round {} for part {} of {} given to part {} of {} in round {round}",
+                    a.round, a.to, a.ending, self.part, self.layout.ending
+                )));
+            }
+            known.extend_from_slice(&a.entries);
+        }
+        known.sort_unstable();
+        let failure: Mutex<Option<TablebaseError>> = Mutex::new(None);
+        let fail = |e: TablebaseError| {
+            failure
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        };
+        let checked = std::sync::atomic::AtomicU64::new(0);
+        self.each_position(
+            round,
+            &|entry| {
+                let code = self.held(entry).or_else(|| {
+                    let at = known.binary_search_by_key(&entry, |&(e, _)| e).ok()?;
+                    Some(known[at].1)
+                });
+                match code {
+                    Some(code) => TableValue::from_code(code).unwrap_or(TableValue::Draw),
+                    None => {
+                        fail(split_error(format!(
+                            "no answer gives the value of entry {entry}"
+                        )));
+                        TableValue::Draw
+                    }
+                }
+            },
+            &|entry, p, expected| {
+                if expected.is_some() {
+                    checked.fetch_add(1, Relaxed);
+                }
+                let stored = TableValue::from_code(self.held(entry).expect("the part's own"));
+                if let Err(e) = agrees(&self.layout, p, expected, stored) {
+                    fail(e);
+                }
+            },
+        );
+        match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(checked.into_inner()),
+        }
+    }
+
     /// The part's summary, which every part needs to encode its blocks and the driver to
     /// write the header.
     pub fn summary(&self) -> PartSummary {
         PartSummary {
             ending: self.layout.ending,
             part: self.part,
-            parts: self.parts,
-            facts: Facts::of(&self.codes, self.first, self.layout.size),
+            parts: self.parts(),
+            facts: Facts::of(&self.codes, self.first(), self.layout.size),
         }
     }
 
@@ -421,12 +629,12 @@ impl TablePart {
     /// [`TablebaseError::Split`] when `summaries` are not every part's of this ending.
     pub fn pieces(&self, summaries: &[PartSummary]) -> Result<FilePieces, TablebaseError> {
         let ending = check_summaries(summaries)?;
-        if ending != self.layout.ending || summaries.len() != self.parts {
+        if ending != self.layout.ending || summaries.len() != self.parts() {
             return Err(split_error(format!(
                 "the summaries of {} parts of {ending} given to part {} of {} of {}",
                 summaries.len(),
                 self.part,
-                self.parts,
+                self.parts(),
                 self.layout.ending
             )));
         }
@@ -605,6 +813,55 @@ pub fn generate_in_parts(
     Ok(Table { layout, codes })
 }
 
+/// The forward pass over the parts of a table (after [`Part::finish`]) in this process,
+/// as a cluster's nodes would run it: the number of legal positions checked, as
+/// [`verify`](crate::verify) gives for the whole table.
+///
+/// # Errors
+/// [`TablebaseError::Mismatch`] for the first position found whose value does not follow
+/// from its moves; [`TablebaseError::Split`] when `parts` are not every part of one table
+/// in order.
+///
+/// ```
+/// use xq_tablebase::{generate, verify, verify_in_parts, Ending, Part};
+/// let krk: Ending = "KRK".parse().unwrap();
+/// let parts: Vec<_> = (0..3).map(|k| Part::new(&krk, k, 3, vec![], 1).unwrap()).collect();
+/// // Without the levels every position is a draw or lost at once: the pass says where not.
+/// let unsolved: Vec<_> = parts.into_iter().map(|p| p.finish()).collect();
+/// let err = verify_in_parts(&unsolved).unwrap_err();
+/// assert!(err.to_string().starts_with("KRK: "), "{err}");
+/// let table = generate(&krk, &[], 1, &|_| {}).unwrap();
+/// assert_eq!(table.stats().positions(), verify(&table, &[], 1, &|_| {}).unwrap());
+/// ```
+pub fn verify_in_parts(parts: &[TablePart]) -> Result<u64, TablebaseError> {
+    if parts.is_empty()
+        || parts.iter().enumerate().any(|(k, p)| {
+            p.part != k || p.parts() != parts.len() || p.layout.ending != parts[0].layout.ending
+        })
+    {
+        return Err(split_error(
+            "the parts are not every part of one table in order",
+        ));
+    }
+    let rounds = parts
+        .iter()
+        .map(TablePart::verify_rounds)
+        .max()
+        .unwrap_or(0);
+    let mut checked = 0;
+    for round in 0..rounds {
+        let requests: Vec<Vec<Requests>> = parts.iter().map(|p| p.requests(round)).collect();
+        for (k, part) in parts.iter().enumerate() {
+            let answers = (0..parts.len())
+                .filter(|&o| o != k)
+                .map(|o| parts[o].answer(&requests[k][o]))
+                .collect::<Result<Vec<_>, _>>()?;
+            checked += part.check(round, &answers)?;
+        }
+    }
+    Ok(checked)
+}
+
 macro_rules! bytes_form {
     ($ty:ident, $magic:ident, $what:literal) => {
         impl $ty {
@@ -631,6 +888,114 @@ macro_rules! bytes_form {
 
 bytes_form!(PartSummary, SUMMARY_MAGIC, "summary");
 bytes_form!(FilePieces, PIECES_MAGIC, "pieces");
+bytes_form!(Requests, REQUESTS_MAGIC, "requests");
+bytes_form!(Answers, ANSWERS_MAGIC, "answers");
+
+/// The entries one part asks another for in a round of the forward pass
+/// ([`TablePart::requests`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Requests {
+    ending: Ending,
+    from: usize,
+    to: usize,
+    round: usize,
+    entries: Vec<u64>,
+}
+
+impl Requests {
+    /// The part that holds the entries asked for.
+    pub fn to(&self) -> usize {
+        self.to
+    }
+
+    /// Values asked for.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// No value asked for.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn write(&self, w: &mut Writer) {
+        for v in [self.from, self.to, self.round, self.entries.len()] {
+            w.u64(v as u64);
+        }
+        let mut before = 0;
+        for &e in &self.entries {
+            w.u64(e - before);
+            before = e;
+        }
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Requests, TablebaseError> {
+        let (from, to, round, n) = (r.usize()?, r.usize()?, r.usize()?, r.usize()?);
+        let mut entries = Vec::with_capacity(n.min(r.bytes.len()));
+        let mut e = 0u64;
+        for _ in 0..n {
+            e = e
+                .checked_add(r.u64()?)
+                .ok_or_else(|| split_error("an entry beyond 2^64"))?;
+            entries.push(e);
+        }
+        Ok(Requests {
+            ending: r.ending,
+            from,
+            to,
+            round,
+            entries,
+        })
+    }
+}
+
+/// A part's values of the entries another asked for ([`TablePart::answer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answers {
+    ending: Ending,
+    from: usize,
+    to: usize,
+    round: usize,
+    entries: Vec<(u64, u16)>,
+}
+
+impl Answers {
+    /// The part that asked.
+    pub fn to(&self) -> usize {
+        self.to
+    }
+
+    fn write(&self, w: &mut Writer) {
+        for v in [self.from, self.to, self.round, self.entries.len()] {
+            w.u64(v as u64);
+        }
+        let mut before = 0;
+        for &(e, code) in &self.entries {
+            w.u64(e - before);
+            w.u64(u64::from(code));
+            before = e;
+        }
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Answers, TablebaseError> {
+        let (from, to, round, n) = (r.usize()?, r.usize()?, r.usize()?, r.usize()?);
+        let mut entries = Vec::with_capacity(n.min(r.bytes.len()));
+        let mut e = 0u64;
+        for _ in 0..n {
+            e = e
+                .checked_add(r.u64()?)
+                .ok_or_else(|| split_error("an entry beyond 2^64"))?;
+            entries.push((e, r.u16()?));
+        }
+        Ok(Answers {
+            ending: r.ending,
+            from,
+            to,
+            round,
+            entries,
+        })
+    }
+}
 
 impl PartSummary {
     fn write(&self, w: &mut Writer) {
@@ -829,6 +1194,7 @@ mod tests {
     use super::*;
     use crate::format::{write_table, write_wdl};
     use crate::generate;
+    use crate::value::TableValue;
 
     /// The tables of `names` and of every ending their captures lead to, in order.
     fn tables(names: &[&str]) -> Vec<Table> {
@@ -949,6 +1315,56 @@ mod tests {
             }
         }
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The forward pass over the parts checks as many positions as over the whole table,
+    /// with every message sent as bytes, and finds a wrong value in any part.
+    #[test]
+    fn the_forward_pass_over_parts_finds_a_wrong_value() {
+        let done = tables(&["KRKA"]);
+        let (krka, subs) = done.split_last().unwrap();
+        let refs: Vec<&Table> = subs.iter().collect();
+        let whole = crate::verify(krka, &refs, 1, &|_| {}).unwrap();
+        assert_eq!(whole, krka.stats().positions());
+        for parts in [2, 3] {
+            let mut done = run(&krka.ending(), subs, parts);
+            assert_eq!(verify_in_parts(&done).unwrap(), whole, "{parts} parts");
+            // The messages survive their bytes.
+            let requests = done[0].requests(0);
+            let asked = Requests::from_bytes(&requests[1].to_bytes()).unwrap();
+            assert!(asked == requests[1] && !asked.is_empty());
+            let answers = done[1].answer(&asked).unwrap();
+            assert_eq!(Answers::from_bytes(&answers.to_bytes()).unwrap(), answers);
+            assert_eq!(
+                done[0].answer(&asked).unwrap_err().to_string(),
+                "splitting a table: requests for part 1 of KRKA given to part 0 of KRKA"
+            );
+            // A missing answer is an error, not a guess.
+            assert_eq!(
+                done[0]
+                    .check(0, &[])
+                    .unwrap_err()
+                    .to_string()
+                    .split(" of entry")
+                    .next(),
+                Some("splitting a table: no answer gives the value")
+            );
+            // A mate turned into a draw in the last part.
+            let last = done.last_mut().unwrap();
+            let at = last.codes.iter().rposition(|&c| c > 2).unwrap();
+            last.codes[at] = 1;
+            let err = verify_in_parts(&done).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    TablebaseError::Mismatch {
+                        stored: Some(TableValue::Draw),
+                        ..
+                    }
+                ),
+                "{err}"
+            );
+        }
     }
 
     /// A part refuses updates meant for another, and a damaged message is an error,

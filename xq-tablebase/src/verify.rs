@@ -1,12 +1,13 @@
 //! The forward pass: every position's value agrees with its successors'.
 
+use crate::ending::Ending;
 use crate::gen::{capture_value, Table};
-use crate::index::MAX_PIECES;
+use crate::index::{Layout, Placement, MAX_PIECES};
 use crate::value::{Rule, TableValue};
 use crate::TablebaseError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
-use xq_core::{Color, Square};
+use xq_core::{Color, Position, Square};
 
 /// The order of values for the side to move by which the best move's value is the
 /// position's: [`TableValue::rank`], then, between results of the rules, a win by
@@ -81,49 +82,14 @@ pub fn verify(
                 };
                 let expected = pos.map(|mut pos| {
                     n += 1;
-                    let mut best: Option<TableValue> = None;
-                    for m in xq_movegen::legal_moves(&pos) {
-                        let captured = pos.piece_on(m.to());
-                        let undo = pos.make_move(m);
-                        let child = match captured {
-                            Some(c) => capture_value(&ending, subtables, &pos, c),
-                            None => table.value_of(&pos).unwrap_or(TableValue::Draw),
-                        };
-                        pos.unmake_move(m, undo);
-                        let v = child.for_mover();
-                        if best.is_none_or(|b| order(v) > order(b)) {
-                            best = Some(v);
-                        }
-                    }
-                    (best.unwrap_or(TableValue::Loss { plies: 0 }), pos)
+                    let v = by_moves(&ending, subtables, &mut pos, &mut |child| {
+                        table.value_of(child).unwrap_or(TableValue::Draw)
+                    });
+                    (v, pos)
                 });
-                let ok = match (&expected, stored) {
-                    (None, None) => true,
-                    (Some((e, _)), Some(s)) => *e == s || same_unrecorded(*e, s),
-                    _ => false,
-                };
-                if !ok {
+                if let Err(e) = agrees(layout, &p, expected, stored) {
                     let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
-                    if f.is_none() {
-                        let fen = match &expected {
-                            Some((_, pos)) => pos.to_fen(),
-                            None => {
-                                let pieces: Vec<String> = layout
-                                    .slots
-                                    .iter()
-                                    .zip(p.iter())
-                                    .map(|(pc, s)| format!("{pc}{s}"))
-                                    .collect();
-                                pieces.join(" ")
-                            }
-                        };
-                        *f = Some(TablebaseError::Mismatch {
-                            ending,
-                            position: fen,
-                            stored,
-                            expected: expected.map(|(e, _)| e),
-                        });
-                    }
+                    f.get_or_insert(e);
                 }
             }
         }
@@ -135,4 +101,68 @@ pub fn verify(
         Some(e) => Err(e),
         None => Ok(checked.load(Relaxed)),
     }
+}
+
+/// The value of `pos` (a position of `ending`, the attacking side as Red) by its moves:
+/// the best of its children's values for the mover, one ply further (a side with no legal
+/// move has lost). A capture's child is valued by `subtables`; the child of any other
+/// move, a position of this table, by `child`.
+pub(crate) fn by_moves(
+    ending: &Ending,
+    subtables: &[&Table],
+    pos: &mut Position,
+    child: &mut dyn FnMut(&Position) -> TableValue,
+) -> TableValue {
+    let mut best: Option<TableValue> = None;
+    for m in xq_movegen::legal_moves(pos) {
+        let captured = pos.piece_on(m.to());
+        let undo = pos.make_move(m);
+        let value = match captured {
+            Some(c) => capture_value(ending, subtables, pos, c),
+            None => child(pos),
+        };
+        pos.unmake_move(m, undo);
+        let v = value.for_mover();
+        if best.is_none_or(|b| order(v) > order(b)) {
+            best = Some(v);
+        }
+    }
+    best.unwrap_or(TableValue::Loss { plies: 0 })
+}
+
+/// Whether the value `stored` for the placement `p` agrees with what its moves give
+/// (`expected`, with the position; `None` where it is no legal position): the mismatch
+/// otherwise.
+pub(crate) fn agrees(
+    layout: &Layout,
+    p: &Placement,
+    expected: Option<(TableValue, Position)>,
+    stored: Option<TableValue>,
+) -> Result<(), TablebaseError> {
+    let ok = match (&expected, stored) {
+        (None, None) => true,
+        (Some((e, _)), Some(s)) => *e == s || same_unrecorded(*e, s),
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    let position = match &expected {
+        Some((_, pos)) => pos.to_fen(),
+        None => {
+            let pieces: Vec<String> = layout
+                .slots
+                .iter()
+                .zip(p.iter())
+                .map(|(pc, s)| format!("{pc}{s}"))
+                .collect();
+            pieces.join(" ")
+        }
+    };
+    Err(TablebaseError::Mismatch {
+        ending: layout.ending,
+        position,
+        stored,
+        expected: expected.map(|(e, _)| e),
+    })
 }

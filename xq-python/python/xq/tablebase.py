@@ -29,7 +29,8 @@ each holding its share of the table (three bytes a number while it is generated,
 tables its captures lead to). At each level of the retrograde analysis the actors send
 each other the updates of the positions they hold, through the object store; at the end
 each compresses its blocks of the two files, and the files are joined: the same bytes
-again. A split ending is not checked by the forward pass, which reads the whole table.
+again. The forward pass that checks a table runs over the parts too, in rounds: each
+asks the others for the values of its positions' children that they hold.
 """
 
 import os
@@ -95,8 +96,8 @@ def generate(endings: Sequence[str], directory: Union[str, "os.PathLike[str]"], 
     `verify` is False. With `ray_address` (``"auto"``, ``"HOST:PORT"``, or ``""`` for a
     Ray already initialised) each ending is a Ray task of `threads` CPUs; with
     `split_above` as well, an ending of more numbers than that (both sides to move) where
-    one side has no attacker is made by several Ray actors of `threads` CPUs each, one a
-    part (see the module's notes), and not checked by the forward pass.
+    one side has no attacker is made and checked by several Ray actors of `threads` CPUs
+    each, one a part (see the module's notes).
 
     Raises `xq.InvalidArgument` for a name that is neither an ending nor a group, for
     threads below 1, or for `split_above` below 1 or without `ray_address`, and
@@ -156,13 +157,25 @@ class _PartActor:
     def pieces(self, summaries: List[bytes]) -> bytes:
         return self.part.pieces(summaries)
 
+    def verify_rounds(self) -> int:
+        return self.part.verify_rounds()
+
+    def requests(self, round: int) -> Any:
+        return tuple(self.part.requests(round))
+
+    def answer(self, requests: bytes) -> bytes:
+        return self.part.answer(requests)
+
+    def check(self, round: int, *answers: bytes) -> int:
+        return self.part.check(round, list(answers))
+
     def node(self) -> str:
         import ray
 
         return ray.get_runtime_context().get_node_id()
 
 
-def _make_in_parts(name: str, parts: int, threads: int,
+def _make_in_parts(name: str, parts: int, threads: int, verify: bool,
                    *captures: Dict[str, Any]) -> Dict[str, Any]:
     """Makes ending `name` in `parts` Ray actors and returns what a task of one ending
     returns: its log row, its two files' bytes and the nodes. Runs as a Ray task."""
@@ -197,13 +210,25 @@ def _make_in_parts(name: str, parts: int, threads: int,
             if sum(c[0] for c in counts) == 0 and level >= max(c[1] for c in counts):
                 break
             level += 1
-        gen_seconds = time.monotonic() - t0
-        t1 = time.monotonic()
         summaries = ray.get([a.finish.remote() for a in actors])
+        gen_seconds = time.monotonic() - t0
+        verify_seconds = None
+        if verify:
+            # The forward pass in rounds: each part asks the others for the values of its
+            # positions' children they hold, then checks its positions.
+            t1 = time.monotonic()
+            rounds = max(ray.get([a.verify_rounds.remote() for a in actors]))
+            for r in range(rounds):
+                asked = [a.requests.options(num_returns=parts).remote(r) for a in actors]
+                ray.get([actors[k].check.remote(r, *(actors[o].answer.remote(asked[k][o])
+                                                     for o in range(parts) if o != k))
+                         for k in range(parts)])
+            verify_seconds = time.monotonic() - t1
+        t2 = time.monotonic()
         pieces = ray.get([a.pieces.remote(summaries) for a in actors])
         nodes = sorted(set(ray.get([a.node.remote() for a in actors])))
-        distance, wdl, line = _xq._tablebase_assemble(summaries, pieces, gen_seconds,
-                                                       time.monotonic() - t1, parts * threads)
+        distance, wdl, line = _xq._tablebase_assemble(summaries, pieces, gen_seconds, verify_seconds,
+                                                       time.monotonic() - t2, parts * threads)
     finally:
         for a in actors:
             ray.kill(a)
@@ -262,7 +287,8 @@ def _generate_on_ray(steps: List[Any], out: pathlib.Path, threads: int, verify: 
                 refs[capture] = ray.put({"files": _files(out, capture)})
         parts = split[name]
         if parts > 1:
-            refs[name] = make_in_parts.remote(name, parts, threads, *(refs[c] for c in captures))
+            refs[name] = make_in_parts.remote(name, parts, threads, verify,
+                                              *(refs[c] for c in captures))
         else:
             refs[name] = make.remote(name, threads, verify, *(refs[c] for c in captures))
         names[refs[name]] = name
