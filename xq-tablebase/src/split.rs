@@ -449,12 +449,14 @@ impl TablePart {
 
     /// Runs `work` on each position of round `round` (its entry, placement and value by
     /// its moves, `None` where the number is no legal position), on the part's threads,
-    /// with `child` giving the entry of each non-capture's child to value.
+    /// with `child` giving the entry of each non-capture's child its value; `child` may
+    /// note entries in its thread's list, which goes to `noted` at the end of each chunk.
     fn each_position(
         &self,
         round: usize,
-        child: &(dyn Fn(u64) -> TableValue + Sync),
+        child: &(dyn Fn(u64, &mut Vec<u64>) -> TableValue + Sync),
         work: &(dyn Fn(u64, &Placement, Expected) + Sync),
+        noted: &(dyn Fn(Vec<u64>) + Sync),
     ) {
         let start = (round as u64 * VERIFY_ROUND).min(self.codes.len() as u64);
         let end = (start + VERIFY_ROUND).min(self.codes.len() as u64);
@@ -462,6 +464,7 @@ impl TablePart {
         let subs: Vec<&Table> = self.subs.iter().collect();
         crate::gen::parallel(self.threads, end - start, |range| {
             let mut p = [Square::A0; MAX_PIECES];
+            let mut notes = Vec::new();
             for i in range {
                 let e = first + start + i;
                 let (side, index) = crate::gen::split(e, layout.size);
@@ -474,11 +477,15 @@ impl TablePart {
                     let v = by_moves(&layout.ending, &subs, &mut pos, &mut |c| {
                         let q = layout.placement(c, Color::Red);
                         let canon = layout.canon(&q).expect("a legal child");
-                        child(c.side_to_move().index() as u64 * layout.size + canon.index)
+                        let entry = c.side_to_move().index() as u64 * layout.size + canon.index;
+                        child(entry, &mut notes)
                     });
                     (v, pos)
                 });
                 work(e, &p, expected);
+            }
+            if !notes.is_empty() {
+                noted(notes);
             }
         });
     }
@@ -486,35 +493,41 @@ impl TablePart {
     /// For each part, the entries it holds whose values this part needs in round
     /// `round` (none for itself).
     pub fn requests(&self, round: usize) -> Vec<Requests> {
-        let wanted = Mutex::new(vec![Vec::new(); self.parts()]);
+        let wanted = Mutex::new(Vec::new());
         self.each_position(
             round,
-            &|entry| {
+            &|entry, notes| {
                 if self.held(entry).is_none() {
-                    let mut w = wanted.lock().unwrap_or_else(|e| e.into_inner());
-                    let owner = self.owner(entry);
-                    w[owner].push(entry);
+                    notes.push(entry);
                 }
                 TableValue::Draw
             },
             &|_, _, _| {},
+            &|mut notes| {
+                notes.sort_unstable();
+                notes.dedup();
+                wanted
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .extend(notes);
+            },
         );
-        let wanted = wanted.into_inner().unwrap_or_else(|e| e.into_inner());
-        wanted
-            .into_iter()
-            .enumerate()
-            .map(|(to, mut entries)| {
-                entries.sort_unstable();
-                entries.dedup();
-                Requests {
-                    ending: self.layout.ending,
-                    from: self.part,
-                    to,
-                    round,
-                    entries,
-                }
+        let mut wanted = wanted.into_inner().unwrap_or_else(|e| e.into_inner());
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut requests: Vec<Requests> = (0..self.parts())
+            .map(|to| Requests {
+                ending: self.layout.ending,
+                from: self.part,
+                to,
+                round,
+                entries: Vec::new(),
             })
-            .collect()
+            .collect();
+        for entry in wanted {
+            requests[self.owner(entry)].entries.push(entry);
+        }
+        requests
     }
 
     /// The values of the entries `requests` asks this part for.
@@ -580,7 +593,7 @@ impl TablePart {
         let checked = std::sync::atomic::AtomicU64::new(0);
         self.each_position(
             round,
-            &|entry| {
+            &|entry, _| {
                 let code = self.held(entry).or_else(|| {
                     let at = known.binary_search_by_key(&entry, |&(e, _)| e).ok()?;
                     Some(known[at].1)
@@ -604,6 +617,7 @@ impl TablePart {
                     fail(e);
                 }
             },
+            &|_| {},
         );
         match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(e) => Err(e),
