@@ -64,6 +64,8 @@ pub struct Part {
     bounds: Vec<u64>,
     entries: Entries,
     threads: usize,
+    /// The level of the last [`Part::level`] (`u32::MAX` before the first).
+    at: std::sync::atomic::AtomicU32,
 }
 
 impl std::fmt::Debug for Part {
@@ -135,6 +137,7 @@ impl Part {
             bounds,
             entries,
             threads: threads.max(1),
+            at: std::sync::atomic::AtomicU32::new(u32::MAX),
         })
     }
 
@@ -156,20 +159,6 @@ impl Part {
             )));
         }
         Ok(())
-    }
-
-    /// The number of parts that keeps each one's share of the table (three bytes a
-    /// position while it is generated) within `bytes`; at least 1.
-    ///
-    /// ```
-    /// use xq_tablebase::{table_size, Ending, Part};
-    /// let ending: Ending = "KRKAB".parse().unwrap();
-    /// assert_eq!(Part::count(&ending, 3 * table_size(&ending)), 1);
-    /// assert_eq!(Part::count(&ending, table_size(&ending)), 3);
-    /// ```
-    pub fn count(ending: &Ending, bytes: u64) -> usize {
-        let entries = 2 * Layout::new(*ending).size;
-        (3 * entries).div_ceil(bytes.max(1)).max(1) as usize
     }
 
     /// The ending.
@@ -197,6 +186,7 @@ impl Part {
     /// positions decided at that distance, and the updates of their predecessors that
     /// other parts hold.
     pub fn level(&self, level: u16) -> PartLevel {
+        self.at.store(u32::from(level), Relaxed);
         let away = Mutex::new(Vec::new());
         let decided = self.run(|g| {
             g.level(level, self.threads, &|_| {}, &|batch| {
@@ -238,7 +228,8 @@ impl Part {
     ///
     /// # Errors
     /// [`TablebaseError::Split`] when the updates are of another ending, for another
-    /// part, or of a position this part does not hold.
+    /// part, of another level than this part's last [`level`](Part::level), or of a
+    /// position this part does not hold.
     pub fn receive(&self, updates: &Updates) -> Result<(), TablebaseError> {
         if updates.ending != self.layout.ending || updates.to != self.part {
             return Err(split_error(format!(
@@ -246,8 +237,17 @@ impl Part {
                 updates.to, updates.ending, self.part, self.layout.ending
             )));
         }
-        if updates.level >= DIST {
-            return Err(split_error(format!("updates of level {}", updates.level)));
+        let at = self.at.load(Relaxed);
+        if u32::from(updates.level) != at {
+            return Err(split_error(format!(
+                "updates of level {} given to a part at level {}",
+                updates.level,
+                if at == u32::MAX {
+                    "none".to_string()
+                } else {
+                    at.to_string()
+                }
+            )));
         }
         self.run(|g| {
             for &(entry, weight) in &updates.items {
@@ -801,6 +801,9 @@ pub fn generate_in_parts(
     parts: usize,
     threads: usize,
 ) -> Result<Table, TablebaseError> {
+    if parts == 0 {
+        return Err(split_error("0 parts"));
+    }
     let subs: Vec<Table> = subtables.iter().map(|&t| t.clone()).collect();
     let parts = (0..parts)
         .map(|k| Part::new(ending, k, parts, subs.clone(), threads))
@@ -1402,6 +1405,19 @@ mod tests {
         assert_eq!(
             parts[1].receive(to_0).unwrap_err().to_string(),
             "splitting a table: updates for part 0 of KRKA given to part 1 of KRKA"
+        );
+        // Updates of another level than the part's last are refused.
+        let other_level = Updates {
+            level: 1,
+            ..to_0.clone()
+        };
+        assert_eq!(
+            parts[0].receive(&other_level).unwrap_err().to_string(),
+            "splitting a table: updates of level 1 given to a part at level none"
+        );
+        assert_eq!(
+            generate_in_parts(&ending, &subs.iter().collect::<Vec<_>>(), 0, 1).unwrap_err(),
+            split_error("0 parts")
         );
         let bytes = to_0.to_bytes();
         for cut in [0, 3, 5, bytes.len() / 2, bytes.len() - 1] {
