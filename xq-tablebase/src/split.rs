@@ -303,18 +303,13 @@ impl Updates {
         self.items.is_empty()
     }
 
-    /// The batch as bytes: the entries as differences, in LEB128.
+    /// The batch as bytes: the entries as differences in LEB128, then the weights.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut w = Writer::new(UPDATES_MAGIC, self.ending);
         w.u64(self.to as u64);
         w.u64(u64::from(self.level));
-        w.u64(self.items.len() as u64);
-        let mut before = 0;
-        for &(entry, weight) in &self.items {
-            w.u64(entry - before);
-            w.0.push(weight);
-            before = entry;
-        }
+        w.entries(self.items.iter().map(|&(entry, _)| entry));
+        w.0.extend(self.items.iter().map(|&(_, weight)| weight));
         w.0
     }
 
@@ -338,16 +333,10 @@ impl Updates {
     pub fn from_bytes(bytes: &[u8]) -> Result<Updates, TablebaseError> {
         let mut r = Reader::new(bytes, UPDATES_MAGIC)?;
         let to = r.usize()?;
-        let level = u16::try_from(r.u64()?).map_err(|_| split_error("a level beyond 65,535"))?;
-        let n = r.usize()?;
-        let mut items = Vec::with_capacity(n.min(bytes.len()));
-        let mut entry = 0u64;
-        for _ in 0..n {
-            entry = entry
-                .checked_add(r.u64()?)
-                .ok_or_else(|| split_error("an entry beyond 2^64"))?;
-            items.push((entry, r.byte()?));
-        }
+        let level = r.u16()?;
+        let entries = r.entries()?;
+        let weights = r.take(entries.len())?;
+        let items = entries.into_iter().zip(weights.iter().copied()).collect();
         r.end()?;
         Ok(Updates {
             ending: r.ending,
@@ -542,11 +531,11 @@ impl TablePart {
                 requests.to, requests.ending, self.part, self.layout.ending
             )));
         }
-        let entries = requests
+        let codes = requests
             .entries
             .iter()
             .map(|&e| {
-                self.held(e).map(|code| (e, code)).ok_or_else(|| {
+                self.held(e).ok_or_else(|| {
                     split_error(format!(
                         "a request for entry {e}, not of part {}",
                         self.part
@@ -559,7 +548,8 @@ impl TablePart {
             from: self.part,
             to: requests.from,
             round: requests.round,
-            entries,
+            entries: requests.entries.clone(),
+            codes,
         })
     }
 
@@ -580,7 +570,7 @@ impl TablePart {
                     a.round, a.to, a.ending, self.part, self.layout.ending
                 )));
             }
-            known.extend_from_slice(&a.entries);
+            known.extend(a.entries.iter().copied().zip(a.codes.iter().copied()));
         }
         known.sort_unstable();
         let failure: Mutex<Option<TablebaseError>> = Mutex::new(None);
@@ -936,32 +926,20 @@ impl Requests {
     }
 
     fn write(&self, w: &mut Writer) {
-        for v in [self.from, self.to, self.round, self.entries.len()] {
+        for v in [self.from, self.to, self.round] {
             w.u64(v as u64);
         }
-        let mut before = 0;
-        for &e in &self.entries {
-            w.u64(e - before);
-            before = e;
-        }
+        w.entries(self.entries.iter().copied());
     }
 
     fn read(r: &mut Reader<'_>) -> Result<Requests, TablebaseError> {
-        let (from, to, round, n) = (r.usize()?, r.usize()?, r.usize()?, r.usize()?);
-        let mut entries = Vec::with_capacity(n.min(r.bytes.len()));
-        let mut e = 0u64;
-        for _ in 0..n {
-            e = e
-                .checked_add(r.u64()?)
-                .ok_or_else(|| split_error("an entry beyond 2^64"))?;
-            entries.push(e);
-        }
+        let (from, to, round) = (r.usize()?, r.usize()?, r.usize()?);
         Ok(Requests {
             ending: r.ending,
             from,
             to,
             round,
-            entries,
+            entries: r.entries()?,
         })
     }
 }
@@ -973,7 +951,10 @@ pub struct Answers {
     from: usize,
     to: usize,
     round: usize,
-    entries: Vec<(u64, u16)>,
+    /// The entries asked for, in increasing order.
+    entries: Vec<u64>,
+    /// Their codes.
+    codes: Vec<u16>,
 }
 
 impl Answers {
@@ -983,33 +964,29 @@ impl Answers {
     }
 
     fn write(&self, w: &mut Writer) {
-        for v in [self.from, self.to, self.round, self.entries.len()] {
+        for v in [self.from, self.to, self.round] {
             w.u64(v as u64);
         }
-        let mut before = 0;
-        for &(e, code) in &self.entries {
-            w.u64(e - before);
+        w.entries(self.entries.iter().copied());
+        for &code in &self.codes {
             w.u64(u64::from(code));
-            before = e;
         }
     }
 
     fn read(r: &mut Reader<'_>) -> Result<Answers, TablebaseError> {
-        let (from, to, round, n) = (r.usize()?, r.usize()?, r.usize()?, r.usize()?);
-        let mut entries = Vec::with_capacity(n.min(r.bytes.len()));
-        let mut e = 0u64;
-        for _ in 0..n {
-            e = e
-                .checked_add(r.u64()?)
-                .ok_or_else(|| split_error("an entry beyond 2^64"))?;
-            entries.push((e, r.u16()?));
-        }
+        let (from, to, round) = (r.usize()?, r.usize()?, r.usize()?);
+        let entries = r.entries()?;
+        let codes = entries
+            .iter()
+            .map(|_| r.u16())
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Answers {
             ending: r.ending,
             from,
             to,
             round,
             entries,
+            codes,
         })
     }
 }
@@ -1104,6 +1081,16 @@ impl Writer {
         w
     }
 
+    /// A count, then increasing entries as differences.
+    fn entries(&mut self, entries: impl ExactSizeIterator<Item = u64>) {
+        self.u64(entries.len() as u64);
+        let mut before = 0;
+        for e in entries {
+            self.u64(e - before);
+            before = e;
+        }
+    }
+
     fn u64(&mut self, mut v: u64) {
         loop {
             let low = (v & 0x7f) as u8;
@@ -1184,6 +1171,28 @@ impl<'a> Reader<'a> {
             }
         }
         Err(split_error("a number beyond 2^64"))
+    }
+
+    /// What [`Writer::entries`] wrote.
+    fn entries(&mut self) -> Result<Vec<u64>, TablebaseError> {
+        let n = self.usize()?;
+        // Each entry takes a byte at least: a count beyond the bytes left is refused
+        // before anything is allocated for it.
+        if n > self.bytes.len() - self.at {
+            return Err(split_error(format!(
+                "a message cut short at byte {}",
+                self.bytes.len()
+            )));
+        }
+        let mut entries = Vec::with_capacity(n);
+        let mut e = 0u64;
+        for _ in 0..n {
+            e = e
+                .checked_add(self.u64()?)
+                .ok_or_else(|| split_error("an entry beyond 2^64"))?;
+            entries.push(e);
+        }
+        Ok(entries)
     }
 
     fn usize(&mut self) -> Result<usize, TablebaseError> {
