@@ -209,7 +209,7 @@ pub fn _tablebase_log<'py>(
 pub fn _tablebase_parts(name: &str, split_above: u64) -> PyResult<usize> {
     let ending = ending(name)?;
     let numbers = xq_tablebase::table_size(&ending);
-    if ending.both_attack() || numbers <= split_above {
+    if Part::can_split(&ending).is_err() || numbers <= split_above {
         return Ok(1);
     }
     Ok(numbers.div_ceil(split_above.max(1)) as usize)
@@ -231,6 +231,14 @@ fn part_gone() -> PyErr {
         "the part's levels are over (finish was called)",
     )
     .into()
+}
+
+/// Each message of `messages` read by `read` (`PartSummary::from_bytes`, ...).
+fn from_bytes<T>(
+    messages: &[Vec<u8>],
+    read: fn(&[u8]) -> Result<T, xq_tablebase::TablebaseError>,
+) -> Result<Vec<T>, xq_tablebase::TablebaseError> {
+    messages.iter().map(|m| read(m)).collect()
 }
 
 fn split_error(e: xq_tablebase::TablebaseError) -> PyErr {
@@ -346,17 +354,11 @@ impl _TablebasePart {
     /// `InvalidTablebase` for a position whose value does not follow from its moves.
     fn check(&self, py: Python<'_>, round: usize, answers: Vec<Vec<u8>>) -> PyResult<u64> {
         let done = self.finished()?;
-        py.detach(|| {
-            let answers = answers
-                .iter()
-                .map(|a| Answers::from_bytes(a))
-                .collect::<Result<Vec<_>, _>>()?;
-            done.check(round, &answers)
-        })
-        .map_err(|e| match e {
-            xq_tablebase::TablebaseError::Split { .. } => split_error(e),
-            e => table_error(e),
-        })
+        py.detach(|| done.check(round, &from_bytes(&answers, Answers::from_bytes)?))
+            .map_err(|e| match e {
+                xq_tablebase::TablebaseError::Split { .. } => split_error(e),
+                e => table_error(e),
+            })
     }
 
     /// The part's blocks of both files, given every part's summary in order, as bytes.
@@ -365,20 +367,10 @@ impl _TablebasePart {
         py: Python<'py>,
         summaries: Vec<Vec<u8>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let done = self.done.as_ref().ok_or_else(|| {
-            PyErr::from(Error::new(
-                Kind::InvalidArgument,
-                "the part's levels are not over",
-            ))
-        })?;
+        let done = self.finished()?;
         let pieces = py
-            .detach(|| {
-                let summaries = summaries
-                    .iter()
-                    .map(|s| PartSummary::from_bytes(s))
-                    .collect::<Result<Vec<_>, _>>()?;
-                done.pieces(&summaries).map(|p| p.to_bytes())
-            })
+            .detach(|| done.pieces(&from_bytes(&summaries, PartSummary::from_bytes)?))
+            .map(|p| p.to_bytes())
             .map_err(split_error)?;
         Ok(PyBytes::new(py, &pieces))
     }
@@ -401,15 +393,10 @@ pub fn _tablebase_assemble<'py>(
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, String)> {
     let files = py
         .detach(|| {
-            let summaries = summaries
-                .iter()
-                .map(|s| PartSummary::from_bytes(s))
-                .collect::<Result<Vec<_>, _>>()?;
-            let pieces = pieces
-                .iter()
-                .map(|p| FilePieces::from_bytes(p))
-                .collect::<Result<Vec<_>, _>>()?;
-            assemble(&summaries, &pieces)
+            assemble(
+                &from_bytes(&summaries, PartSummary::from_bytes)?,
+                &from_bytes(&pieces, FilePieces::from_bytes)?,
+            )
         })
         .map_err(split_error)?;
     let record = Record {

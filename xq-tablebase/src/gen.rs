@@ -79,7 +79,7 @@ impl Table {
 
     /// The value stored under `index` with `side` to move (`None` when broken).
     pub(crate) fn code(&self, side: Color, index: u64) -> u16 {
-        self.codes[(side.index() as u64 * self.layout.size + index) as usize]
+        self.codes[self.layout.entry(side, index) as usize]
     }
 
     /// The value of `pos` for its side to move, `None` when it is not a position of this
@@ -457,10 +457,6 @@ pub(crate) fn split(e: u64, size: u64) -> (Color, u64) {
 }
 
 impl<'a> Generator<'a> {
-    fn entry(&self, side: Color, index: u64) -> u64 {
-        side.index() as u64 * self.layout.size + index
-    }
-
     /// The numbers with at least one entry held, as at most two ranges.
     fn numbers(&self) -> Vec<std::ops::Range<u64>> {
         let size = self.layout.size;
@@ -546,7 +542,7 @@ impl<'a> Generator<'a> {
     fn start_number(&self, i: u64, p: &mut Placement, cursor: &mut Cursor<'_>) {
         let canonical = self.layout.decode(i, p);
         for side in Color::ALL {
-            let Some(e) = self.entries.held(self.entry(side, i)) else {
+            let Some(e) = self.entries.held(self.layout.entry(side, i)) else {
                 continue;
             };
             let pos = if canonical {
@@ -632,7 +628,7 @@ impl<'a> Generator<'a> {
         let symmetric = self.layout.canon(p).is_some_and(|c| c.symmetric);
         let lost = level % 2 == 0;
         unmoves(self.layout, pos, p, |canon| {
-            let j = self.entry(!side, canon.index);
+            let j = self.layout.entry(!side, canon.index);
             // A predecessor of a loss wins whatever the weight; one of a win counts it.
             let weight = if lost {
                 1

@@ -288,6 +288,13 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
+    /// The entry of number `index` with `side` to move (the attacking side as Red): the
+    /// attacking side's numbers first, then the defending side's. [`split`](crate::gen::split)
+    /// is the other way.
+    pub fn entry(&self, side: Color, index: u64) -> u64 {
+        side.index() as u64 * self.size + index
+    }
+
     pub fn new(ending: Ending) -> Layout {
         let palaces = [
             Palace::new(

@@ -406,7 +406,7 @@ impl Tablebases {
             Color::Red => pos.side_to_move(),
             Color::Black => !pos.side_to_move(),
         };
-        Some(side.index() as u64 * file.layout.size + c.index)
+        Some(file.layout.entry(side, c.index))
     }
 
     /// The exact value for the side to move with the distance to mate in plies, `None`

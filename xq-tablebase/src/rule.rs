@@ -349,7 +349,7 @@ impl<'a> Game<'a> {
             let q = layout.placement(pos, Color::Red);
             pos.unmake_move(m, undo);
             let c = layout.canon(&q).expect("a legal position has a number");
-            let e = (!side).index() as u64 * layout.size + c.index;
+            let e = layout.entry(!side, c.index);
             let w = self.node[e as usize];
             if w != NONE {
                 found(w as usize);
@@ -377,7 +377,7 @@ impl<'a> Game<'a> {
             let Some(weight) = unmove_weight(symmetric, canon) else {
                 return;
             };
-            let e = (!side).index() as u64 * layout.size + canon.index;
+            let e = layout.entry(!side, canon.index);
             let w = self.node[e as usize];
             if w != NONE {
                 found(w as usize, weight);
@@ -975,8 +975,7 @@ mod tests {
                         after.make_move(m);
                         let q = layout.placement(&after, Color::Red);
                         let c = layout.canon(&q).unwrap();
-                        let w =
-                            game.node[((!side).index() as u64 * layout.size + c.index) as usize];
+                        let w = game.node[layout.entry(!side, c.index) as usize];
                         if w == NONE {
                             continue;
                         }

@@ -466,7 +466,7 @@ impl TablePart {
                     let v = by_moves(&layout.ending, &subs, &mut pos, &mut |c| {
                         let q = layout.placement(c, Color::Red);
                         let canon = layout.canon(&q).expect("a legal child");
-                        let entry = c.side_to_move().index() as u64 * layout.size + canon.index;
+                        let entry = layout.entry(c.side_to_move(), canon.index);
                         child(entry, &mut notes)
                     });
                     (v, pos)
