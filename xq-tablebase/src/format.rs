@@ -86,7 +86,7 @@
 //! image of its placement has a smaller number.
 
 use crate::ending::Ending;
-use crate::gen::{for_chunks, Table};
+use crate::gen::{for_chunks, Facts, Table};
 use crate::index::{Cursor, Layout, MAX_PIECES};
 use crate::value::{TableValue, WdlValue, CODE_FIRST_RULE, CODE_RULE_LOSS};
 use crate::TablebaseError;
@@ -222,7 +222,7 @@ fn write_file(
     kind: Kind,
 ) -> Result<u64, TablebaseError> {
     let facts = Facts::of(&table.codes, 0, table.layout.size);
-    let blocks = encode_blocks(&table.codes, 1, facts.width(kind), kind, threads);
+    let blocks = encode_blocks(&table.codes, 1, width(&facts, kind), kind, threads);
     let (head, blocks) = assemble(table.layout.ending, table.layout.size, kind, &facts, blocks);
     write_parts(path, kind, &head, &blocks)
 }
@@ -252,76 +252,12 @@ pub(crate) fn write_parts(
     Ok(head.len() as u64 + blocks.iter().map(|b| b.len() as u64).sum::<u64>())
 }
 
-/// What a file's header needs to know of a run of entries (the whole table, or a part's
-/// share of it); the facts of consecutive runs add up ([`Facts::add`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Facts {
-    /// Losses, draws and wins with the attacking side to move, then the defending side.
-    pub counts: [[u64; 3]; 2],
-    /// Broken numbers.
-    pub broken: u64,
-    /// The longest distance to mate in plies.
-    pub longest: u16,
-    /// The largest code below the rules' codes.
-    pub longest_code: u16,
-    /// A rule result whose rule is not recorded.
-    pub unrecorded: bool,
-    /// The last code that is not 0 (broken), 0 where every one is.
-    pub last: u16,
-}
-
-impl Facts {
-    /// The facts of `codes`, the entries from `first` on of a table of `size` numbers a
-    /// side to move.
-    pub(crate) fn of(codes: &[u16], first: u64, size: u64) -> Facts {
-        let mut f = Facts::default();
-        for (i, &c) in codes.iter().enumerate() {
-            match TableValue::from_code(c) {
-                None => f.broken += 1,
-                Some(v) => {
-                    let half = usize::from(first + i as u64 >= size);
-                    f.counts[half][v.result() as usize] += 1;
-                    if let Some(p) = v.plies() {
-                        f.longest = f.longest.max(p);
-                    }
-                    f.last = c;
-                }
-            }
-            if c < CODE_FIRST_RULE {
-                f.longest_code = f.longest_code.max(c);
-            }
-            f.unrecorded |= c >= CODE_RULE_LOSS;
-        }
-        f
-    }
-
-    /// The facts of this run followed by `next`.
-    pub(crate) fn add(&self, next: &Facts) -> Facts {
-        let mut counts = self.counts;
-        for (c, n) in counts
-            .iter_mut()
-            .flatten()
-            .zip(next.counts.iter().flatten())
-        {
-            *c += n;
-        }
-        Facts {
-            counts,
-            broken: self.broken + next.broken,
-            longest: self.longest.max(next.longest),
-            longest_code: self.longest_code.max(next.longest_code),
-            unrecorded: self.unrecorded || next.unrecorded,
-            last: if next.last != 0 { next.last } else { self.last },
-        }
-    }
-
-    /// Bytes a value before compression in a file of `kind` of a table with these facts.
-    pub(crate) fn width(&self, kind: Kind) -> u8 {
-        if kind == Kind::Wdl || self.longest_code < u16::from(BYTE_FIRST_RULE) {
-            1
-        } else {
-            2
-        }
+/// Bytes a value before compression in a file of `kind` of a table with `facts`.
+pub(crate) fn width(facts: &Facts, kind: Kind) -> u8 {
+    if kind == Kind::Wdl || facts.longest_code < u16::from(BYTE_FIRST_RULE) {
+        1
+    } else {
+        2
     }
 }
 
@@ -406,7 +342,7 @@ pub(crate) fn assemble(
         Kind::Wdl => &WDL_MAGIC,
     });
     h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    h[10] = facts.width(kind);
+    h[10] = width(facts, kind);
     h[11] = BROTLI;
     h[12..16].copy_from_slice(&BLOCK_VALUES.to_le_bytes());
     let name = ending.to_string();

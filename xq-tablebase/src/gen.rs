@@ -26,7 +26,9 @@
 
 use crate::ending::Ending;
 use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
-use crate::value::{TableValue, CODE_CHASE_LOSS, CODE_CHASE_WIN, CODE_RULE_LOSS, CODE_RULE_WIN};
+use crate::value::{
+    TableValue, CODE_CHASE_LOSS, CODE_CHASE_WIN, CODE_FIRST_RULE, CODE_RULE_LOSS, CODE_RULE_WIN,
+};
 use crate::TablebaseError;
 use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 use xq_core::attacks::{horse_leg, Direction, Step, HORSE_ATTACKS};
@@ -165,27 +167,7 @@ impl Table {
 
     /// Counts and the longest mate of the table.
     pub fn stats(&self) -> TableStats {
-        let mut s = TableStats {
-            ending: self.layout.ending,
-            numbers_per_side: self.layout.size,
-            broken: 0,
-            counts: [[0; 3]; 2],
-            longest: 0,
-        };
-        for (half, codes) in self.codes.chunks(self.layout.size as usize).enumerate() {
-            for &c in codes {
-                match TableValue::from_code(c) {
-                    None => s.broken += 1,
-                    Some(v) => {
-                        s.counts[half][v.result() as usize] += 1;
-                        if let Some(p) = v.plies() {
-                            s.longest = s.longest.max(p);
-                        }
-                    }
-                }
-            }
-        }
-        s
+        Facts::of(&self.codes, 0, self.layout.size).stats(&self.layout)
     }
 }
 
@@ -230,6 +212,81 @@ impl TableStats {
     /// The share of the positions with the attacking side to move that it wins.
     pub fn attacker_wins(&self) -> f64 {
         self.counts[0][2] as f64 / self.counts[0].iter().sum::<u64>().max(1) as f64
+    }
+}
+
+/// What a file's header needs to know of a run of entries (the whole table, or a part's
+/// share of it); the facts of consecutive runs add up ([`Facts::add`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// Losses, draws and wins with the attacking side to move, then the defending side.
+    pub counts: [[u64; 3]; 2],
+    /// Broken numbers.
+    pub broken: u64,
+    /// The longest distance to mate in plies.
+    pub longest: u16,
+    /// The largest code below the rules' codes.
+    pub longest_code: u16,
+    /// A rule result whose rule is not recorded.
+    pub unrecorded: bool,
+    /// The last code that is not 0 (broken), 0 where every one is.
+    pub last: u16,
+}
+
+impl Facts {
+    /// The facts of `codes`, the entries from `first` on of a table of `size` numbers a
+    /// side to move.
+    pub(crate) fn of(codes: &[u16], first: u64, size: u64) -> Facts {
+        let mut f = Facts::default();
+        for (i, &c) in codes.iter().enumerate() {
+            match TableValue::from_code(c) {
+                None => f.broken += 1,
+                Some(v) => {
+                    let half = usize::from(first + i as u64 >= size);
+                    f.counts[half][v.result() as usize] += 1;
+                    if let Some(p) = v.plies() {
+                        f.longest = f.longest.max(p);
+                    }
+                    f.last = c;
+                }
+            }
+            if c < CODE_FIRST_RULE {
+                f.longest_code = f.longest_code.max(c);
+            }
+            f.unrecorded |= c >= CODE_RULE_LOSS;
+        }
+        f
+    }
+
+    /// The facts of this run followed by `next`.
+    pub(crate) fn add(&self, next: &Facts) -> Facts {
+        let mut counts = self.counts;
+        for (c, n) in counts
+            .iter_mut()
+            .flatten()
+            .zip(next.counts.iter().flatten())
+        {
+            *c += n;
+        }
+        Facts {
+            counts,
+            broken: self.broken + next.broken,
+            longest: self.longest.max(next.longest),
+            longest_code: self.longest_code.max(next.longest_code),
+            unrecorded: self.unrecorded || next.unrecorded,
+            last: if next.last != 0 { next.last } else { self.last },
+        }
+    }
+
+    /// What a table of `layout` with these facts (of all its entries) holds.
+    pub(crate) fn stats(&self, layout: &Layout) -> TableStats {
+        TableStats {
+            ending: layout.ending,
+            numbers_per_side: layout.size,
+            broken: self.broken,
+            counts: self.counts,
+            longest: self.longest,
+        }
     }
 }
 

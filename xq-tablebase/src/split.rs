@@ -1,8 +1,8 @@
 //! One ending made by several processes, each holding a share of its table: see [`Part`].
 
 use crate::ending::Ending;
-use crate::format::{assemble as assemble_file, encode_blocks, Facts, Kind, BLOCK_VALUES};
-use crate::gen::{check_captures, Entries, Generator, Progress, Table, TableStats, DIST};
+use crate::format::{assemble as assemble_file, encode_blocks, width, Kind, BLOCK_VALUES};
+use crate::gen::{check_captures, Entries, Facts, Generator, Progress, Table, TableStats, DIST};
 use crate::index::Layout;
 use crate::index::{Placement, MAX_PIECES};
 use crate::log::{Record, Status};
@@ -649,7 +649,7 @@ impl TablePart {
             .iter()
             .fold(Facts::default(), |all, s| all.add(&s.facts))
             .last;
-        let blocks = |kind| encode_blocks(&self.codes, last, all.width(kind), kind, self.threads);
+        let blocks = |kind| encode_blocks(&self.codes, last, width(&all, kind), kind, self.threads);
         Ok(FilePieces {
             ending,
             part: self.part,
@@ -764,13 +764,7 @@ pub fn assemble(
     Ok(AssembledFiles {
         distance: file(Kind::Distance),
         wdl: file(Kind::Wdl),
-        stats: TableStats {
-            ending,
-            numbers_per_side: layout.size,
-            broken: facts.broken,
-            counts: facts.counts,
-            longest: facts.longest,
-        },
+        stats: facts.stats(&layout),
     })
 }
 
