@@ -6,9 +6,8 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xq_tablebase::{
-    check_wdl, keep, log, make, memory_needed, read_captures, read_table, rewrite_table,
-    rewrite_wdl, table_size, verify, write_wdl, Ending, Kept, MakeProgress, Progress, Table,
-    Tablebases,
+    check_wdl, keep, log, make, memory_needed, read_table, rewrite_table, rewrite_wdl, table_size,
+    verify_in, write_wdl, Ending, Kept, MakeProgress, Progress, Tablebases,
 };
 
 /// Endgame tablebases: generate, probe, verify.
@@ -271,9 +270,7 @@ fn verify_dir(dir: &Path, rewrite: bool, wdl: bool, threads: usize) -> Result<i3
         let path = dir.join(ending.file_name());
         // The table is read once, for the forward pass and the WDL file's check.
         let result = read_table(&path).and_then(|table| {
-            let subs = read_captures(dir, &ending)?;
-            let refs: Vec<&Table> = subs.iter().collect();
-            let n = verify(&table, &refs, threads, &|d| pb.set_position(d))?;
+            let n = verify_in(dir, &table, threads, &|d| pb.set_position(d))?;
             Ok((table, n))
         });
         pb.finish_and_clear();

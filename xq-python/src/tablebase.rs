@@ -9,8 +9,8 @@ use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
 use xq_tablebase::log::{Log, Record};
 use xq_tablebase::{
-    assemble, keep, read_captures, Answers, Ending, FilePieces, Kept, Part, PartSummary, Requests,
-    TablePart, TableResult, Tablebases, Updates,
+    assemble, keep, Answers, Ending, FilePieces, Kept, Part, PartSummary, Requests, TablePart,
+    TableResult, Tablebases, Updates,
 };
 
 /// A directory of endgame tables written by `xq tb gen` (files `<ENDING>.xqtb`, and
@@ -217,7 +217,9 @@ pub fn _tablebase_parts(name: &str, split_above: u64) -> PyResult<usize> {
 
 /// One part of an ending's table generated in parts (`xq_tablebase::Part`): the state a
 /// Ray actor of `xq.tablebase.generate(..., split_above=N)` keeps. The tables its
-/// captures lead to are read from `directory`; messages go in and out as bytes.
+/// captures lead to are read from their distance files in `directory` a block at a time
+/// (`Part::reading`: the files are opened when the part is made, and kept open); messages
+/// go in and out as bytes.
 #[pyclass(module = "xq")]
 #[derive(Debug)]
 pub struct _TablebasePart {
@@ -266,10 +268,7 @@ impl _TablebasePart {
     ) -> PyResult<_TablebasePart> {
         let ending = ending(name)?;
         Part::can_split(&ending).map_err(split_error)?;
-        let part = py.detach(|| {
-            let subs = read_captures(&directory, &ending)?;
-            Part::new(&ending, part, parts, subs, threads)
-        });
+        let part = py.detach(|| Part::reading(&ending, part, parts, &directory, threads));
         Ok(_TablebasePart {
             part: Some(part.map_err(|e| match e {
                 xq_tablebase::TablebaseError::Split { .. } => split_error(e),
@@ -282,8 +281,7 @@ impl _TablebasePart {
     /// Step 1 over the part's positions.
     fn start(&self, py: Python<'_>) -> PyResult<()> {
         let part = self.part.as_ref().ok_or_else(part_gone)?;
-        py.detach(|| part.start());
-        Ok(())
+        py.detach(|| part.start()).map_err(table_error)
     }
 
     /// Step 2 at `level`: `(decided, furthest, [updates for part 0, part 1, ...])`, the

@@ -1,5 +1,7 @@
 """xq.Tablebase on the small tables the repository keeps (xq-tablebase/tests/data)."""
 
+import shutil
+
 import pytest
 
 import xq
@@ -191,7 +193,19 @@ def test_a_part_of_a_split_ending_refuses_what_does_not_fit(tmp_path):
         _xq._TablebasePart(str(tmp_path / "subs"), "KRKN", 0, 2, 1)
     with pytest.raises(xq.InvalidTablebase, match="the table KRK is needed first"):
         _xq._TablebasePart(str(tmp_path), "KRKA", 0, 2, 1)
+    # A damaged block of a capture's file: an error of the step that reads it.
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    data = bytearray((tmp_path / "subs" / "KRK.xqtb").read_bytes())
+    data[-3] ^= 0x55
+    (bad / "KRK.xqtb").write_bytes(bytes(data))
+    damaged = _xq._TablebasePart(str(bad), "KRKA", 0, 1, 1)
+    with pytest.raises(xq.InvalidTablebase, match=r"KRK.xqtb: corrupt \(block data is wrong\)"):
+        damaged.start()
     parts = [_xq._TablebasePart(str(tmp_path / "subs"), "KRKA", k, 2, 1) for k in range(2)]
+    # The parts hold the files of the tables their captures lead to open, and read them
+    # as they need them: the directory may go (as a Ray actor's temporary one does).
+    shutil.rmtree(tmp_path / "subs")
     for p in parts:
         p.start()
     level = 0

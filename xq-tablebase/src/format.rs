@@ -574,6 +574,10 @@ impl TableFile {
         {
             let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(i) = cache.iter().position(|(n, _)| *n == b) {
+                if i == 0 {
+                    // Most reads are of the block read last.
+                    return Ok(cache[0].1.clone());
+                }
                 let hit = cache.remove(i);
                 let data = hit.1.clone();
                 cache.insert(0, hit);
@@ -930,23 +934,6 @@ pub fn read_captures(dir: &Path, ending: &Ending) -> Result<Vec<Table>, Tablebas
             read_table(&path)
         })
         .collect()
-}
-
-/// Verifies the table of `ending` in `dir` by a forward pass ([`verify`](crate::verify)),
-/// with the tables its captures lead to; the positions checked.
-///
-/// # Errors
-/// A table that cannot be read, or a position whose value its moves contradict.
-pub fn verify_file(
-    dir: &Path,
-    ending: &Ending,
-    threads: usize,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<u64, TablebaseError> {
-    let table = read_table(&dir.join(ending.file_name()))?;
-    let subs = read_captures(dir, ending)?;
-    let refs: Vec<&Table> = subs.iter().collect();
-    crate::verify(&table, &refs, threads, progress)
 }
 
 #[cfg(test)]

@@ -16,7 +16,8 @@
 //!
 //! A level is a scan of the whole table by all threads; the value of each position is one
 //! 16-bit word and its move counter one byte, both atomic, so the memory needed is three
-//! bytes a position plus the smaller tables the captures lead to (two bytes a position),
+//! bytes a position, plus the smaller tables the captures lead to (two bytes a position)
+//! where they are held in memory rather than read from their files a block at a time,
 //! known before anything is allocated ([`memory_needed`]).
 //!
 //! Positions are folded left to right: a position and its mirror image share a number.
@@ -30,7 +31,8 @@ use crate::value::{
     TableValue, CODE_CHASE_LOSS, CODE_CHASE_WIN, CODE_FIRST_RULE, CODE_RULE_LOSS, CODE_RULE_WIN,
 };
 use crate::TablebaseError;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
 use xq_core::attacks::{horse_leg, Direction, Step, HORSE_ATTACKS};
 use xq_core::{Color, Move, Piece, PieceKind, Position, Square};
 
@@ -311,17 +313,28 @@ pub enum Progress {
     },
 }
 
-/// Bytes of memory [`generate`](crate::generate) needs for `ending`, given that the
-/// tables its captures lead to are in memory too: three bytes a position of its own,
-/// two a position of the smaller tables.
+/// Bytes of memory [`make`](crate::make) (and so `xq tb gen`) needs for `ending`: three
+/// bytes a position of its own; where both sides attack, the tables its captures lead to
+/// are in memory too, two bytes a position (elsewhere their values are read from their
+/// files a block at a time). [`generate`](crate::generate), given those tables in memory,
+/// needs their two bytes a position as well.
 ///
 /// ```
-/// use xq_tablebase::{memory_needed, Ending};
+/// use xq_tablebase::{memory_needed, table_size, Ending};
 /// let krk: Ending = "KRK".parse().unwrap();
 /// assert_eq!(memory_needed(&krk), 2 * 4050 * 3); // no table below KRK
+/// // KRKA's captures lead to KRK, read from its file.
+/// let krka: Ending = "KRKA".parse().unwrap();
+/// assert_eq!(memory_needed(&krka), 3 * table_size(&krka));
+/// // KRKN's lead to KRK and KNK, in memory.
+/// let krkn: Ending = "KRKN".parse().unwrap();
+/// assert_eq!(memory_needed(&krkn), 3 * table_size(&krkn) + 2 * (8100 + 8100));
 /// ```
 pub fn memory_needed(ending: &Ending) -> u64 {
     let own = 2 * Layout::new(*ending).size * 3;
+    if !ending.both_attack() {
+        return own;
+    }
     let subs: u64 = ending
         .captures()
         .iter()
@@ -346,13 +359,15 @@ pub fn table_size(ending: &Ending) -> u64 {
 ///
 /// # Errors
 /// [`TablebaseError::MissingTable`] when a table a capture leads to is not given.
+///
+/// # Errors
+/// From reading the tables the captures lead to (files).
 pub(crate) fn retrograde(
     ending: &Ending,
-    subtables: &[&Table],
+    subtables: &dyn CaptureValues,
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Table, TablebaseError> {
-    check_captures(ending, subtables)?;
     let threads = threads.max(1);
     let layout = Layout::new(*ending);
     let entries = Entries::new(0..2 * layout.size);
@@ -361,7 +376,7 @@ pub(crate) fn retrograde(
         subs: subtables,
         entries: &entries,
     };
-    gen.start(threads, progress);
+    gen.start(threads, progress)?;
     let mut level: u16 = 0;
     loop {
         let found = gen.level(level, threads, progress, &|_| {
@@ -389,6 +404,38 @@ pub(crate) fn check_captures(ending: &Ending, subtables: &[&Table]) -> Result<()
     {
         Some(sub) => Err(TablebaseError::MissingTable(sub)),
         None => Ok(()),
+    }
+}
+
+/// The first error of the threads of a parallel step ([`parallel`]): once one is set, the
+/// others stop at their next chunk (they ask [`FirstError::failed`]).
+#[derive(Default)]
+pub(crate) struct FirstError {
+    error: Mutex<Option<TablebaseError>>,
+    failed: AtomicBool,
+}
+
+impl FirstError {
+    /// Keeps `e` unless an error is kept already.
+    pub(crate) fn set(&self, e: TablebaseError) {
+        self.failed.store(true, Relaxed);
+        self.error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(e);
+    }
+
+    /// Whether an error is kept.
+    pub(crate) fn failed(&self) -> bool {
+        self.failed.load(Relaxed)
+    }
+
+    /// `Ok(value)`, or the error kept.
+    pub(crate) fn or<T>(self, value: T) -> Result<T, TablebaseError> {
+        match self.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(value),
+        }
     }
 }
 
@@ -500,7 +547,7 @@ impl Entries {
 /// positions that it does not hold go to their own parts.
 pub(crate) struct Generator<'a> {
     pub(crate) layout: &'a Layout,
-    pub(crate) subs: &'a [&'a Table],
+    pub(crate) subs: &'a dyn CaptureValues,
     pub(crate) entries: &'a Entries,
 }
 
@@ -540,22 +587,37 @@ impl<'a> Generator<'a> {
     }
 
     /// Step 1 for every entry held, on `threads` threads.
-    pub(crate) fn start(&self, threads: usize, progress: &(dyn Fn(Progress) + Sync)) {
+    ///
+    /// # Errors
+    /// The first error reading the tables the captures lead to (from files); the other
+    /// threads stop at their next chunk.
+    pub(crate) fn start(
+        &self,
+        threads: usize,
+        progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<(), TablebaseError> {
         let ranges = self.numbers();
         let total: u64 = ranges.iter().map(|r| r.end - r.start).sum();
         let done = AtomicU64::new(0);
+        let failure = FirstError::default();
         for r in ranges {
             parallel(threads, r.end - r.start, |range| {
+                if failure.failed() {
+                    return;
+                }
                 let mut p = [Square::A0; MAX_PIECES];
                 let mut cursor = Cursor::new(self.layout);
                 for i in range.clone() {
-                    self.start_number(r.start + i, &mut p, &mut cursor);
+                    if let Err(e) = self.start_number(r.start + i, &mut p, &mut cursor) {
+                        return failure.set(e);
+                    }
                 }
                 let n = range.end - range.start;
                 let d = done.fetch_add(n, Relaxed) + n;
                 progress(Progress::Start { done: d, total });
             });
         }
+        failure.or(())
     }
 
     /// Step 2 at `level` for every entry held, on `threads` threads: the entries decided
@@ -596,7 +658,12 @@ impl<'a> Generator<'a> {
     }
 
     /// Step 1 for the number `i`, each side to move whose entry is held.
-    fn start_number(&self, i: u64, p: &mut Placement, cursor: &mut Cursor<'_>) {
+    fn start_number(
+        &self,
+        i: u64,
+        p: &mut Placement,
+        cursor: &mut Cursor<'_>,
+    ) -> Result<(), TablebaseError> {
         let canonical = self.layout.decode(i, p);
         for side in Color::ALL {
             let Some(e) = self.entries.held(self.layout.entry(side, i)) else {
@@ -625,8 +692,9 @@ impl<'a> Generator<'a> {
                     continue;
                 };
                 let undo = pos.make_move(m);
-                let child = capture_value(&self.layout.ending, self.subs, pos, captured);
+                let child = self.subs.capture_value(&self.layout.ending, pos, captured);
                 pos.unmake_move(m, undo);
+                let child = child?;
                 match child.for_mover() {
                     TableValue::Win { plies } => win = Some(win.map_or(plies, |w| w.min(plies))),
                     // Results of the rules of perpetual check and chase are no mates: such
@@ -657,6 +725,7 @@ impl<'a> Generator<'a> {
             self.entries.furthest.fetch_max(ahead, Relaxed);
             self.entries.val[e].store(v, Relaxed);
         }
+        Ok(())
     }
 
     /// Step 2 for entry `e` (held) at `level`: is it decided at that distance? Then its
@@ -745,8 +814,52 @@ pub(crate) fn unmove_weight(symmetric: bool, predecessor: crate::index::Canon) -
     }
 }
 
+/// Where the generator and the forward pass find the values of the positions an
+/// ending's captures lead to: the tables in memory ([`InMemory`]), or their distance
+/// files ([`Tablebases`](crate::Tablebases)), whose blocks are read as they are needed (a
+/// few cached a file), so that the memory holds only the ending's own values.
+pub(crate) trait CaptureValues: Sync {
+    /// The value, for its side to move, of `child`, reached by capturing `captured` in a
+    /// position of `ending` (with the attacking side as Red).
+    ///
+    /// # Errors
+    /// A file that cannot be read or is damaged; [`TablebaseError::MissingTable`] when
+    /// the position is in no file (the file of its ending is missing).
+    fn capture_value(
+        &self,
+        ending: &Ending,
+        child: &Position,
+        captured: Piece,
+    ) -> Result<TableValue, TablebaseError>;
+}
+
+/// The tables the captures lead to, in memory.
+pub(crate) struct InMemory<'a>(pub(crate) &'a [&'a Table]);
+
+impl CaptureValues for InMemory<'_> {
+    fn capture_value(
+        &self,
+        ending: &Ending,
+        child: &Position,
+        captured: Piece,
+    ) -> Result<TableValue, TablebaseError> {
+        Ok(capture_value(ending, self.0, child, captured))
+    }
+}
+
+/// The value of a position in which the last attacker was just taken: a draw by
+/// insufficient material, unless the side to move has no legal move (which the rules
+/// judge first).
+pub(crate) fn no_attacker_left(child: &Position) -> TableValue {
+    if xq_movegen::count_legal(child) == 0 {
+        TableValue::Loss { plies: 0 }
+    } else {
+        TableValue::Draw
+    }
+}
+
 /// The value, for its side to move, of a position reached by capturing `captured` in a
-/// position of `ending` (with the attacking side as Red).
+/// position of `ending` (with the attacking side as Red), from the tables in memory.
 pub(crate) fn capture_value(
     ending: &Ending,
     subs: &[&Table],
@@ -754,15 +867,7 @@ pub(crate) fn capture_value(
     captured: Piece,
 ) -> TableValue {
     match ending.after_capture(captured) {
-        // No attacker left: a draw by insufficient material, unless the side to move has
-        // no legal move (which the rules judge first).
-        None => {
-            if xq_movegen::count_legal(child) == 0 {
-                TableValue::Loss { plies: 0 }
-            } else {
-                TableValue::Draw
-            }
-        }
+        None => no_attacker_left(child),
         Some(sub) => {
             let table = subs
                 .iter()

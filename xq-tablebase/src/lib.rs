@@ -16,11 +16,11 @@ mod verify;
 
 pub use ending::{Ending, ParseEndingError, MAX_ATTACKERS};
 pub use format::{
-    check_wdl, read_captures, read_table, rewrite_table, rewrite_wdl, verify_file, write_table,
-    write_wdl, FORMAT_VERSION,
+    check_wdl, read_captures, read_table, rewrite_table, rewrite_wdl, write_table, write_wdl,
+    FORMAT_VERSION,
 };
 pub use gen::{memory_needed, table_size, Progress, Table, TableStats};
-pub use make::{keep, make, Kept, Made, MakeProgress};
+pub use make::{keep, make, verify_file, verify_in, Kept, Made, MakeProgress};
 pub use probe::Tablebases;
 pub use split::{
     assemble, generate_in_parts, verify_in_parts, Answers, AssembledFiles, FilePieces, Part,
@@ -54,7 +54,8 @@ pub fn generate(
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Table, TablebaseError> {
-    let mut table = gen::retrograde(ending, subtables, threads, progress)?;
+    gen::check_captures(ending, subtables)?;
+    let mut table = gen::retrograde(ending, &gen::InMemory(subtables), threads, progress)?;
     if ending.both_attack() {
         rule::apply(&mut table, subtables, threads);
     }

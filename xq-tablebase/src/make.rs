@@ -1,9 +1,10 @@
 //! Making one ending's files in a directory, as `xq tb gen` does for each ending of its
 //! plan: the step a cluster's task runs on a node (`xq.tablebase.generate` in Python).
 
-use crate::format::{read_captures, read_table, rewrite_wdl, write_table, write_wdl};
-use crate::gen::{table_size, Progress, Table};
+use crate::format::{read_captures, read_table, rewrite_wdl, write_table, write_wdl, Kind};
+use crate::gen::{retrograde, table_size, Progress, Table};
 use crate::log::{self, Record};
+use crate::verify::forward;
 use crate::{generate, verify, Ending, TablebaseError, Tablebases};
 use std::path::Path;
 use std::time::Instant;
@@ -35,12 +36,16 @@ pub struct Made {
     pub wdl_bytes: u64,
 }
 
-/// Makes the table of `ending` in `dir`: reads the tables its captures lead to from `dir`
-/// ([`read_captures`]), generates it ([`generate`]) with `threads` threads, checks it by a
-/// forward pass ([`verify`]) when `check` is set, and writes its distance file
+/// Makes the table of `ending` in `dir`: generates it ([`generate`]) with `threads`
+/// threads from the tables its captures lead to in `dir`, checks it by a forward pass
+/// ([`verify`]) when `check` is set, and writes its distance file
 /// ([`Ending::file_name`]) and its WDL file ([`Ending::wdl_file_name`]) into `dir`. The
 /// files depend on nothing but the ending and the tables read: the same bytes for any
-/// number of threads, on any machine.
+/// number of threads, on any machine. Where one side has no attacker, the tables the
+/// captures lead to are read from their files a block at a time (a few cached a file),
+/// so the memory holds only this ending's table ([`memory_needed`](crate::memory_needed));
+/// where both sides attack, they are read whole into memory
+/// ([`read_captures`](crate::read_captures)) for the pass of the rules.
 ///
 /// # Errors
 /// [`TablebaseError::MissingTable`] when `dir` lacks a table a capture leads to; a table
@@ -70,20 +75,36 @@ pub fn make(
     progress: &(dyn Fn(MakeProgress) + Sync),
 ) -> Result<Made, TablebaseError> {
     let load = log::load_average();
+    let generating = |p| progress(MakeProgress::Generate(p));
+    let total = table_size(ending) / 2;
+    let verifying = |done| progress(MakeProgress::Verify { done, total });
+    // Timed steps: the generation (with reading the smaller tables), then the check.
     let t0 = Instant::now();
-    let subs = read_captures(dir, ending)?;
-    let sub_refs: Vec<&Table> = subs.iter().collect();
-    let table = generate(ending, &sub_refs, threads, &|p| {
-        progress(MakeProgress::Generate(p));
-    })?;
-    let generated = t0.elapsed().as_secs_f64();
-    let t1 = Instant::now();
-    if check {
-        let total = table_size(ending) / 2;
-        verify(&table, &sub_refs, threads, &|done| {
-            progress(MakeProgress::Verify { done, total });
-        })?;
-    }
+    let mut generated = 0.0;
+    let mut timed = |table: Table| {
+        generated = t0.elapsed().as_secs_f64();
+        (table, Instant::now())
+    };
+    let (table, t1) = if ending.both_attack() {
+        // The pass of the rules of perpetual check and chase judges games with the
+        // tables the captures lead to in memory.
+        let subs = read_captures(dir, ending)?;
+        let refs: Vec<&Table> = subs.iter().collect();
+        let (table, t1) = timed(generate(ending, &refs, threads, &generating)?);
+        if check {
+            verify(&table, &refs, threads, &verifying)?;
+        }
+        (table, t1)
+    } else {
+        // Elsewhere their values are read from their files a block at a time, and the
+        // memory holds only this ending's table.
+        let files = open_captures(dir, ending)?;
+        let (table, t1) = timed(retrograde(ending, &files, threads, &generating)?);
+        if check {
+            forward(&table, &files, threads, &verifying)?;
+        }
+        (table, t1)
+    };
     let verified = check.then(|| t1.elapsed().as_secs_f64());
     let t2 = Instant::now();
     let bytes = write_table(&table, &dir.join(ending.file_name()), threads)?;
@@ -175,4 +196,114 @@ pub fn keep(
         bytes,
         wdl_rewritten,
     })
+}
+
+/// The distance files of `dir`, with every one of the tables `ending`'s captures lead to
+/// opened and its header checked: where the generator and the forward pass read those
+/// tables a block at a time instead of holding them.
+///
+/// # Errors
+/// A table that is missing ([`TablebaseError::MissingTable`]), cannot be read or has a
+/// bad header.
+pub(crate) fn open_captures(dir: &Path, ending: &Ending) -> Result<Tablebases, TablebaseError> {
+    let files = Tablebases::open(dir)?;
+    for sub in ending.captures() {
+        match files.file(&sub) {
+            Some(file) => file?.check_kind(Kind::Distance)?,
+            None => return Err(TablebaseError::MissingTable(sub)),
+        }
+    }
+    Ok(files)
+}
+
+/// Verifies the table of `ending` in `dir` by a forward pass ([`verify`](crate::verify)),
+/// with the tables its captures lead to ([`verify_in`]); the positions checked.
+///
+/// # Errors
+/// A table that cannot be read, or a position whose value its moves contradict.
+pub fn verify_file(
+    dir: &Path,
+    ending: &Ending,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64, TablebaseError> {
+    let table = read_table(&dir.join(ending.file_name()))?;
+    verify_in(dir, &table, threads, progress)
+}
+
+/// Verifies `table` by a forward pass ([`verify`](crate::verify)) with the tables its
+/// captures lead to in `dir`: where one side has no attacker, their values are read from
+/// their files a block at a time (as [`make`](crate::make) reads them), so the memory
+/// holds only `table`; where both sides attack, they are read whole. The positions
+/// checked.
+///
+/// # Errors
+/// A table that is missing ([`TablebaseError::MissingTable`]) or cannot be read, or a
+/// position whose value its moves contradict.
+///
+/// ```
+/// use xq_tablebase::{make, read_table, verify_in, Ending};
+/// let dir = std::env::temp_dir().join(format!("xq-verify-in-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// for name in ["KRK", "KRKA"] {
+///     make(&dir, &name.parse()?, 1, false, &|_| {})?;
+/// }
+/// let krka = read_table(&dir.join("KRKA.xqtb"))?;
+/// assert_eq!(verify_in(&dir, &krka, 1, &|_| {})?, krka.stats().positions());
+/// std::fs::remove_file(dir.join("KRK.xqtb"))?;
+/// assert_eq!(verify_in(&dir, &krka, 1, &|_| {}).unwrap_err().to_string(), "the table KRK is needed first");
+/// std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_in(
+    dir: &Path,
+    table: &Table,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64, TablebaseError> {
+    let ending = table.ending();
+    if ending.both_attack() {
+        let subs = read_captures(dir, &ending)?;
+        let refs: Vec<&Table> = subs.iter().collect();
+        return verify(table, &refs, threads, progress);
+    }
+    let files = open_captures(dir, &ending)?;
+    forward(table, &files, threads, progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where one side has no attacker, the tables the captures lead to are read from
+    /// their files as the generator needs them: a missing one is named, and a damaged
+    /// block is an error, never a wrong table; the table made from sound files is the
+    /// one made from the tables in memory.
+    #[test]
+    fn a_one_sided_ending_reads_its_captures_files() {
+        let dir = std::env::temp_dir().join(format!("xq-make-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let krka: Ending = "KRKA".parse().unwrap();
+        assert_eq!(
+            make(&dir, &krka, 2, true, &|_| {}).unwrap_err(),
+            TablebaseError::MissingTable("KRK".parse().unwrap())
+        );
+        let krk = make(&dir, &"KRK".parse().unwrap(), 2, true, &|_| {}).unwrap();
+        let made = make(&dir, &krka, 2, true, &|_| {}).unwrap();
+        assert!(made.table == generate(&krka, &[&krk.table], 2, &|_| {}).unwrap());
+        assert!(made.record.verify_seconds.is_some());
+        let path = dir.join("KRK.xqtb");
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, bytes).unwrap();
+        assert_eq!(
+            make(&dir, &krka, 2, false, &|_| {}).unwrap_err(),
+            TablebaseError::Corrupt {
+                path,
+                what: "block data"
+            }
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

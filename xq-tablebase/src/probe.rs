@@ -2,13 +2,31 @@
 
 use crate::ending::Ending;
 use crate::format::{Kind, TableFile};
-use crate::gen::TableStats;
+use crate::gen::{no_attacker_left, CaptureValues, TableStats};
 use crate::value::{TableResult, TableValue, WdlValue};
 use crate::TablebaseError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use xq_core::{Color, Move, Piece, Position};
+
+/// The tables' files, read a block at a time: where the generator and the forward pass
+/// of an ending where one side has no attacker read the values of its captures.
+impl CaptureValues for Tablebases {
+    fn capture_value(
+        &self,
+        ending: &Ending,
+        child: &Position,
+        captured: Piece,
+    ) -> Result<TableValue, TablebaseError> {
+        match ending.after_capture(captured) {
+            None => Ok(no_attacker_left(child)),
+            Some(sub) => self
+                .probe_dtm(child)?
+                .ok_or(TablebaseError::MissingTable(sub)),
+        }
+    }
+}
 
 /// A directory of tables, opened lazily: a file is opened (and its header and block
 /// table checked) the first time a position of its ending is probed, and its blocks are

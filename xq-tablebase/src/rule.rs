@@ -804,6 +804,7 @@ fn union(a: &Set, b: &Set) -> Set {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gen::InMemory;
     use crate::{generate, Ending};
 
     /// The tables of `done` that the captures of `ending` lead to.
@@ -824,7 +825,7 @@ mod tests {
         let mut compared = 0;
         for e in plan {
             let subs = subs_of(&done, &e);
-            let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
+            let plain = crate::gen::retrograde(&e, &InMemory(&subs), 2, &|_| {}).unwrap();
             if e.both_attack() {
                 let game = Game::new(&plain, &subs, 2);
                 let none = vec![false; game.entries.len()];
@@ -886,7 +887,7 @@ mod tests {
         }
         assert_eq!((sub.rule_decided(), sub.chase_decided()), (1597, None));
         let (recorded, unrecorded) = (subs_of(&recorded, &krakn), subs_of(&unrecorded, &krakn));
-        let plain = crate::gen::retrograde(&krakn, &recorded, 2, &|_| {}).unwrap();
+        let plain = crate::gen::retrograde(&krakn, &InMemory(&recorded), 2, &|_| {}).unwrap();
         let before = Game::new(&plain, &recorded, 2);
         let after = Game::new(&plain, &unrecorded, 2);
         let wins = CHECK_WIN_EXIT | CHASE_WIN_EXIT;
@@ -957,7 +958,7 @@ mod tests {
             let subs = subs_of(&done, &e);
             let table = generate(&e, &subs, 2, &|_| {}).unwrap();
             if e.both_attack() {
-                let plain = crate::gen::retrograde(&e, &subs, 2, &|_| {}).unwrap();
+                let plain = crate::gen::retrograde(&e, &InMemory(&subs), 2, &|_| {}).unwrap();
                 let game = Game::new(&plain, &subs, 2);
                 let layout = &plain.layout;
                 let mut p: Placement = [Square::A0; MAX_PIECES];

@@ -2,13 +2,19 @@
 
 use crate::ending::Ending;
 use crate::format::{assemble as assemble_file, encode_blocks, width, Kind, BLOCK_VALUES};
-use crate::gen::{check_captures, Entries, Facts, Generator, Progress, Table, TableStats, DIST};
+use crate::gen::{
+    check_captures, CaptureValues, Entries, Facts, FirstError, Generator, InMemory, Progress,
+    Table, TableStats, DIST,
+};
 use crate::index::Layout;
 use crate::index::{Placement, MAX_PIECES};
 use crate::log::{Record, Status};
+use crate::make::open_captures;
+use crate::probe::Tablebases;
 use crate::value::TableValue;
 use crate::verify::{agrees, by_moves};
 use crate::TablebaseError;
+use std::path::Path;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Mutex;
 use xq_core::{Color, Position, Square};
@@ -49,8 +55,10 @@ fn bounds(layout: &Layout, parts: usize) -> Vec<u64> {
 /// ([`TablePart::pieces`]) and [`assemble`] joins them: the files are those of one
 /// process, byte for byte ([`generate_in_parts`] runs the same steps in one process).
 ///
-/// A part needs three bytes a position of its run and the tables its captures lead to,
-/// two bytes a position, as the whole generator does ([`memory_needed`](crate::memory_needed)).
+/// A part needs three bytes a position of its run and, made by [`Part::new`], the tables
+/// its captures lead to, two bytes a position, as the whole generator does
+/// ([`memory_needed`](crate::memory_needed)); made by [`Part::reading`], it reads their
+/// values from their files a block at a time instead, and its run is all it holds.
 /// Only endings where one side has no attacker are split: where both sides attack, the
 /// pass of the rules of perpetual check and chase solves games over the whole table.
 /// The forward pass that checks a table ([`verify`](crate::verify)) runs over the parts
@@ -59,7 +67,7 @@ fn bounds(layout: &Layout, parts: usize) -> Vec<u64> {
 /// [`assemble`] shows the whole run.
 pub struct Part {
     layout: Layout,
-    subs: Vec<Table>,
+    subs: Below,
     part: usize,
     bounds: Vec<u64>,
     entries: Entries,
@@ -75,6 +83,33 @@ impl std::fmt::Debug for Part {
             .field("part", &self.part)
             .field("parts", &(self.bounds.len() - 1))
             .finish()
+    }
+}
+
+/// Where a part finds the values of the positions its captures lead to.
+enum Below {
+    /// The tables, in memory.
+    Tables(Vec<Table>),
+    /// Their files, read a block at a time.
+    Files(Tablebases),
+}
+
+impl std::fmt::Debug for Below {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Below::Tables(t) => write!(f, "{} tables in memory", t.len()),
+            Below::Files(tb) => write!(f, "the files of {}", tb.dir().display()),
+        }
+    }
+}
+
+impl Below {
+    /// Runs `work` with the values as the generator reads them.
+    fn with<T>(&self, work: impl FnOnce(&dyn CaptureValues) -> T) -> T {
+        match self {
+            Below::Tables(tables) => work(&InMemory(&tables.iter().collect::<Vec<_>>())),
+            Below::Files(files) => work(files),
+        }
     }
 }
 
@@ -121,18 +156,66 @@ impl Part {
         threads: usize,
     ) -> Result<Part, TablebaseError> {
         Part::can_split(ending)?;
+        check_captures(ending, &subtables.iter().collect::<Vec<_>>())?;
+        Part::with(ending, part, parts, Below::Tables(subtables), threads)
+    }
+
+    /// Part `part` of `parts` of `ending`'s table, as [`Part::new`] makes it, but reading
+    /// the values of the positions its captures lead to from their distance files in
+    /// `dir` a block at a time, as it needs them (a few blocks cached a file), instead of
+    /// holding those tables in memory: the part's memory is then three bytes a position
+    /// of its own run. The files are opened and their headers checked here.
+    ///
+    /// # Errors
+    /// [`TablebaseError::MissingTable`] when `dir` has no file of an ending a capture
+    /// leads to; a file that cannot be read or is damaged; as [`Part::new`] otherwise.
+    ///
+    /// ```
+    /// use xq_tablebase::{generate, write_table, Ending, Part, TablebaseError};
+    /// let dir = std::env::temp_dir().join(format!("xq-tb-reading-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// let krka: Ending = "KRKA".parse().unwrap();
+    /// let err = Part::reading(&krka, 0, 2, &dir, 1).unwrap_err();
+    /// assert_eq!(err, TablebaseError::MissingTable("KRK".parse().unwrap()));
+    ///
+    /// let krk = generate(&"KRK".parse().unwrap(), &[], 1, &|_| {}).unwrap();
+    /// write_table(&krk, &dir.join("KRK.xqtb"), 1).unwrap();
+    /// let parts: Vec<Part> = (0..2).map(|k| Part::reading(&krka, k, 2, &dir, 1).unwrap()).collect();
+    /// for part in &parts {
+    ///     part.start().unwrap(); // reads the values after each capture from KRK.xqtb
+    /// }
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn reading(
+        ending: &Ending,
+        part: usize,
+        parts: usize,
+        dir: &Path,
+        threads: usize,
+    ) -> Result<Part, TablebaseError> {
+        Part::can_split(ending)?;
+        let files = open_captures(dir, ending)?;
+        Part::with(ending, part, parts, Below::Files(files), threads)
+    }
+
+    fn with(
+        ending: &Ending,
+        part: usize,
+        parts: usize,
+        subs: Below,
+        threads: usize,
+    ) -> Result<Part, TablebaseError> {
         if part >= parts {
             return Err(split_error(format!(
                 "part {part} of {parts} (they count from 0)"
             )));
         }
-        check_captures(ending, &subtables.iter().collect::<Vec<_>>())?;
         let layout = Layout::new(*ending);
         let bounds = bounds(&layout, parts);
         let entries = Entries::new(bounds[part]..bounds[part + 1]);
         Ok(Part {
             layout,
-            subs: subtables,
+            subs,
             part,
             bounds,
             entries,
@@ -167,18 +250,23 @@ impl Part {
     }
 
     fn run<T>(&self, work: impl FnOnce(&Generator<'_>) -> T) -> T {
-        let subs: Vec<&Table> = self.subs.iter().collect();
-        work(&Generator {
-            layout: &self.layout,
-            subs: &subs,
-            entries: &self.entries,
+        self.subs.with(|subs| {
+            work(&Generator {
+                layout: &self.layout,
+                subs,
+                entries: &self.entries,
+            })
         })
     }
 
     /// Step 1: looks at each of the part's positions once (a side with no legal move
     /// has lost; captures lead to the smaller tables; the other moves are counted).
-    pub fn start(&self) {
-        self.run(|g| g.start(self.threads, &|_: Progress| {}));
+    ///
+    /// # Errors
+    /// Reading the tables the captures lead to from their files ([`Part::reading`]):
+    /// a file that cannot be read or is damaged.
+    pub fn start(&self) -> Result<(), TablebaseError> {
+        self.run(|g| g.start(self.threads, &|_: Progress| {}))
     }
 
     /// Step 2 at `level` (0, 1, 2, ... in turn, after [`start`](Part::start) and the
@@ -358,7 +446,7 @@ impl Updates {
 #[derive(Debug)]
 pub struct TablePart {
     layout: Layout,
-    subs: Vec<Table>,
+    subs: Below,
     part: usize,
     bounds: Vec<u64>,
     codes: Vec<u16>,
@@ -440,51 +528,77 @@ impl TablePart {
     /// its moves, `None` where the number is no legal position), on the part's threads,
     /// with `child` giving the entry of each non-capture's child its value; `child` may
     /// note entries in its thread's list, which goes to `noted` at the end of each chunk.
+    /// Captures are valued by the tables they lead to when `captures` is true, as draws
+    /// otherwise (when the values do not matter).
+    ///
+    /// # Errors
+    /// The first error reading the tables the captures lead to; the threads stop.
     fn each_position(
         &self,
         round: usize,
+        captures: bool,
         child: &(dyn Fn(u64, &mut Vec<u64>) -> TableValue + Sync),
         work: &(dyn Fn(u64, &Placement, Expected) + Sync),
         noted: &(dyn Fn(Vec<u64>) + Sync),
-    ) {
+    ) -> Result<(), TablebaseError> {
         let start = (round as u64 * VERIFY_ROUND).min(self.codes.len() as u64);
         let end = (start + VERIFY_ROUND).min(self.codes.len() as u64);
         let (layout, first) = (&self.layout, self.first());
-        let subs: Vec<&Table> = self.subs.iter().collect();
-        crate::gen::parallel(self.threads, end - start, |range| {
-            let mut p = [Square::A0; MAX_PIECES];
-            let mut notes = Vec::new();
-            for i in range {
-                let e = first + start + i;
-                let (side, index) = crate::gen::split(e, layout.size);
-                let pos = if layout.decode(index, &mut p) {
-                    layout.position(&p, side)
-                } else {
-                    None
-                };
-                let expected = pos.map(|mut pos| {
-                    let v = by_moves(&layout.ending, &subs, &mut pos, &mut |c| {
-                        let q = layout.placement(c, Color::Red);
-                        let canon = layout.canon(&q).expect("a legal child");
-                        let entry = layout.entry(c.side_to_move(), canon.index);
-                        child(entry, &mut notes)
+        let failure = FirstError::default();
+        self.subs.with(|subs| {
+            crate::gen::parallel(self.threads, end - start, |range| {
+                if failure.failed() {
+                    return;
+                }
+                let mut p = [Square::A0; MAX_PIECES];
+                let mut notes = Vec::new();
+                for i in range {
+                    let e = first + start + i;
+                    let (side, index) = crate::gen::split(e, layout.size);
+                    let pos = if layout.decode(index, &mut p) {
+                        layout.position(&p, side)
+                    } else {
+                        None
+                    };
+                    let expected = pos.map(|mut pos| {
+                        let v = by_moves(
+                            &mut pos,
+                            &mut |c, taken| {
+                                if captures {
+                                    subs.capture_value(&layout.ending, c, taken)
+                                } else {
+                                    Ok(TableValue::Draw)
+                                }
+                            },
+                            &mut |c| {
+                                let q = layout.placement(c, Color::Red);
+                                let canon = layout.canon(&q).expect("a legal child");
+                                let entry = layout.entry(c.side_to_move(), canon.index);
+                                child(entry, &mut notes)
+                            },
+                        );
+                        v.map(|v| (v, pos))
                     });
-                    (v, pos)
-                });
-                work(e, &p, expected);
-            }
-            if !notes.is_empty() {
-                noted(notes);
-            }
+                    match expected.transpose() {
+                        Ok(expected) => work(e, &p, expected),
+                        Err(err) => return failure.set(err),
+                    }
+                }
+                if !notes.is_empty() {
+                    noted(notes);
+                }
+            })
         });
+        failure.or(())
     }
 
     /// For each part, the entries it holds whose values this part needs in round
     /// `round` (none for itself).
     pub fn requests(&self, round: usize) -> Vec<Requests> {
         let wanted = Mutex::new(Vec::new());
-        self.each_position(
+        let valued = self.each_position(
             round,
+            false,
             &|entry, notes| {
                 if self.held(entry).is_none() {
                     notes.push(entry);
@@ -500,6 +614,10 @@ impl TablePart {
                     .unwrap_or_else(|e| e.into_inner())
                     .extend(notes);
             },
+        );
+        debug_assert!(
+            valued.is_ok(),
+            "no table is read without the captures' values"
         );
         let mut wanted = wanted.into_inner().unwrap_or_else(|e| e.into_inner());
         wanted.sort_unstable();
@@ -573,16 +691,11 @@ impl TablePart {
             known.extend(a.entries.iter().copied().zip(a.codes.iter().copied()));
         }
         known.sort_unstable();
-        let failure: Mutex<Option<TablebaseError>> = Mutex::new(None);
-        let fail = |e: TablebaseError| {
-            failure
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
-        };
+        let failure = FirstError::default();
         let checked = std::sync::atomic::AtomicU64::new(0);
-        self.each_position(
+        let read = self.each_position(
             round,
+            true,
             &|entry, _| {
                 let code = self.held(entry).or_else(|| {
                     let at = known.binary_search_by_key(&entry, |&(e, _)| e).ok()?;
@@ -591,7 +704,7 @@ impl TablePart {
                 match code {
                     Some(code) => TableValue::from_code(code).unwrap_or(TableValue::Draw),
                     None => {
-                        fail(split_error(format!(
+                        failure.set(split_error(format!(
                             "no answer gives the value of entry {entry}"
                         )));
                         TableValue::Draw
@@ -604,15 +717,13 @@ impl TablePart {
                 }
                 let stored = TableValue::from_code(self.held(entry).expect("the part's own"));
                 if let Err(e) = agrees(&self.layout, p, expected, stored) {
-                    fail(e);
+                    failure.set(e);
                 }
             },
             &|_| {},
         );
-        match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some(e) => Err(e),
-            None => Ok(checked.into_inner()),
-        }
+        read?;
+        failure.or(checked.into_inner())
     }
 
     /// The part's summary, which every part needs to encode its blocks and the driver to
@@ -793,7 +904,7 @@ pub fn generate_in_parts(
         .map(|k| Part::new(ending, k, parts, subs.clone(), threads))
         .collect::<Result<Vec<Part>, _>>()?;
     for part in &parts {
-        part.start();
+        part.start()?;
     }
     let mut level = 0u16;
     loop {
@@ -1229,11 +1340,17 @@ mod tests {
 
     /// The parts of `ending` after the levels, run with every update sent as bytes.
     fn run(ending: &Ending, subs: &[Table], parts: usize) -> Vec<TablePart> {
-        let parts: Vec<Part> = (0..parts)
-            .map(|k| Part::new(ending, k, parts, subs.to_vec(), 2).unwrap())
-            .collect();
+        run_parts(
+            (0..parts)
+                .map(|k| Part::new(ending, k, parts, subs.to_vec(), 2).unwrap())
+                .collect(),
+        )
+    }
+
+    /// `parts` after the levels, run with every update sent as bytes.
+    fn run_parts(parts: Vec<Part>) -> Vec<TablePart> {
         for p in &parts {
-            p.start();
+            p.start().unwrap();
         }
         for level in 0u16.. {
             let found: Vec<PartLevel> = parts.iter().map(|p| p.level(level)).collect();
@@ -1282,6 +1399,90 @@ mod tests {
                 "KCK", "KNK", "KPK", "KCAK", "KCKA", "KNKA", "KNKB", "KPKA", "KPPK", "KCAKA",
                 "KNKAB", "KPPKA"
             ]
+        );
+    }
+
+    /// A directory (removed when dropped) holding the distance files of `tables`.
+    struct Files(std::path::PathBuf);
+
+    impl Files {
+        fn of(name: &str, tables: &[Table]) -> Files {
+            let dir = std::env::temp_dir().join(format!("xq-split-{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&dir).unwrap();
+            for t in tables {
+                write_table(t, &dir.join(t.ending().file_name()), 1).unwrap();
+            }
+            Files(dir)
+        }
+    }
+
+    impl Drop for Files {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// Parts that read the tables their captures lead to from their files a block at a
+    /// time make the table that parts holding them in memory make (and one process), and
+    /// check it by the forward pass with the same count.
+    #[test]
+    fn parts_reading_the_captures_files_make_the_same_table() {
+        let done = tables(&["KNKAB", "KPPKA", "KCAKA"]);
+        let files = Files::of("reading", &done);
+        let mut compared = 0;
+        for t in &done {
+            let ending = t.ending();
+            for parts in [1, 3] {
+                let made = run_parts(
+                    (0..parts)
+                        .map(|k| Part::reading(&ending, k, parts, &files.0, 2).unwrap())
+                        .collect(),
+                );
+                let codes: Vec<u16> = made.iter().flat_map(|p| p.codes.clone()).collect();
+                assert!(codes == t.codes, "{ending} in {parts} parts");
+                assert_eq!(
+                    verify_in_parts(&made).unwrap(),
+                    t.stats().positions(),
+                    "{ending} in {parts} parts"
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(compared, 2 * 12);
+    }
+
+    /// A part reading its captures' files says which is missing, and a damaged block is
+    /// an error of the step that reads it, never a wrong value.
+    #[test]
+    fn a_part_reading_files_reports_a_missing_or_damaged_one() {
+        let done = tables(&["KRKA"]);
+        let (krka, subs) = done.split_last().unwrap();
+        let empty = Files::of("none", &[]);
+        assert_eq!(
+            Part::reading(&krka.ending(), 0, 2, &empty.0, 1).unwrap_err(),
+            TablebaseError::MissingTable("KRK".parse().unwrap())
+        );
+        assert_eq!(
+            Part::reading(&"KRKN".parse().unwrap(), 0, 2, &empty.0, 1)
+                .unwrap_err()
+                .to_string(),
+            "splitting a table: KRKN: both sides attack, and the pass of the rules of \
+             perpetual check and chase needs the whole table"
+        );
+        let files = Files::of("damaged", subs);
+        let path = files.0.join("KRK.xqtb");
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, bytes).unwrap();
+        // The header and the block table are sound: the part is made.
+        let part = Part::reading(&krka.ending(), 0, 1, &files.0, 2).unwrap();
+        assert_eq!(
+            part.start().unwrap_err(),
+            TablebaseError::Corrupt {
+                path,
+                what: "block data"
+            }
         );
     }
 
@@ -1398,7 +1599,7 @@ mod tests {
             .map(|k| Part::new(&ending, k, 2, subs.to_vec(), 1).unwrap())
             .collect();
         for p in &parts {
-            p.start();
+            p.start().unwrap();
         }
         // Level 0 decides the mated positions; some of the second part's have their
         // predecessors in the first.

@@ -1,13 +1,11 @@
 //! The forward pass: every position's value agrees with its successors'.
 
-use crate::ending::Ending;
-use crate::gen::{capture_value, Table};
+use crate::gen::{CaptureValues, FirstError, InMemory, Table};
 use crate::index::{Layout, Placement, MAX_PIECES};
 use crate::value::{Rule, TableValue};
 use crate::TablebaseError;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
-use xq_core::{Color, Position, Square};
+use xq_core::{Color, Piece, Position, Square};
 
 /// The order of values for the side to move by which the best move's value is the
 /// position's: [`TableValue::rank`], then, between results of the rules, a win by
@@ -58,17 +56,30 @@ pub fn verify(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64, TablebaseError> {
+    crate::gen::check_captures(&table.layout.ending, subtables)?;
+    forward(table, &InMemory(subtables), threads, progress)
+}
+
+/// The forward pass of [`verify`], reading the values of the positions the captures
+/// lead to from `subs`.
+///
+/// # Errors
+/// As [`verify`], and from reading the tables the captures lead to.
+pub(crate) fn forward(
+    table: &Table,
+    subs: &dyn CaptureValues,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<u64, TablebaseError> {
     let ending = table.layout.ending;
-    for sub in ending.captures() {
-        if !subtables.iter().any(|t| t.layout.ending == sub) {
-            return Err(TablebaseError::MissingTable(sub));
-        }
-    }
     let layout = &table.layout;
-    let failure: Mutex<Option<TablebaseError>> = Mutex::new(None);
+    let failure = FirstError::default();
     let checked = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     crate::gen::parallel(threads.max(1), layout.size, |range| {
+        if failure.failed() {
+            return;
+        }
         let mut p = [Square::A0; MAX_PIECES];
         let mut n = 0;
         for i in range.clone() {
@@ -82,14 +93,18 @@ pub fn verify(
                 };
                 let expected = pos.map(|mut pos| {
                     n += 1;
-                    let v = by_moves(&ending, subtables, &mut pos, &mut |child| {
-                        table.value_of(child).unwrap_or(TableValue::Draw)
-                    });
-                    (v, pos)
+                    let v = by_moves(
+                        &mut pos,
+                        &mut |c, taken| subs.capture_value(&ending, c, taken),
+                        &mut |child| table.value_of(child).unwrap_or(TableValue::Draw),
+                    );
+                    v.map(|v| (v, pos))
                 });
-                if let Err(e) = agrees(layout, &p, expected, stored) {
-                    let mut f = failure.lock().unwrap_or_else(|e| e.into_inner());
-                    f.get_or_insert(e);
+                if let Err(e) = expected
+                    .transpose()
+                    .and_then(|expected| agrees(layout, &p, expected, stored))
+                {
+                    failure.set(e);
                 }
             }
         }
@@ -97,37 +112,36 @@ pub fn verify(
         let d = done.fetch_add(range.end - range.start, Relaxed) + range.end - range.start;
         progress(d);
     });
-    match failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(checked.load(Relaxed)),
-    }
+    failure.or(checked.into_inner())
 }
 
-/// The value of `pos` (a position of `ending`, the attacking side as Red) by its moves:
-/// the best of its children's values for the mover, one ply further (a side with no legal
-/// move has lost). A capture's child is valued by `subtables`; the child of any other
-/// move, a position of this table, by `child`.
+/// The value of `pos` (a position of an ending, the attacking side as Red) by its
+/// moves: the best of its children's values for the mover, one ply further (a side with
+/// no legal move has lost). A capture's child is valued by `capture` (given the piece
+/// taken); the child of any other move, a position of this table, by `child`.
+///
+/// # Errors
+/// The first error of `capture`.
 pub(crate) fn by_moves(
-    ending: &Ending,
-    subtables: &[&Table],
     pos: &mut Position,
+    capture: &mut dyn FnMut(&Position, Piece) -> Result<TableValue, TablebaseError>,
     child: &mut dyn FnMut(&Position) -> TableValue,
-) -> TableValue {
+) -> Result<TableValue, TablebaseError> {
     let mut best: Option<TableValue> = None;
     for m in xq_movegen::legal_moves(pos) {
         let captured = pos.piece_on(m.to());
         let undo = pos.make_move(m);
         let value = match captured {
-            Some(c) => capture_value(ending, subtables, pos, c),
-            None => child(pos),
+            Some(c) => capture(pos, c),
+            None => Ok(child(pos)),
         };
         pos.unmake_move(m, undo);
-        let v = value.for_mover();
+        let v = value?.for_mover();
         if best.is_none_or(|b| order(v) > order(b)) {
             best = Some(v);
         }
     }
-    best.unwrap_or(TableValue::Loss { plies: 0 })
+    Ok(best.unwrap_or(TableValue::Loss { plies: 0 }))
 }
 
 /// Whether the value `stored` for the placement `p` agrees with what its moves give

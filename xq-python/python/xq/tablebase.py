@@ -131,12 +131,16 @@ def generate(endings: Sequence[str], directory: Union[str, "os.PathLike[str]"], 
 
 
 class _PartActor:
-    """One part of an ending made in parts, as a Ray actor: it reads the tables its
-    captures lead to from their files' bytes, then keeps its share of the table between
-    the calls of the driver (`_make_in_parts`)."""
+    """One part of an ending made in parts, as a Ray actor: it keeps its share of the
+    table between the calls of the driver (`_make_in_parts`), and reads the values of the
+    positions its captures lead to from those tables' files a block at a time, as it
+    needs them, instead of holding the tables in memory."""
 
     def __init__(self, name: str, part: int, parts: int, threads: int,
                  files: Dict[str, bytes]) -> None:
+        # The part opens the files when it is made and keeps them open: the directory can
+        # go at once (a file removed while open stays readable on Linux and macOS, where
+        # Ray runs its clusters), and nothing is left behind when the actor is killed.
         with tempfile.TemporaryDirectory(prefix="xq-tb-part-") as tmp:
             _write(pathlib.Path(tmp), files)
             self.part = _xq._TablebasePart(tmp, name, part, parts, threads)
