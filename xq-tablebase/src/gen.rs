@@ -313,11 +313,24 @@ pub enum Progress {
     },
 }
 
-/// Bytes of memory [`make`](crate::make) (and so `xq tb gen`) needs for `ending`: three
-/// bytes a position of its own; where both sides attack, the tables its captures lead to
-/// are in memory too, two bytes a position (elsewhere their values are read from their
-/// files a block at a time). [`generate`](crate::generate), given those tables in memory,
-/// needs their two bytes a position as well.
+/// Bytes a number the pass of the rules of perpetual check and chase holds whatever the
+/// draws: the table's codes (2) and the map from numbers to the game's nodes (4).
+const RULE_BYTES_A_NUMBER: u64 = 6;
+
+/// Bytes a drawn position the pass of the rules holds at its peak: its node (its entry,
+/// 8 bytes, its facts, 1, and what each side chases in it, 8) and the two winners'
+/// games solved side by side, each with its sets and attractors (about 35 more,
+/// measured: KNKCAA's 2,956,094 draws of 5,248,800 numbers peaked at 186 MiB).
+const RULE_BYTES_A_DRAW: u64 = 52;
+
+/// Bytes of memory [`make`](crate::make) (and so `xq tb gen`) needs for `ending` at
+/// most: three bytes a number of its own while it is generated (the tables its captures
+/// lead to are read from their files a block at a time); where both sides attack, the
+/// pass of the rules after it needs more, 6 bytes a number and about 52 a drawn
+/// position, counted here as if every number were a draw (how many are is known only
+/// once the ending is generated: from a few in a thousand in KRKN to more than half in
+/// KNKCAA, whose pass peaked at 186 MiB of the 290 MiB counted). [`generate`](crate::generate),
+/// given the captures' tables in memory, needs their two bytes a number as well.
 ///
 /// ```
 /// use xq_tablebase::{memory_needed, table_size, Ending};
@@ -326,21 +339,17 @@ pub enum Progress {
 /// // KRKA's captures lead to KRK, read from its file.
 /// let krka: Ending = "KRKA".parse().unwrap();
 /// assert_eq!(memory_needed(&krka), 3 * table_size(&krka));
-/// // KRKN's lead to KRK and KNK, in memory.
+/// // Both sides attack in KRKN: the pass of the rules, as if every number were a draw.
 /// let krkn: Ending = "KRKN".parse().unwrap();
-/// assert_eq!(memory_needed(&krkn), 3 * table_size(&krkn) + 2 * (8100 + 8100));
+/// assert_eq!(memory_needed(&krkn), (6 + 52) * table_size(&krkn));
 /// ```
 pub fn memory_needed(ending: &Ending) -> u64 {
-    let own = 2 * Layout::new(*ending).size * 3;
+    let numbers = table_size(ending);
+    let generation = 3 * numbers;
     if !ending.both_attack() {
-        return own;
+        return generation;
     }
-    let subs: u64 = ending
-        .captures()
-        .iter()
-        .map(|e| 2 * Layout::new(*e).size * 2)
-        .sum();
-    own + subs
+    generation.max((RULE_BYTES_A_NUMBER + RULE_BYTES_A_DRAW) * numbers)
 }
 
 /// The numbers of one ending's table (both sides to move).

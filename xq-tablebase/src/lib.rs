@@ -55,11 +55,7 @@ pub fn generate(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Table, TablebaseError> {
     gen::check_captures(ending, subtables)?;
-    let mut table = gen::retrograde(ending, &gen::InMemory(subtables), threads, progress)?;
-    if ending.both_attack() {
-        rule::apply(&mut table, subtables, threads);
-    }
-    Ok(table)
+    make::solve(ending, &gen::InMemory(subtables), threads, progress)
 }
 
 /// Everything that can go wrong with tables: reading, checking, generating.

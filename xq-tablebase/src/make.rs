@@ -1,13 +1,32 @@
 //! Making one ending's files in a directory, as `xq tb gen` does for each ending of its
 //! plan: the step a cluster's task runs on a node (`xq.tablebase.generate` in Python).
 
-use crate::format::{read_captures, read_table, rewrite_wdl, write_table, write_wdl};
-use crate::gen::{retrograde, table_size, Progress, Table};
+use crate::format::{read_table, rewrite_wdl, write_table, write_wdl};
+use crate::gen::{table_size, CaptureValues, Progress, Table};
 use crate::log::{self, Record};
 use crate::verify::forward;
-use crate::{generate, verify, Ending, TablebaseError, Tablebases};
+use crate::{Ending, TablebaseError, Tablebases};
 use std::path::Path;
 use std::time::Instant;
+
+/// The table of `ending` as [`generate`](crate::generate) makes it, with the values of
+/// its captures from `subs`: the retrograde analysis, then, where both sides attack, the
+/// pass of the rules of perpetual check and chase.
+///
+/// # Errors
+/// From reading the values of the captures (files).
+pub(crate) fn solve(
+    ending: &Ending,
+    subs: &dyn CaptureValues,
+    threads: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Table, TablebaseError> {
+    let mut table = crate::gen::retrograde(ending, subs, threads, progress)?;
+    if ending.both_attack() {
+        crate::rule::apply(&mut table, subs, threads)?;
+    }
+    Ok(table)
+}
 
 /// What [`make`] is doing, for a progress display.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -36,16 +55,15 @@ pub struct Made {
     pub wdl_bytes: u64,
 }
 
-/// Makes the table of `ending` in `dir`: generates it ([`generate`]) with `threads`
+/// Makes the table of `ending` in `dir`: generates it ([`generate`](crate::generate)) with `threads`
 /// threads from the tables its captures lead to in `dir`, checks it by a forward pass
-/// ([`verify`]) when `check` is set, and writes its distance file
+/// ([`verify`](crate::verify)) when `check` is set, and writes its distance file
 /// ([`Ending::file_name`]) and its WDL file ([`Ending::wdl_file_name`]) into `dir`. The
 /// files depend on nothing but the ending and the tables read: the same bytes for any
-/// number of threads, on any machine. Where one side has no attacker, the tables the
-/// captures lead to are read from their files a block at a time (a few cached a file),
-/// so the memory holds only this ending's table ([`memory_needed`](crate::memory_needed));
-/// where both sides attack, they are read whole into memory
-/// ([`read_captures`](crate::read_captures)) for the pass of the rules.
+/// number of threads, on any machine. The tables the captures lead to are read from
+/// their files a block at a time (a few cached a file), so the memory holds only this
+/// ending's table and, where both sides attack, the pass of the rules over its draws
+/// ([`memory_needed`](crate::memory_needed)).
 ///
 /// # Errors
 /// [`TablebaseError::MissingTable`] when `dir` lacks a table a capture leads to; a table
@@ -80,31 +98,13 @@ pub fn make(
     let verifying = |done| progress(MakeProgress::Verify { done, total });
     // Timed steps: the generation (with reading the smaller tables), then the check.
     let t0 = Instant::now();
-    let mut generated = 0.0;
-    let mut timed = |table: Table| {
-        generated = t0.elapsed().as_secs_f64();
-        (table, Instant::now())
-    };
-    let (table, t1) = if ending.both_attack() {
-        // The pass of the rules of perpetual check and chase judges games with the
-        // tables the captures lead to in memory.
-        let subs = read_captures(dir, ending)?;
-        let refs: Vec<&Table> = subs.iter().collect();
-        let (table, t1) = timed(generate(ending, &refs, threads, &generating)?);
-        if check {
-            verify(&table, &refs, threads, &verifying)?;
-        }
-        (table, t1)
-    } else {
-        // Elsewhere their values are read from their files a block at a time, and the
-        // memory holds only this ending's table.
-        let files = open_captures(dir, ending)?;
-        let (table, t1) = timed(retrograde(ending, &files, threads, &generating)?);
-        if check {
-            forward(&table, &files, threads, &verifying)?;
-        }
-        (table, t1)
-    };
+    let files = open_captures(dir, ending)?;
+    let table = solve(ending, &files, threads, &generating)?;
+    let generated = t0.elapsed().as_secs_f64();
+    let t1 = Instant::now();
+    if check {
+        forward(&table, &files, threads, &verifying)?;
+    }
     let verified = check.then(|| t1.elapsed().as_secs_f64());
     let t2 = Instant::now();
     let bytes = write_table(&table, &dir.join(ending.file_name()), threads)?;
@@ -233,9 +233,8 @@ pub fn verify_file(
 }
 
 /// Verifies `table` by a forward pass ([`verify`](crate::verify)) with the tables its
-/// captures lead to in `dir`: where one side has no attacker, their values are read from
-/// their files a block at a time (as [`make`](crate::make) reads them), so the memory
-/// holds only `table`; where both sides attack, they are read whole. The positions
+/// captures lead to in `dir`, whose values are read from their files a block at a time
+/// (as [`make`](crate::make) reads them), so the memory holds only `table`. The positions
 /// checked.
 ///
 /// # Errors
@@ -262,19 +261,59 @@ pub fn verify_in(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<u64, TablebaseError> {
-    let ending = table.ending();
-    if ending.both_attack() {
-        let subs = read_captures(dir, &ending)?;
-        let refs: Vec<&Table> = subs.iter().collect();
-        return verify(table, &refs, threads, progress);
-    }
-    let files = open_captures(dir, &ending)?;
+    let files = open_captures(dir, &table.ending())?;
     forward(table, &files, threads, progress)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generate;
+
+    /// Makes `ending` in a fresh directory after the endings `below` (in order), from
+    /// their files, and checks that the table equals the one made from the tables in
+    /// memory; then damages a block of the file of `damaged` (one of `below`) and checks
+    /// that making `ending` again says so.
+    fn made_from_files(name: &str, below: &[&str], damaged: &str) {
+        let dir = std::env::temp_dir().join(format!("xq-make-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ending: Ending = name.parse().unwrap();
+        assert_eq!(
+            make(&dir, &ending, 2, true, &|_| {}).unwrap_err(),
+            TablebaseError::MissingTable(ending.captures()[0])
+        );
+        let mut tables = Vec::new();
+        for e in below {
+            tables.push(
+                make(&dir, &e.parse().unwrap(), 2, true, &|_| {})
+                    .unwrap()
+                    .table,
+            );
+        }
+        let made = make(&dir, &ending, 2, true, &|_| {}).unwrap();
+        let refs: Vec<&Table> = tables.iter().collect();
+        assert!(made.table == generate(&ending, &refs, 2, &|_| {}).unwrap());
+        assert!(made.record.verify_seconds.is_some());
+        assert_eq!(
+            verify_in(&dir, &made.table, 2, &|_| {}).unwrap(),
+            made.record.positions
+        );
+        let path = dir.join(format!("{damaged}.xqtb"));
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 3;
+        bytes[last] ^= 0x55;
+        std::fs::write(&path, bytes).unwrap();
+        let corrupt = TablebaseError::Corrupt {
+            path,
+            what: "block data",
+        };
+        assert_eq!(make(&dir, &ending, 2, false, &|_| {}).unwrap_err(), corrupt);
+        assert_eq!(
+            verify_in(&dir, &made.table, 2, &|_| {}).unwrap_err(),
+            corrupt
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// Where one side has no attacker, the tables the captures lead to are read from
     /// their files as the generator needs them: a missing one is named, and a damaged
@@ -282,29 +321,14 @@ mod tests {
     /// one made from the tables in memory.
     #[test]
     fn a_one_sided_ending_reads_its_captures_files() {
-        let dir = std::env::temp_dir().join(format!("xq-make-files-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let krka: Ending = "KRKA".parse().unwrap();
-        assert_eq!(
-            make(&dir, &krka, 2, true, &|_| {}).unwrap_err(),
-            TablebaseError::MissingTable("KRK".parse().unwrap())
-        );
-        let krk = make(&dir, &"KRK".parse().unwrap(), 2, true, &|_| {}).unwrap();
-        let made = make(&dir, &krka, 2, true, &|_| {}).unwrap();
-        assert!(made.table == generate(&krka, &[&krk.table], 2, &|_| {}).unwrap());
-        assert!(made.record.verify_seconds.is_some());
-        let path = dir.join("KRK.xqtb");
-        let mut bytes = std::fs::read(&path).unwrap();
-        let last = bytes.len() - 3;
-        bytes[last] ^= 0x55;
-        std::fs::write(&path, bytes).unwrap();
-        assert_eq!(
-            make(&dir, &krka, 2, false, &|_| {}).unwrap_err(),
-            TablebaseError::Corrupt {
-                path,
-                what: "block data"
-            }
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
+        made_from_files("KRKA", &["KRK"], "KRK");
+    }
+
+    /// So do the generator, the pass of the rules and the forward pass where both sides
+    /// attack (KRKN's rules decide 1,597 numbers), and a damaged block of the ending the
+    /// defender's capture leads to (KNK, with the attacker in Black) is an error.
+    #[test]
+    fn a_both_sided_ending_reads_its_captures_files() {
+        made_from_files("KRKN", &["KRK", "KNK"], "KNK");
     }
 }

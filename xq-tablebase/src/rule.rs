@@ -42,9 +42,10 @@
 //! new one); a chase of a piece of which `W` has two is not counted for `W`; a line where
 //! both sides check or chase in other patterns is a draw.
 
-use crate::gen::{capture_value, for_chunks, split, unmove_weight, unmoves, Table};
+use crate::gen::{for_chunks, split, unmove_weight, unmoves, CaptureValues, FirstError, Table};
 use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
 use crate::value::{rule_code, Rule, TableValue};
+use crate::TablebaseError;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::chase_targets;
@@ -83,14 +84,21 @@ const NODE_CHUNK: usize = 1024;
 const WALK_SHARED: usize = if cfg!(test) { 1 } else { 256 };
 
 /// Applies the rules of perpetual check and chase to the draws of `table` (whose
-/// captures lead to the tables `subs`), rewriting them as rule wins and losses where the
-/// rules decide them, each with its [`Rule`]: [`Rule::PerpetualCheck`] where the winner
-/// wins with that rule alone, [`Rule::PerpetualChase`] where it needs the chase rule too.
-/// Returns how many positions changed.
-pub(crate) fn apply(table: &mut Table, subs: &[&Table], threads: usize) -> u64 {
+/// captures lead to the positions `subs` values), rewriting them as rule wins and losses
+/// where the rules decide them, each with its [`Rule`]: [`Rule::PerpetualCheck`] where
+/// the winner wins with that rule alone, [`Rule::PerpetualChase`] where it needs the
+/// chase rule too. Returns how many positions changed.
+///
+/// # Errors
+/// From reading the values of the captures (files).
+pub(crate) fn apply(
+    table: &mut Table,
+    subs: &dyn CaptureValues,
+    threads: usize,
+) -> Result<u64, TablebaseError> {
     let mut decided: Vec<(usize, u16)> = Vec::new();
     {
-        let game = Game::new(table, subs, threads);
+        let game = Game::new(table, subs, threads)?;
         // The two winners' games are independent: with more than one thread, each on a
         // thread of its own (whose scans take `threads` more), so that the one left
         // running has the machine.
@@ -133,7 +141,7 @@ pub(crate) fn apply(table: &mut Table, subs: &[&Table], threads: usize) -> u64 {
         );
         table.codes[e] = code;
     }
-    decided.len() as u64
+    Ok(decided.len() as u64)
 }
 
 /// Runs `work` on every node `0..n` on `threads` threads, each with a placement and a
@@ -204,7 +212,15 @@ enum Player {
 }
 
 impl<'a> Game<'a> {
-    fn new(table: &'a Table, subs: &[&Table], threads: usize) -> Game<'a> {
+    /// The game of `table`'s draws, whose captures lead to the positions `subs` values.
+    ///
+    /// # Errors
+    /// The first error of `subs` (a file that cannot be read, a damaged block).
+    fn new(
+        table: &'a Table,
+        subs: &dyn CaptureValues,
+        threads: usize,
+    ) -> Result<Game<'a>, TablebaseError> {
         let layout = &table.layout;
         let mut node = vec![NONE; table.codes.len()];
         let mut entries = Vec::new();
@@ -215,7 +231,11 @@ impl<'a> Game<'a> {
             }
         }
         let ending = layout.ending;
+        let failure = FirstError::default();
         let facts = map_nodes(layout, entries.len(), threads, |v, p, cursor| {
+            if failure.failed() {
+                return (0, [0; 2]);
+            }
             let (side, index) = split(entries[v], layout.size);
             let canonical = layout.decode(index, p);
             debug_assert!(canonical);
@@ -233,8 +253,15 @@ impl<'a> Game<'a> {
                     continue;
                 };
                 let undo = pos.make_move(m);
-                let child = capture_value(&ending, subs, pos, captured);
+                let child = subs.capture_value(&ending, pos, captured);
                 pos.unmake_move(m, undo);
+                let child = match child {
+                    Ok(child) => child,
+                    Err(e) => {
+                        failure.set(e);
+                        return (0, [0; 2]);
+                    }
+                };
                 match child.for_mover() {
                     TableValue::RuleWin {
                         rule: Some(Rule::PerpetualCheck),
@@ -260,6 +287,7 @@ impl<'a> Game<'a> {
             }
             (f, chased)
         });
+        failure.or(())?;
         let (flags, chased) = facts.into_iter().unzip();
         let army = |color: Color| {
             let army = ending.army(color);
@@ -268,7 +296,7 @@ impl<'a> Game<'a> {
                 .map(|&k| (army.count(k) as u32) << (4 * k.index()))
                 .sum()
         };
-        Game {
+        Ok(Game {
             table,
             entries,
             node,
@@ -276,7 +304,7 @@ impl<'a> Game<'a> {
             chased,
             armies: [army(Color::Red), army(Color::Black)],
             threads,
-        }
+        })
     }
 
     fn side(&self, v: usize) -> Color {
@@ -827,7 +855,7 @@ mod tests {
             let subs = subs_of(&done, &e);
             let plain = crate::gen::retrograde(&e, &InMemory(&subs), 2, &|_| {}).unwrap();
             if e.both_attack() {
-                let game = Game::new(&plain, &subs, 2);
+                let game = Game::new(&plain, &InMemory(&subs), 2).unwrap();
                 let none = vec![false; game.entries.len()];
                 for winner in Color::ALL {
                     let check = |v: usize, w: usize| {
@@ -888,8 +916,8 @@ mod tests {
         assert_eq!((sub.rule_decided(), sub.chase_decided()), (1597, None));
         let (recorded, unrecorded) = (subs_of(&recorded, &krakn), subs_of(&unrecorded, &krakn));
         let plain = crate::gen::retrograde(&krakn, &InMemory(&recorded), 2, &|_| {}).unwrap();
-        let before = Game::new(&plain, &recorded, 2);
-        let after = Game::new(&plain, &unrecorded, 2);
+        let before = Game::new(&plain, &InMemory(&recorded), 2).unwrap();
+        let after = Game::new(&plain, &InMemory(&unrecorded), 2).unwrap();
         let wins = CHECK_WIN_EXIT | CHASE_WIN_EXIT;
         let (mut win_exits, mut loss_exits) = (0, 0);
         for (&b, &a) in before.flags.iter().zip(&after.flags) {
@@ -959,7 +987,7 @@ mod tests {
             let table = generate(&e, &subs, 2, &|_| {}).unwrap();
             if e.both_attack() {
                 let plain = crate::gen::retrograde(&e, &InMemory(&subs), 2, &|_| {}).unwrap();
-                let game = Game::new(&plain, &subs, 2);
+                let game = Game::new(&plain, &InMemory(&subs), 2).unwrap();
                 let layout = &plain.layout;
                 let mut p: Placement = [Square::A0; MAX_PIECES];
                 let mut cursor = Cursor::new(layout);
