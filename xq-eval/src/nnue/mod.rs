@@ -167,7 +167,7 @@ const MAGIC: &[u8; 4] = b"XQNN";
 
 /// The network built into the library: the best trained so far (`docs/nnue.md` has its
 /// rounds and matches). The file's name carries the start of its hash.
-const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/nn-01ff2e35.nnue"));
+const EMBEDDED: Option<&[u8]> = Some(include_bytes!("../../nets/nn-95afbb3f.nnue"));
 
 /// The network xq evaluates with unless told otherwise: the one built into the library
 /// (read once, then shared), or `None` when this build has none and the classical
