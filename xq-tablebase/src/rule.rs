@@ -72,8 +72,42 @@ enum Rules {
     CheckOnly,
 }
 
-/// No node: the entry is no drawn position.
-const NONE: u32 = u32::MAX;
+/// Where each drawn position's node is: a bit an entry (set for a drawn position) and,
+/// beside each word of 64 bits, how many bits are set before it, so that a node is the
+/// count before its word and the bits below it in the word (a quarter of a byte an
+/// entry, where a table of nodes took four).
+struct Nodes {
+    words: Vec<(u64, u64)>,
+}
+
+impl Nodes {
+    /// The map of the entries whose code `is_node` accepts, numbered in order.
+    fn new(codes: &[u16], is_node: impl Fn(u16) -> bool) -> Nodes {
+        let mut before = 0u64;
+        let words = codes
+            .chunks(64)
+            .map(|chunk| {
+                let bits = chunk
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &c)| is_node(c))
+                    .fold(0u64, |w, (i, _)| w | 1 << i);
+                let word = (bits, before);
+                before += u64::from(bits.count_ones());
+                word
+            })
+            .collect();
+        Nodes { words }
+    }
+
+    /// The node of entry `e`, if it is one.
+    #[inline]
+    fn get(&self, e: u64) -> Option<usize> {
+        let (bits, before) = self.words[(e / 64) as usize];
+        let bit = 1u64 << (e % 64);
+        (bits & bit != 0).then(|| (before + u64::from((bits & (bit - 1)).count_ones())) as usize)
+    }
+}
 
 /// Nodes handed to a thread at a time.
 const NODE_CHUNK: usize = 1024;
@@ -173,8 +207,8 @@ struct Game<'a> {
     table: &'a Table,
     /// The entry (side to move and number) of each node.
     entries: Vec<u64>,
-    /// The node of each entry, [`NONE`] if it is no drawn position.
-    node: Vec<u32>,
+    /// The node of each entry that is a drawn position.
+    node: Nodes,
     flags: Vec<u8>,
     /// What each side (Red, Black) chases in each drawn position: for each kind of the
     /// other side's pieces, how many of them, in four bits from `4 * kind.index()`.
@@ -222,14 +256,10 @@ impl<'a> Game<'a> {
         threads: usize,
     ) -> Result<Game<'a>, TablebaseError> {
         let layout = &table.layout;
-        let mut node = vec![NONE; table.codes.len()];
-        let mut entries = Vec::new();
-        for (e, &c) in table.codes.iter().enumerate() {
-            if c == 1 {
-                node[e] = entries.len() as u32;
-                entries.push(e as u64);
-            }
-        }
+        let node = Nodes::new(&table.codes, |c| c == 1);
+        let entries: Vec<u64> = (0..table.codes.len() as u64)
+            .filter(|&e| table.codes[e as usize] == 1)
+            .collect();
         let ending = layout.ending;
         let failure = FirstError::default();
         let facts = map_nodes(layout, entries.len(), threads, |v, p, cursor| {
@@ -378,9 +408,8 @@ impl<'a> Game<'a> {
             pos.unmake_move(m, undo);
             let c = layout.canon(&q).expect("a legal position has a number");
             let e = layout.entry(!side, c.index);
-            let w = self.node[e as usize];
-            if w != NONE {
-                found(w as usize);
+            if let Some(w) = self.node.get(e) {
+                found(w);
             }
         }
     }
@@ -406,9 +435,8 @@ impl<'a> Game<'a> {
                 return;
             };
             let e = layout.entry(!side, canon.index);
-            let w = self.node[e as usize];
-            if w != NONE {
-                found(w as usize, weight);
+            if let Some(w) = self.node.get(e) {
+                found(w, weight);
             }
         });
     }
@@ -843,6 +871,29 @@ mod tests {
             .collect()
     }
 
+    /// The map from entries to nodes numbers the drawn entries in order, across the
+    /// words of 64 (a full word, an empty one, a lone last bit, a last word cut short),
+    /// and has no node for any other entry.
+    #[test]
+    fn nodes_number_the_draws_in_order() {
+        let mut codes = vec![0u16; 64 * 4 + 5];
+        for e in (0..64).chain([130, 191]).chain(256..261) {
+            codes[e] = 1;
+        }
+        codes[7] = 2; // a mate, not a draw
+        let nodes = Nodes::new(&codes, |c| c == 1);
+        let mut next = 0;
+        for (e, &c) in codes.iter().enumerate() {
+            if c == 1 {
+                assert_eq!(nodes.get(e as u64), Some(next), "entry {e}");
+                next += 1;
+            } else {
+                assert_eq!(nodes.get(e as u64), None, "entry {e}");
+            }
+        }
+        assert_eq!(next, 63 + 1 + 1 + 5);
+    }
+
     /// The check game solved a second way, by the nested fixpoint over moves that the
     /// chase games use: both must find the same positions, so the fixpoint's move
     /// counters and its weights for mirror images are those of Zielonka's attractors.
@@ -1004,11 +1055,9 @@ mod tests {
                         after.make_move(m);
                         let q = layout.placement(&after, Color::Red);
                         let c = layout.canon(&q).unwrap();
-                        let w = game.node[layout.entry(!side, c.index) as usize];
-                        if w == NONE {
+                        let Some(w) = game.node.get(layout.entry(!side, c.index)) else {
                             continue;
-                        }
-                        let w = w as usize;
+                        };
                         for winner in Color::ALL {
                             for kind in [
                                 PieceKind::Chariot,
