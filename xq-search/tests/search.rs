@@ -317,9 +317,10 @@ fn escapes_two_move_mates() {
     // Take the suite's mates in two and give the move to the defender instead: the
     // mate is threatened, and the engine must choose a move after which the attacker
     // has no mate in two (checked exhaustively, without search code). At depth 6: at 5,
-    // with round 38's network, Black plays h2h1 in RFP_HID_A_QUIET_MATE, whose mate
-    // (c9d7) the pruning near the leaves hides there (with `razor_depth` 0, or with
-    // `prune_depth` 0, it plays f9e9); round 31's network had chosen f9e9 at depth 5.
+    // with round 38's network, Black plays h2h1 in RFP_HID_A_QUIET_MATE, after which Red
+    // mates with the quiet c9d7 (with `razor_depth` 0, or with `prune_depth` 0, depth 5
+    // plays f9e9; which pruning misses the mate is not known); round 31's network had
+    // chosen f9e9 at depth 5.
     let mut tried = 0;
     for line in include_str!("../../data/mates.epd").lines() {
         if !line.contains(";mate 2") {

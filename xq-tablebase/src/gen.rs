@@ -318,20 +318,20 @@ pub enum Progress {
 /// 16 bytes a word of 64 numbers), in quarters of a byte.
 const RULE_QUARTERS_A_NUMBER: u64 = 9;
 
-/// Bytes a drawn position the pass of the rules holds at its peak: its node (its entry,
-/// 8 bytes, its facts, 1, and what each side chases in it, 8) and the two winners'
-/// games solved side by side, each with its sets and attractors (about 35 more,
-/// measured: KNKCAA's 2,956,094 draws of 5,248,800 numbers peaked at 167 MiB, KRKCAA's
-/// 1,379,102 at 86 MiB).
-const RULE_BYTES_A_DRAW: u64 = 52;
+/// Bytes a drawn position the pass of the rules holds at its peak: its facts (whose
+/// turn, check, exits, what each side chases: 6 bytes) and the two winners' games
+/// solved side by side, each with its sets (a bit a node) and its attractors' move
+/// counters (a byte a node); measured, 10.5 to 11: KNKCAA's 2,956,094 draws of 5,248,800
+/// numbers peaked at 49.4 MiB, KRKCAA's 1,379,102 at 34.0 MiB, with 8.5 for the program.
+const RULE_BYTES_A_DRAW: u64 = 11;
 
 /// Bytes of memory [`make`](crate::make) (and so `xq tb gen`) needs for `ending` at
 /// most: three bytes a number of its own while it is generated (the tables its captures
 /// lead to are read from their files a block at a time); where both sides attack, the
-/// pass of the rules after it needs more, 2.25 bytes a number and about 52 a drawn
+/// pass of the rules after it needs more, 2.25 bytes a number and about 11 a drawn
 /// position, counted here as if every number were a draw (how many are is known only
 /// once the ending is generated: from a few in a thousand in KRKN to more than half in
-/// KNKCAA, whose pass peaked at 167 MiB of the 271 MiB counted). [`generate`](crate::generate),
+/// KNKCAA, which peaked at 49.4 MiB of the 66.3 MiB counted). [`generate`](crate::generate),
 /// given the captures' tables in memory, needs their two bytes a number as well.
 ///
 /// ```
@@ -343,7 +343,7 @@ const RULE_BYTES_A_DRAW: u64 = 52;
 /// assert_eq!(memory_needed(&krka), 3 * table_size(&krka));
 /// // Both sides attack in KRKN: the pass of the rules, as if every number were a draw.
 /// let krkn: Ending = "KRKN".parse().unwrap();
-/// assert_eq!(memory_needed(&krkn), 54 * table_size(&krkn) + table_size(&krkn) / 4);
+/// assert_eq!(memory_needed(&krkn), 13 * table_size(&krkn) + table_size(&krkn) / 4);
 /// ```
 pub fn memory_needed(ending: &Ending) -> u64 {
     let numbers = table_size(ending);

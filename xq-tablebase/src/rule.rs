@@ -42,11 +42,12 @@
 //! new one); a chase of a piece of which `W` has two is not counted for `W`; a line where
 //! both sides check or chase in other patterns is a draw.
 
+use crate::ending::MAX_ATTACKERS;
 use crate::gen::{for_chunks, split, unmove_weight, unmoves, CaptureValues, FirstError, Table};
 use crate::index::{Cursor, Layout, Placement, MAX_PIECES};
 use crate::value::{rule_code, Rule, TableValue};
 use crate::TablebaseError;
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 use xq_core::{Color, PieceKind, Square};
 use xq_movegen::rules::chase_targets;
 
@@ -75,29 +76,47 @@ enum Rules {
 /// Where each drawn position's node is: a bit an entry (set for a drawn position) and,
 /// beside each word of 64 bits, how many bits are set before it, so that a node is the
 /// count before its word and the bits below it in the word (a quarter of a byte an
-/// entry, where a table of nodes took four).
+/// entry, where a table of nodes took four); and, back from nodes to entries, the word
+/// that holds every 64th node (an eighth of a byte a node).
 struct Nodes {
     words: Vec<(u64, u64)>,
+    /// The word of node `64 * k`, for each `k`.
+    select: Vec<usize>,
 }
 
 impl Nodes {
-    /// The map of the entries whose code `is_node` accepts, numbered in order.
-    fn new(codes: &[u16], is_node: impl Fn(u16) -> bool) -> Nodes {
+    /// The map of the entries whose code is 1 (a draw before the rules), numbered in
+    /// order.
+    fn new(codes: &[u16]) -> Nodes {
         let mut before = 0u64;
+        let mut select = Vec::new();
         let words = codes
             .chunks(64)
-            .map(|chunk| {
+            .enumerate()
+            .map(|(w, chunk)| {
                 let bits = chunk
                     .iter()
                     .enumerate()
-                    .filter(|(_, &c)| is_node(c))
-                    .fold(0u64, |w, (i, _)| w | 1 << i);
+                    .filter(|(_, &c)| c == 1)
+                    .fold(0u64, |word, (i, _)| word | 1 << i);
                 let word = (bits, before);
-                before += u64::from(bits.count_ones());
+                let after = before + u64::from(bits.count_ones());
+                // The multiples of 64 in `before..after` are nodes of this word.
+                for _ in before.div_ceil(64)..after.div_ceil(64) {
+                    select.push(w);
+                }
+                before = after;
                 word
             })
             .collect();
-        Nodes { words }
+        Nodes { words, select }
+    }
+
+    /// How many nodes there are.
+    fn len(&self) -> usize {
+        self.words.last().map_or(0, |&(bits, before)| {
+            (before + u64::from(bits.count_ones())) as usize
+        })
     }
 
     /// The node of entry `e`, if it is one.
@@ -106,6 +125,23 @@ impl Nodes {
         let (bits, before) = self.words[(e / 64) as usize];
         let bit = 1u64 << (e % 64);
         (bits & bit != 0).then(|| (before + u64::from((bits & (bit - 1)).count_ones())) as usize)
+    }
+
+    /// The entry of node `v`: found in the words between those of the nodes of
+    /// `select` around it.
+    #[inline]
+    fn entry(&self, v: usize) -> u64 {
+        let k = v / 64;
+        let first = self.select[k];
+        let last = self.select.get(k + 1).map_or(self.words.len(), |&w| w + 1);
+        let v = v as u64;
+        // The last word that starts at or before node `v` holds it.
+        let w = first + self.words[first..last].partition_point(|&(_, before)| before <= v) - 1;
+        let (mut bits, before) = self.words[w];
+        for _ in before..v {
+            bits &= bits - 1;
+        }
+        64 * w as u64 + u64::from(bits.trailing_zeros())
     }
 }
 
@@ -116,6 +152,9 @@ const NODE_CHUNK: usize = 1024;
 /// level is walked on one. One in the unit tests, whose tables are small, so that their
 /// walks run on threads.
 const WALK_SHARED: usize = if cfg!(test) { 1 } else { 256 };
+
+/// Words of a level of a backward walk (64 nodes each) handed to a thread at a time.
+const WALK_WORDS: usize = if cfg!(test) { 1 } else { 64 };
 
 /// Applies the rules of perpetual check and chase to the draws of `table` (whose
 /// captures lead to the positions `subs` values), rewriting them as rule wins and losses
@@ -130,52 +169,53 @@ pub(crate) fn apply(
     subs: &dyn CaptureValues,
     threads: usize,
 ) -> Result<u64, TablebaseError> {
-    let mut decided: Vec<(usize, u16)> = Vec::new();
-    {
-        let game = Game::new(table, subs, threads)?;
-        // The two winners' games are independent: with more than one thread, each on a
-        // thread of its own (whose scans take `threads` more), so that the one left
-        // running has the machine.
-        let solve = |winner| {
-            let (won, chase) = game.solve(winner);
-            (winner, won, chase)
-        };
-        let results: Vec<(Color, Set, Set)> = if threads <= 1 {
-            Color::ALL.into_iter().map(solve).collect()
-        } else {
-            std::thread::scope(|s| {
-                let solving: Vec<_> = Color::ALL
-                    .into_iter()
-                    .map(|winner| s.spawn(move || solve(winner)))
-                    .collect();
-                solving
-                    .into_iter()
-                    .map(|h| h.join().expect("a rule game's thread does not panic"))
-                    .collect()
-            })
-        };
-        for (winner, won, chase) in results {
-            for (v, &w) in won.iter().enumerate() {
-                if w {
-                    let rule = if chase[v] {
-                        Rule::PerpetualChase
-                    } else {
-                        Rule::PerpetualCheck
-                    };
-                    let code = rule_code(rule, game.side(v) == winner);
-                    decided.push((game.entries[v] as usize, code));
-                }
-            }
+    let game = Game::new(table, subs, threads)?;
+    // The two winners' games are independent: with more than one thread, each on a
+    // thread of its own (whose scans take `threads` more), so that the one left running
+    // has the machine.
+    let solve = |winner| {
+        let (won, chase) = game.solve(winner);
+        (winner, won, chase)
+    };
+    let results: Vec<(Color, Set, Set)> = if threads <= 1 {
+        Color::ALL.into_iter().map(solve).collect()
+    } else {
+        std::thread::scope(|s| {
+            let solving: Vec<_> = Color::ALL
+                .into_iter()
+                .map(|winner| s.spawn(move || solve(winner)))
+                .collect();
+            solving
+                .into_iter()
+                .map(|h| h.join().expect("a rule game's thread does not panic"))
+                .collect()
+        })
+    };
+    // What is kept of the game to write the results: the nodes' entries and sides.
+    let Game { node, facts, .. } = game;
+    let mut decided = 0;
+    for (winner, won, chase) in results {
+        for v in won.members() {
+            let rule = if chase.has(v) {
+                Rule::PerpetualChase
+            } else {
+                Rule::PerpetualCheck
+            };
+            let to_move = if facts[v].flags & BLACK_TO_MOVE != 0 {
+                Color::Black
+            } else {
+                Color::Red
+            };
+            let e = node.entry(v) as usize;
+            assert_eq!(
+                table.codes[e], 1,
+                "a drawn position is won by one side only"
+            );
+            table.codes[e] = rule_code(rule, to_move == winner);
+            decided += 1;
         }
     }
-    for &(e, code) in &decided {
-        assert_eq!(
-            table.codes[e], 1,
-            "a drawn position is won by one side only"
-        );
-        table.codes[e] = code;
-    }
-    Ok(decided.len() as u64)
+    Ok(decided)
 }
 
 /// Runs `work` on every node `0..n` on `threads` threads, each with a placement and a
@@ -205,35 +245,121 @@ fn map_nodes<T: Clone + Default + Send>(
 /// (moves forwards, unmoves backwards), so it costs a few bytes a position.
 struct Game<'a> {
     table: &'a Table,
-    /// The entry (side to move and number) of each node.
-    entries: Vec<u64>,
-    /// The node of each entry that is a drawn position.
+    /// The node of each entry that is a drawn position, and the entry of each node.
     node: Nodes,
-    flags: Vec<u8>,
-    /// What each side (Red, Black) chases in each drawn position: for each kind of the
-    /// other side's pieces, how many of them, in four bits from `4 * kind.index()`.
-    chased: Vec<[u32; 2]>,
-    /// How many pieces of each kind each side has, in the same four-bit fields.
-    armies: [u32; 2],
+    /// Each drawn position's facts.
+    facts: Vec<Facts>,
+    /// How many pieces of each kind each side has, in two-bit fields as `Facts::chased`.
+    armies: [u16; 2],
     /// Threads for the scans over all nodes.
     threads: usize,
 }
 
-/// A set of nodes.
-type Set = Vec<bool>;
+// A side has at most three pieces of a kind (two advisors, two elephants, three
+// attackers in all), so a count of them fits in the two bits of `Facts::chased` and
+// `Game::armies`.
+const _: () = assert!(MAX_ATTACKERS <= 3);
 
-/// A node at the start of an attractor.
-#[derive(Copy, Clone, Default, PartialEq, Eq)]
-enum Start {
-    /// Not in play, or a node of the attracting player not yet attracted.
-    #[default]
-    Outside,
-    /// Attracted from the start.
-    Attracted,
-    /// A node of the opponent, which it can always leave: never attracted.
-    Blocked,
-    /// A node of the opponent, attracted once this many of its moves are.
-    Left(u8),
+/// What the pass needs to know of a drawn position besides its moves (6 bytes).
+#[derive(Copy, Clone, Default)]
+struct Facts {
+    /// `BLACK_TO_MOVE`, `IN_CHECK` and the exits.
+    flags: u8,
+    /// What each side (Red, Black) chases: for each kind of the other side's pieces, how
+    /// many of them, in two bits from `2 * kind.index()`.
+    chased: [u16; 2],
+}
+
+/// A set of nodes, a bit a node.
+#[derive(Clone, PartialEq, Eq)]
+struct Set {
+    words: Vec<u64>,
+}
+
+impl Set {
+    /// No node of `n`.
+    fn empty(n: usize) -> Set {
+        Set {
+            words: vec![0; n.div_ceil(64)],
+        }
+    }
+
+    /// The nodes `v` of `0..n` for which `member(v)`.
+    fn from_fn(n: usize, member: impl Fn(usize) -> bool) -> Set {
+        let words = (0..n.div_ceil(64))
+            .map(|w| {
+                (64 * w..n.min(64 * w + 64))
+                    .filter(|&v| member(v))
+                    .fold(0u64, |word, v| word | 1 << (v % 64))
+            })
+            .collect();
+        Set { words }
+    }
+
+    /// Is `v` in the set?
+    #[inline]
+    fn has(&self, v: usize) -> bool {
+        self.words[v / 64] & (1 << (v % 64)) != 0
+    }
+
+    /// Is any node in the set?
+    fn any(&self) -> bool {
+        self.words.iter().any(|&w| w != 0)
+    }
+
+    /// The nodes of the set, in order.
+    fn members(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let v = 64 * w + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    v
+                })
+            })
+        })
+    }
+
+    /// The nodes of `self` not in `other`.
+    fn minus(&self, other: &Set) -> Set {
+        self.zip(other, |a, b| a & !b)
+    }
+
+    /// The nodes of `self` or `other`.
+    fn union(&self, other: &Set) -> Set {
+        self.zip(other, |a, b| a | b)
+    }
+
+    fn zip(&self, other: &Set, op: impl Fn(u64, u64) -> u64) -> Set {
+        let words = self
+            .words
+            .iter()
+            .zip(&other.words)
+            .map(|(&a, &b)| op(a, b))
+            .collect();
+        Set { words }
+    }
+}
+
+/// A node at the start of an attractor, and as the backward walk finds it, in a byte:
+/// the moves left to the opponent at one of its nodes before it falls (0 for a node not
+/// in play, or the attracting player's, not yet attracted), or one of these two.
+type State = u8;
+/// Attracted.
+const ATTRACTED: State = u8::MAX;
+/// A node of the opponent, which it can always leave: never attracted.
+const BLOCKED: State = u8::MAX - 1;
+
+/// The state of an opponent's node with `moves` moves left in play (none: attracted).
+fn moves_left(moves: u32) -> State {
+    match moves {
+        0 => ATTRACTED,
+        _ => State::try_from(moves)
+            .ok()
+            .filter(|&k| k < BLOCKED)
+            .expect("fewer than 254 moves"),
+    }
 }
 
 /// Who picks the move at a node, in the game of one winner.
@@ -256,17 +382,14 @@ impl<'a> Game<'a> {
         threads: usize,
     ) -> Result<Game<'a>, TablebaseError> {
         let layout = &table.layout;
-        let node = Nodes::new(&table.codes, |c| c == 1);
-        let entries: Vec<u64> = (0..table.codes.len() as u64)
-            .filter(|&e| table.codes[e as usize] == 1)
-            .collect();
+        let node = Nodes::new(&table.codes);
         let ending = layout.ending;
         let failure = FirstError::default();
-        let facts = map_nodes(layout, entries.len(), threads, |v, p, cursor| {
+        let facts = map_nodes(layout, node.len(), threads, |v, p, cursor| {
             if failure.failed() {
-                return (0, [0; 2]);
+                return Facts::default();
             }
-            let (side, index) = split(entries[v], layout.size);
+            let (side, index) = split(node.entry(v), layout.size);
             let canonical = layout.decode(index, p);
             debug_assert!(canonical);
             let pos = cursor.position(p, side).expect("a drawn position is legal");
@@ -289,7 +412,7 @@ impl<'a> Game<'a> {
                     Ok(child) => child,
                     Err(e) => {
                         failure.set(e);
-                        return (0, [0; 2]);
+                        return Facts::default();
                     }
                 };
                 match child.for_mover() {
@@ -308,37 +431,34 @@ impl<'a> Game<'a> {
                     TableValue::Loss { .. } => {}
                 }
             }
-            let mut chased = [0u32; 2];
+            let mut chased = [0u16; 2];
             for by in Color::ALL {
                 for sq in chase_targets(pos, by).iter() {
                     let victim = pos.piece_on(sq).expect("a chased piece is on its square");
-                    chased[by.index()] += 1 << (4 * victim.kind.index());
+                    chased[by.index()] += 1 << (2 * victim.kind.index());
                 }
             }
-            (f, chased)
+            Facts { flags: f, chased }
         });
         failure.or(())?;
-        let (flags, chased) = facts.into_iter().unzip();
         let army = |color: Color| {
             let army = ending.army(color);
             PieceKind::ALL
                 .iter()
-                .map(|&k| (army.count(k) as u32) << (4 * k.index()))
+                .map(|&k| (army.count(k) as u16) << (2 * k.index()))
                 .sum()
         };
         Ok(Game {
             table,
-            entries,
             node,
-            flags,
-            chased,
+            facts,
             armies: [army(Color::Red), army(Color::Black)],
             threads,
         })
     }
 
     fn side(&self, v: usize) -> Color {
-        if self.flags[v] & BLACK_TO_MOVE != 0 {
+        if self.facts[v].flags & BLACK_TO_MOVE != 0 {
             Color::Black
         } else {
             Color::Red
@@ -356,7 +476,7 @@ impl<'a> Game<'a> {
     /// The priority of node `v` in the game of `winner`: what the move that reached it
     /// says (see the module docs).
     fn priority(&self, v: usize, winner: Color) -> u8 {
-        if self.flags[v] & IN_CHECK != 0 {
+        if self.facts[v].flags & IN_CHECK != 0 {
             0
         } else if self.side(v) == winner {
             2
@@ -374,7 +494,7 @@ impl<'a> Game<'a> {
         if self.player(v, winner) != player {
             return false;
         }
-        let f = self.flags[v];
+        let f = self.facts[v].flags;
         let exits = match (player, rules) {
             (Player::Winner, Rules::Both) => CHECK_WIN_EXIT | CHASE_WIN_EXIT,
             (Player::Winner, Rules::CheckOnly) => CHECK_WIN_EXIT,
@@ -396,7 +516,7 @@ impl<'a> Game<'a> {
         mut found: impl FnMut(usize),
     ) {
         let layout = &self.table.layout;
-        let (side, index) = split(self.entries[v], layout.size);
+        let (side, index) = split(self.node.entry(v), layout.size);
         layout.decode(index, p);
         let pos = cursor.position(p, side).expect("a drawn position is legal");
         for m in xq_movegen::legal_moves(pos) {
@@ -425,7 +545,7 @@ impl<'a> Game<'a> {
         mut found: impl FnMut(usize, u8),
     ) {
         let layout = &self.table.layout;
-        let (side, index) = split(self.entries[v], layout.size);
+        let (side, index) = split(self.node.entry(v), layout.size);
         layout.decode(index, p);
         let symmetric = layout.canon(p).is_some_and(|c| c.symmetric);
         let pos = cursor.position(p, side).expect("a drawn position is legal");
@@ -457,125 +577,109 @@ impl<'a> Game<'a> {
             Player::Loser => Player::Winner,
         };
         let start = self.scan(|v, p, cursor| {
-            if !alive[v] {
-                Start::Outside
-            } else if target[v] || self.escapes(v, winner, player, rules) {
-                Start::Attracted
+            if !alive.has(v) {
+                0
+            } else if target.has(v) || self.escapes(v, winner, player, rules) {
+                ATTRACTED
             } else if self.player(v, winner) == player {
-                Start::Outside
+                0
             } else if self.escapes(v, winner, other, rules) {
-                Start::Blocked
+                BLOCKED
             } else {
                 // Moves left to the opponent before it falls.
                 let mut count = 0u32;
-                self.successors(v, p, cursor, |w| count += u32::from(alive[w]));
-                if count == 0 {
-                    Start::Attracted
-                } else {
-                    Start::Left(u8::try_from(count).expect("fewer than 256 moves"))
-                }
+                self.successors(v, p, cursor, |w| count += u32::from(alive.has(w)));
+                moves_left(count)
             }
         });
-        self.attract(winner, player, &start, |v, _| alive[v])
+        self.attract(winner, player, start, |v, _| alive.has(v))
     }
 
     /// What `start` gives for every node, found on the game's threads.
     fn scan(
         &self,
-        start: impl Fn(usize, &mut Placement, &mut Cursor<'_>) -> Start + Sync,
-    ) -> Vec<Start> {
-        map_nodes(&self.table.layout, self.entries.len(), self.threads, start)
+        start: impl Fn(usize, &mut Placement, &mut Cursor<'_>) -> State + Sync,
+    ) -> Vec<State> {
+        map_nodes(&self.table.layout, self.node.len(), self.threads, start)
     }
 
-    /// The attractor from the starting states `start`: the nodes attracted at the
-    /// start, and every node the backward walk reaches from them over moves that
-    /// `counts`.
+    /// The attractor from the states `start`: the nodes attracted at the start, and
+    /// every node the backward walk reaches from them over moves that `counts`.
     fn attract(
         &self,
         winner: Color,
         player: Player,
-        start: &[Start],
+        start: Vec<State>,
         counts: impl Fn(usize, usize) -> bool + Sync,
     ) -> Set {
-        let attracted: Vec<AtomicBool> = start
-            .iter()
-            .map(|s| AtomicBool::new(*s == Start::Attracted))
-            .collect();
-        // Moves left to the opponent's nodes before they fall; 0 for `player`'s nodes
-        // and for nodes the opponent can always leave.
-        let left: Vec<AtomicU8> = start
-            .iter()
-            .map(|s| AtomicU8::new(if let Start::Left(k) = *s { k } else { 0 }))
-            .collect();
-        let queue = (0..start.len())
-            .filter(|&v| start[v] == Start::Attracted)
-            .collect();
-        self.walk_back(winner, player, queue, &attracted, &left, |v, u| {
-            start[v] != Start::Blocked && counts(v, u)
-        });
-        attracted.into_iter().map(AtomicBool::into_inner).collect()
+        let first = Set::from_fn(start.len(), |v| start[v] == ATTRACTED);
+        let states: Vec<AtomicU8> = start.into_iter().map(AtomicU8::new).collect();
+        self.walk_back(winner, player, first, &states, counts);
+        Set::from_fn(states.len(), |v| states[v].load(Relaxed) == ATTRACTED)
     }
 
-    /// The backward walk of the attractors: from the nodes of `queue` (in `taken`
+    /// The backward walk of the attractors: from the nodes of `first` (attracted
     /// already), each predecessor `v` of a node `u` taken in, over a move that
     /// `counts(v, u)`, is taken in too if it is `player`'s node, or once the moves left to
-    /// it (`moves_left`, by the unmoves' weights) are all spent.
+    /// it (in `states`, counted down by the unmoves' weights) are all spent; never if it
+    /// is blocked.
     ///
-    /// With more than one thread the walk goes level by level, each level's nodes shared
-    /// among the threads: the set it ends with is the same whatever the order (each
-    /// node's moves are counted down once each, and a node is taken in once).
+    /// The walk goes level by level, each level a set of nodes (a bit a node, where a
+    /// list would take four bytes), its words shared among the threads: the set it ends
+    /// with is the same whatever the order (each node's moves are counted down once each,
+    /// and a node is taken in once).
     fn walk_back(
         &self,
         winner: Color,
         player: Player,
-        queue: Vec<usize>,
-        taken: &[AtomicBool],
-        moves_left: &[AtomicU8],
+        first: Set,
+        states: &[AtomicU8],
         counts: impl Fn(usize, usize) -> bool + Sync,
     ) {
-        // The nodes of `level` walked back from on one thread: those they take in.
-        let walk = |level: &[usize]| {
-            let mut p: Placement = [Square::A0; MAX_PIECES];
-            let mut cursor = Cursor::new(&self.table.layout);
-            let mut next = Vec::new();
-            for &u in level {
-                self.predecessors(u, &mut p, &mut cursor, |v, weight| {
-                    if taken[v].load(Relaxed) || !counts(v, u) {
-                        return;
-                    }
-                    if self.player(v, winner) == player {
-                        if !taken[v].swap(true, Relaxed) {
-                            next.push(v);
+        let mut level = first.words;
+        let mut size: usize = level.iter().map(|w| w.count_ones() as usize).sum();
+        while size > 0 {
+            let next: Vec<AtomicU64> = level.iter().map(|_| AtomicU64::new(0)).collect();
+            let threads = if size < WALK_SHARED { 1 } else { self.threads };
+            for_chunks(
+                threads,
+                &mut level,
+                WALK_WORDS,
+                || ([Square::A0; MAX_PIECES], Cursor::new(&self.table.layout)),
+                |(p, cursor), first, words| {
+                    for (i, &word) in words.iter().enumerate() {
+                        let u0 = 64 * (first + i);
+                        let mut bits = word;
+                        while bits != 0 {
+                            let u = u0 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            self.predecessors(u, p, cursor, |v, weight| {
+                                let state = states[v].load(Relaxed);
+                                if state == ATTRACTED || state == BLOCKED || !counts(v, u) {
+                                    return;
+                                }
+                                let taken = if self.player(v, winner) == player {
+                                    states[v].swap(ATTRACTED, Relaxed) != ATTRACTED
+                                } else {
+                                    // Every move of `v` counted is counted down once, so
+                                    // the count reaches 0 once and never goes below.
+                                    let before = states[v].fetch_sub(weight, Relaxed);
+                                    debug_assert!(before >= weight, "move counter below zero");
+                                    before == weight && {
+                                        states[v].store(ATTRACTED, Relaxed);
+                                        true
+                                    }
+                                };
+                                if taken {
+                                    next[v / 64].fetch_or(1 << (v % 64), Relaxed);
+                                }
+                            });
                         }
-                    } else {
-                        let before = moves_left[v].fetch_sub(weight, Relaxed);
-                        debug_assert!(before >= weight, "move counter below zero");
-                        if before == weight {
-                            taken[v].store(true, Relaxed);
-                            next.push(v);
-                        }
                     }
-                });
-            }
-            next
-        };
-        let mut level = queue;
-        while !level.is_empty() {
-            level = if self.threads <= 1 || level.len() < WALK_SHARED {
-                walk(&level)
-            } else {
-                let share = level.len().div_ceil(self.threads);
-                std::thread::scope(|s| {
-                    let walking: Vec<_> = level
-                        .chunks(share)
-                        .map(|part| s.spawn(|| walk(part)))
-                        .collect();
-                    walking
-                        .into_iter()
-                        .flat_map(|h| h.join().expect("a backward walk does not panic"))
-                        .collect()
-                })
-            };
+                },
+            );
+            level = next.into_iter().map(AtomicU64::into_inner).collect();
+            size = level.iter().map(|w| w.count_ones() as usize).sum();
         }
     }
 
@@ -585,7 +689,7 @@ impl<'a> Game<'a> {
     /// check alone (the check game with no chase game, where a capture into a smaller
     /// table's result of the chase rule is worth a draw).
     fn solve(&self, winner: Color) -> (Set, Set) {
-        let n = self.entries.len();
+        let n = self.node.len();
         // The kinds of which the winner has exactly one piece: every chase of a piece of
         // such a kind is a chase of the same piece, as the referee follows it.
         let kinds: Vec<PieceKind> = PieceKind::ALL
@@ -593,7 +697,7 @@ impl<'a> Game<'a> {
             .filter(|&k| k != PieceKind::General && self.count(winner, k) == 1)
             .collect();
         let forced = self.must_chase(winner, &kinds);
-        let none = vec![false; n];
+        let none = Set::empty(n);
         let mut won = none.clone();
         let mut by_check = None;
         loop {
@@ -603,7 +707,7 @@ impl<'a> Game<'a> {
             // smaller table's result of the chase rule (then solved again without it).
             let by_check = by_check.get_or_insert_with(|| {
                 let chase_exits = CHASE_WIN_EXIT | CHASE_LOSS_EXIT;
-                if self.flags.iter().any(|&f| f & chase_exits != 0) {
+                if self.facts.iter().any(|f| f.flags & chase_exits != 0) {
                     self.solve_check(winner, &none, Rules::CheckOnly)
                 } else {
                     checked.clone()
@@ -613,7 +717,7 @@ impl<'a> Game<'a> {
                 won = self.solve_chase(winner, kind, &won);
             }
             if won == checked {
-                let by_chase = minus(&won, by_check);
+                let by_chase = won.minus(by_check);
                 return (won, by_chase);
             }
         }
@@ -630,7 +734,7 @@ impl<'a> Game<'a> {
         let forced = AtomicU8::new(0);
         map_nodes(
             &self.table.layout,
-            self.entries.len(),
+            self.node.len(),
             self.threads,
             |v, p, cursor| {
                 let known = forced.load(Relaxed);
@@ -669,27 +773,26 @@ impl<'a> Game<'a> {
 
     /// How many pieces of `kind` `side` has.
     fn count(&self, side: Color, kind: PieceKind) -> u32 {
-        (self.armies[side.index()] >> (4 * kind.index())) & 15
+        u32::from(self.armies[side.index()] >> (2 * kind.index())) & 3
     }
 
     /// How many pieces of `kind` of the other side `by` chases in node `v`.
     fn chases(&self, v: usize, by: Color, kind: PieceKind) -> u32 {
-        (self.chased[v][by.index()] >> (4 * kind.index())) & 15
+        u32::from(self.facts[v].chased[by.index()] >> (2 * kind.index())) & 3
     }
 
     /// The drawn positions that `winner` wins by perpetual check, or by forcing the play
     /// into `target` (positions it wins already).
     fn solve_check(&self, winner: Color, target: &Set, rules: Rules) -> Set {
-        let n = self.entries.len();
-        let all = vec![true; n];
+        let n = self.node.len();
+        let all = Set::from_fn(n, |_| true);
         // Moves out of the draws first: what each side can force by them.
         let w0 = self.attractor(winner, Player::Winner, target, &all, rules);
-        let d1 = minus(&all, &w0);
-        let none = vec![false; n];
-        let l0 = self.attractor(winner, Player::Loser, &none, &d1, rules);
-        let d2 = minus(&d1, &l0);
+        let d1 = all.minus(&w0);
+        let l0 = self.attractor(winner, Player::Loser, &Set::empty(n), &d1, rules);
+        let d2 = d1.minus(&l0);
         let w2 = self.zielonka(winner, d2, rules);
-        union(&w0, &w2)
+        w0.union(&w2)
     }
 
     /// The priority, in the game of the perpetual chase of the winner's piece of `kind`,
@@ -699,7 +802,7 @@ impl<'a> Game<'a> {
     /// of the winner. The winner wins an endless play when the highest priority seen
     /// forever is 1.
     fn chase_priority(&self, v: usize, w: usize, winner: Color, kind: PieceKind) -> u8 {
-        if self.flags[w] & IN_CHECK != 0 {
+        if self.facts[w].flags & IN_CHECK != 0 {
             return 2;
         }
         let mover = self.side(v);
@@ -744,10 +847,10 @@ impl<'a> Game<'a> {
         priority: &(dyn Fn(usize, usize) -> u8 + Sync),
         target: &Set,
     ) -> Set {
-        let n = self.entries.len();
-        let mut z2 = vec![false; n];
+        let n = self.node.len();
+        let mut z2 = Set::empty(n);
         loop {
-            let mut z1 = vec![true; n];
+            let mut z1 = Set::from_fn(n, |_| true);
             loop {
                 let z0 = self.edge_attractor(winner, priority, target, &z2, &z1);
                 if z0 == z1 {
@@ -774,17 +877,17 @@ impl<'a> Game<'a> {
         z1: &Set,
     ) -> Set {
         let start = self.scan(|v, p, cursor| {
-            if target[v] || self.escapes(v, winner, Player::Winner, Rules::Both) {
-                return Start::Attracted;
+            if target.has(v) || self.escapes(v, winner, Player::Winner, Rules::Both) {
+                return ATTRACTED;
             }
             if self.escapes(v, winner, Player::Loser, Rules::Both) {
-                return Start::Blocked;
+                return BLOCKED;
             }
             let (mut good, mut bad, mut zeros) = (false, false, 0u32);
             self.successors(v, p, cursor, |w| {
                 let ok = match priority(v, w) {
-                    2 => z2[w],
-                    1 => z1[w],
+                    2 => z2.has(w),
+                    1 => z1.has(w),
                     _ => {
                         zeros += 1;
                         return;
@@ -794,67 +897,51 @@ impl<'a> Game<'a> {
                 bad |= !ok;
             });
             match self.player(v, winner) {
-                Player::Winner if good => Start::Attracted,
-                Player::Winner => Start::Outside,
-                Player::Loser if bad => Start::Blocked,
-                Player::Loser if zeros == 0 => Start::Attracted,
-                Player::Loser => Start::Left(u8::try_from(zeros).expect("fewer than 256 moves")),
+                Player::Winner if good => ATTRACTED,
+                Player::Winner => 0,
+                Player::Loser if bad => BLOCKED,
+                Player::Loser => moves_left(zeros),
             }
         });
-        self.attract(winner, Player::Winner, &start, |v, u| priority(v, u) == 0)
+        self.attract(winner, Player::Winner, start, |v, u| priority(v, u) == 0)
     }
 
     /// Zielonka's algorithm for priorities 0, 1 and 2 on the closed set `alive`, in
     /// which no node can leave the draws: the nodes the winner wins.
     fn zielonka(&self, winner: Color, mut alive: Set, rules: Rules) -> Set {
-        let n = self.entries.len();
-        let mut won = vec![false; n];
+        let n = self.node.len();
+        let mut won = Set::empty(n);
         loop {
-            let top = (0..n)
-                .filter(|&v| alive[v])
-                .map(|v| self.priority(v, winner))
-                .max();
+            let top = alive.members().map(|v| self.priority(v, winner)).max();
             match top {
                 None | Some(0) => return won,
                 Some(1) => {
-                    let ones: Set = (0..n)
-                        .map(|v| alive[v] && self.priority(v, winner) == 1)
-                        .collect();
+                    let ones = Set::from_fn(n, |v| alive.has(v) && self.priority(v, winner) == 1);
                     let a = self.attractor(winner, Player::Winner, &ones, &alive, rules);
-                    let rest = minus(&alive, &a);
+                    let rest = alive.minus(&a);
                     let rest_won = self.zielonka(winner, rest.clone(), rules);
-                    let lost = minus(&rest, &rest_won);
-                    if !lost.iter().any(|&x| x) {
-                        return union(&won, &alive);
+                    let lost = rest.minus(&rest_won);
+                    if !lost.any() {
+                        return won.union(&alive);
                     }
                     let b = self.attractor(winner, Player::Loser, &lost, &alive, rules);
-                    alive = minus(&alive, &b);
+                    alive = alive.minus(&b);
                 }
                 Some(_) => {
-                    let twos: Set = (0..n)
-                        .map(|v| alive[v] && self.priority(v, winner) == 2)
-                        .collect();
+                    let twos = Set::from_fn(n, |v| alive.has(v) && self.priority(v, winner) == 2);
                     let a = self.attractor(winner, Player::Loser, &twos, &alive, rules);
-                    let rest = minus(&alive, &a);
+                    let rest = alive.minus(&a);
                     let rest_won = self.zielonka(winner, rest, rules);
-                    if !rest_won.iter().any(|&x| x) {
+                    if !rest_won.any() {
                         return won;
                     }
                     let b = self.attractor(winner, Player::Winner, &rest_won, &alive, rules);
-                    won = union(&won, &b);
-                    alive = minus(&alive, &b);
+                    won = won.union(&b);
+                    alive = alive.minus(&b);
                 }
             }
         }
     }
-}
-
-fn minus(a: &Set, b: &Set) -> Set {
-    a.iter().zip(b).map(|(&x, &y)| x && !y).collect()
-}
-
-fn union(a: &Set, b: &Set) -> Set {
-    a.iter().zip(b).map(|(&x, &y)| x || y).collect()
 }
 
 #[cfg(test)]
@@ -873,7 +960,7 @@ mod tests {
 
     /// The map from entries to nodes numbers the drawn entries in order, across the
     /// words of 64 (a full word, an empty one, a lone last bit, a last word cut short),
-    /// and has no node for any other entry.
+    /// has no node for any other entry, and gives each node's entry back.
     #[test]
     fn nodes_number_the_draws_in_order() {
         let mut codes = vec![0u16; 64 * 4 + 5];
@@ -881,17 +968,61 @@ mod tests {
             codes[e] = 1;
         }
         codes[7] = 2; // a mate, not a draw
-        let nodes = Nodes::new(&codes, |c| c == 1);
+        assert_eq!(numbered(&codes), 63 + 1 + 1 + 5);
+    }
+
+    /// The same over many words, where the nodes back to entries start their search
+    /// from every 64th node: runs of draws and gaps of every length up to 200, so that a
+    /// 64th node falls in full words, after empty ones and at a word's last bit.
+    #[test]
+    fn nodes_give_back_the_entries_of_long_tables() {
+        let mut codes = Vec::new();
+        let mut x = 12345u32;
+        while codes.len() < 100_000 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let (run, gap) = ((x >> 8) % 200, (x >> 20) % 200);
+            codes.extend((0..run).map(|_| 1u16).chain((0..gap).map(|_| 0)));
+        }
+        assert!(numbered(&codes) > 40_000);
+    }
+
+    /// Checks the map of `codes`' draws both ways and returns how many draws it has.
+    fn numbered(codes: &[u16]) -> usize {
+        let nodes = Nodes::new(codes);
         let mut next = 0;
         for (e, &c) in codes.iter().enumerate() {
             if c == 1 {
                 assert_eq!(nodes.get(e as u64), Some(next), "entry {e}");
+                assert_eq!(nodes.entry(next), e as u64, "node {next}");
                 next += 1;
             } else {
                 assert_eq!(nodes.get(e as u64), None, "entry {e}");
             }
         }
-        assert_eq!(next, 63 + 1 + 1 + 5);
+        assert_eq!(nodes.len(), next);
+        next
+    }
+
+    /// A set of nodes keeps its members in bits across words, and its difference and
+    /// union are those of the sets.
+    #[test]
+    fn sets_of_nodes_are_sets() {
+        let n = 200;
+        let a = Set::from_fn(n, |v| v % 3 == 0);
+        let b = Set::from_fn(n, |v| v % 5 == 0);
+        assert_eq!(a.members().count(), 67);
+        assert!(a.has(63) && a.has(198) && !a.has(199) && !a.has(64));
+        let expect = |f: &dyn Fn(usize) -> bool| (0..n).filter(|&v| f(v)).collect::<Vec<_>>();
+        assert_eq!(
+            a.minus(&b).members().collect::<Vec<_>>(),
+            expect(&|v| v % 3 == 0 && v % 5 != 0)
+        );
+        assert_eq!(
+            a.union(&b).members().collect::<Vec<_>>(),
+            expect(&|v| v % 3 == 0 || v % 5 == 0)
+        );
+        assert!(Set::from_fn(n, |_| true) == a.union(&Set::from_fn(n, |v| v % 3 != 0)));
+        assert!(!Set::empty(n).any() && Set::from_fn(n, |v| v == 199).any());
     }
 
     /// The check game solved a second way, by the nested fixpoint over moves that the
@@ -907,10 +1038,10 @@ mod tests {
             let plain = crate::gen::retrograde(&e, &InMemory(&subs), 2, &|_| {}).unwrap();
             if e.both_attack() {
                 let game = Game::new(&plain, &InMemory(&subs), 2).unwrap();
-                let none = vec![false; game.entries.len()];
+                let none = Set::empty(game.node.len());
                 for winner in Color::ALL {
                     let check = |v: usize, w: usize| {
-                        if game.flags[w] & IN_CHECK != 0 {
+                        if game.facts[w].flags & IN_CHECK != 0 {
                             0
                         } else if game.side(v) == winner {
                             1
@@ -921,7 +1052,7 @@ mod tests {
                     let zielonka = game.solve_check(winner, &none, Rules::Both);
                     let fixpoint = game.solve_edges(winner, &check, &none);
                     assert!(zielonka == fixpoint, "{e}, {winner:?} the winner");
-                    compared += zielonka.iter().filter(|&&x| x).count();
+                    compared += zielonka.members().count();
                 }
             }
             done.push(generate(&e, &subs, 2, &|_| {}).unwrap());
@@ -971,7 +1102,8 @@ mod tests {
         let after = Game::new(&plain, &InMemory(&unrecorded), 2).unwrap();
         let wins = CHECK_WIN_EXIT | CHASE_WIN_EXIT;
         let (mut win_exits, mut loss_exits) = (0, 0);
-        for (&b, &a) in before.flags.iter().zip(&after.flags) {
+        for (b, a) in before.facts.iter().zip(&after.facts) {
+            let (b, a) = (b.flags, a.flags);
             // Only the exits into KRKN change, and none is perpetual check's any more.
             assert_eq!(b & !(wins | CHASE_LOSS_EXIT), a & !(wins | CHASE_LOSS_EXIT));
             assert_eq!(
@@ -985,7 +1117,7 @@ mod tests {
         // 11,825 drawn positions; the horse's captures of the advisor into KRKN's rule
         // results are escapes of the check game from 6 of them; the chariot never
         // takes anything into a rule result (its one capture, the horse, wins plainly).
-        assert_eq!((before.flags.len(), win_exits, loss_exits), (11825, 0, 6));
+        assert_eq!((before.facts.len(), win_exits, loss_exits), (11825, 0, 6));
         let made = generate(&krakn, &unrecorded, 2, &|_| {}).unwrap();
         let mut moved = 0;
         for (&a, &b) in table.codes.iter().zip(&made.codes) {
@@ -1042,8 +1174,8 @@ mod tests {
                 let layout = &plain.layout;
                 let mut p: Placement = [Square::A0; MAX_PIECES];
                 let mut cursor = Cursor::new(layout);
-                for v in 0..game.entries.len() {
-                    let (side, index) = split(game.entries[v], layout.size);
+                for v in 0..game.node.len() {
+                    let (side, index) = split(game.node.entry(v), layout.size);
                     layout.decode(index, &mut p);
                     let pos = cursor.position(&p, side).unwrap().clone();
                     for m in xq_movegen::legal_moves(&pos) {
