@@ -160,6 +160,6 @@ test('bench in the worker and bench() in the module give the signature of xq ben
     await e.close();
   }
   const b = bench();
-  assert.equal(b.nodes, 683312);
+  assert.equal(b.nodes, 801383);
   console.log(`# wasm bench under Node: ${b.nodes} nodes ${Math.round(b.nps)} nps (${Math.round(b.ms)} ms)`);
 });

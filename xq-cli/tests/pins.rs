@@ -118,7 +118,7 @@ fn train_writes_the_pinned_network() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("hidden: 16, buckets: 1, hash: b7c9854a08ccde2b }"),
+        stdout.contains("hidden: 16, buckets: 1, hash: ff02e7faef13634e }"),
         "{stdout}"
     );
     let _ = std::fs::remove_dir_all(&d);

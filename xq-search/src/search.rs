@@ -647,9 +647,13 @@ impl Searcher {
                 return static_eval;
             }
             // Razoring: hopelessly below alpha near the leaves, only a capture sequence
-            // could help; if quiescence cannot lift the score, believe it.
+            // could help; if quiescence cannot lift the score, believe it. Not once alpha
+            // is decisive: in a won ending the search's values run far above the static
+            // evaluation, and a quiet mate would be cut off with the rest, as quiet
+            // pruning would (below).
             if self.config.futility
                 && depth <= self.params.razor_depth
+                && alpha < DECISIVE
                 && !is_mate(alpha)
                 && static_eval + self.params.razor_margin(depth) < alpha
             {

@@ -316,11 +316,10 @@ fn reverse_futility_does_not_hide_a_quiet_mate_against_a_side_without_attackers(
 fn escapes_two_move_mates() {
     // Take the suite's mates in two and give the move to the defender instead: the
     // mate is threatened, and the engine must choose a move after which the attacker
-    // has no mate in two (checked exhaustively, without search code). At depth 6: at 5,
-    // with round 38's network, Black plays h2h1 in RFP_HID_A_QUIET_MATE, after which Red
-    // mates with the quiet c9d7 (with `razor_depth` 0, or with `prune_depth` 0, depth 5
-    // plays f9e9; which pruning misses the mate is not known); round 31's network had
-    // chosen f9e9 at depth 5.
+    // has no mate in two (checked exhaustively, without search code). At depth 5 with
+    // round 38's network, Black played h2h1 in RFP_HID_A_QUIET_MATE, after which Red
+    // mates with the quiet c9d7, while razoring cut the mate off below it at nodes whose
+    // alpha was decisive (now razoring stops there, as quiet pruning does).
     let mut tried = 0;
     for line in include_str!("../../data/mates.epd").lines() {
         if !line.contains(";mate 2") {
@@ -356,7 +355,7 @@ fn escapes_two_move_mates() {
         tried += 1;
         let r = search(
             &game(&flipped, ""),
-            Limits::depth(6),
+            Limits::depth(5),
             SearchConfig::default(),
         );
         let m = r.best_move.unwrap();
