@@ -201,17 +201,12 @@ pub(crate) fn apply(
             } else {
                 Rule::PerpetualCheck
             };
-            let to_move = if facts[v].flags & BLACK_TO_MOVE != 0 {
-                Color::Black
-            } else {
-                Color::Red
-            };
             let e = node.entry(v) as usize;
             assert_eq!(
                 table.codes[e], 1,
                 "a drawn position is won by one side only"
             );
-            table.codes[e] = rule_code(rule, to_move == winner);
+            table.codes[e] = rule_code(rule, facts[v].side() == winner);
             decided += 1;
         }
     }
@@ -268,6 +263,17 @@ struct Facts {
     /// What each side (Red, Black) chases: for each kind of the other side's pieces, how
     /// many of them, in two bits from `2 * kind.index()`.
     chased: [u16; 2],
+}
+
+impl Facts {
+    /// The side to move.
+    fn side(&self) -> Color {
+        if self.flags & BLACK_TO_MOVE != 0 {
+            Color::Black
+        } else {
+            Color::Red
+        }
+    }
 }
 
 /// A set of nodes, a bit a node.
@@ -458,11 +464,7 @@ impl<'a> Game<'a> {
     }
 
     fn side(&self, v: usize) -> Color {
-        if self.facts[v].flags & BLACK_TO_MOVE != 0 {
-            Color::Black
-        } else {
-            Color::Red
-        }
+        self.facts[v].side()
     }
 
     fn player(&self, v: usize, winner: Color) -> Player {
