@@ -1,7 +1,7 @@
 //! `xq analyze`: search one position and explain the result.
 
 use crate::board::diagram;
-use crate::{hash_mib, NetArgs, PositionArgs, StdoutClosed};
+use crate::{hash_mib, positive, search_depth, NetArgs, PositionArgs, StdoutClosed};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::time::Duration;
@@ -20,14 +20,14 @@ pub struct AnalyzeArgs {
     position: PositionArgs,
     #[command(flatten)]
     net: NetArgs,
-    /// Search to this depth.
-    #[arg(long)]
+    /// Search to this depth (1 to 124).
+    #[arg(long, value_parser = search_depth())]
     depth: Option<u32>,
     /// Search for this many milliseconds (the default is 3000 when no limit is given).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = positive)]
     movetime: Option<u64>,
     /// Search about this many nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = positive)]
     nodes: Option<u64>,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MIB, value_name = "MB", value_parser = hash_mib())]
@@ -89,7 +89,7 @@ fn notation(pos: &Position, line: &[Move], notation: Notation) -> Vec<String> {
 /// The search limit the arguments ask for: 3 seconds when none is given.
 fn limits(args: &AnalyzeArgs) -> Limits {
     match (args.depth, args.movetime, args.nodes) {
-        (Some(d), _, _) => Limits::depth(d.max(1)),
+        (Some(d), _, _) => Limits::depth(d),
         (_, Some(ms), _) => Limits::movetime(Duration::from_millis(ms)),
         (_, _, Some(n)) => Limits::nodes(n),
         _ => Limits::movetime(Duration::from_millis(3000)),

@@ -14,7 +14,7 @@
 //! ±1000), or with `--by wdl` in the expected result by the win/draw/loss model.
 
 use crate::convert::{read_games, EncodingArg, NotationArg};
-use crate::{hash_mib, StdoutClosed};
+use crate::{hash_mib, positive, search_depth, StdoutClosed};
 use anyhow::{anyhow, Context, Result};
 use serde_json::json;
 use std::io::Write;
@@ -59,13 +59,13 @@ pub struct AnnotateArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Search each position for this many milliseconds (the default: 500).
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = positive)]
     pub movetime: Option<u64>,
-    /// Search each position to this depth.
-    #[arg(long)]
+    /// Search each position to this depth (1 to 124).
+    #[arg(long, value_parser = search_depth())]
     pub depth: Option<u32>,
     /// Search each position for about this many nodes.
-    #[arg(long)]
+    #[arg(long, value_parser = positive)]
     pub nodes: Option<u64>,
     /// Games analysed at once, each on its own thread with its own table.
     #[arg(long, default_value_t = 1, value_name = "N",
@@ -105,11 +105,11 @@ fn tally_json(t: &Tally) -> serde_json::Value {
 /// The search limit of every position, and its description.
 fn limits(args: &AnnotateArgs) -> (Limits, String) {
     if let Some(d) = args.depth {
-        (Limits::depth(d.max(1)), format!("depth {}", d.max(1)))
+        (Limits::depth(d), format!("depth {d}"))
     } else if let Some(n) = args.nodes {
-        (Limits::nodes(n.max(1)), format!("nodes {}", n.max(1)))
+        (Limits::nodes(n), format!("nodes {n}"))
     } else {
-        let ms = args.movetime.unwrap_or(DEFAULT_MOVETIME_MS).max(1);
+        let ms = args.movetime.unwrap_or(DEFAULT_MOVETIME_MS);
         (
             Limits::movetime(Duration::from_millis(ms)),
             format!("movetime {ms} ms"),

@@ -117,6 +117,22 @@ fn hash_mib() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH_MIB as u64)
 }
 
+/// The parser of a search depth (`--depth`): 1 to [`xq_search::MAX_DEPTH`], the depths a
+/// search completes.
+fn search_depth() -> clap::builder::RangedU64ValueParser<u32> {
+    clap::builder::RangedU64ValueParser::new().range(1..=u64::from(xq_search::MAX_DEPTH))
+}
+
+/// The parser of a count of nodes or milliseconds to search (`--nodes`, `--movetime`):
+/// 1 or more, since 0 would ask for no search.
+fn positive(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(0) => Err("0 searches nothing: give 1 or more".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// Where `xq serve` listens.
 #[derive(clap::Args, Debug)]
 struct ServeArgs {

@@ -411,6 +411,57 @@ fn hash_sizes_are_bounded_like_the_hash_option() {
 }
 
 #[test]
+fn search_limits_are_bounded() {
+    // A depth is one the search completes (1 to 124); nodes and milliseconds are
+    // positive: before, `--depth 0` searched depth 1 without saying so.
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["analyze", "--depth", "0"],
+            "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=124\n",
+        ),
+        (
+            &["analyze", "--depth", "125"],
+            "error: invalid value '125' for '--depth <DEPTH>': 125 is not in 1..=124\n",
+        ),
+        (
+            &["analyze", "--nodes", "0"],
+            "error: invalid value '0' for '--nodes <NODES>': 0 searches nothing: give 1 or more\n",
+        ),
+        (
+            &["analyze", "--movetime", "0"],
+            "error: invalid value '0' for '--movetime <MS>': 0 searches nothing: give 1 or more\n",
+        ),
+        (
+            &["annotate", "game.pgn", "--depth", "0"],
+            "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=124\n",
+        ),
+        (
+            &["annotate", "game.pgn", "--nodes", "0"],
+            "error: invalid value '0' for '--nodes <NODES>': 0 searches nothing: give 1 or more\n",
+        ),
+    ];
+    for (args, expected) in cases {
+        let o = xq(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            format!("{expected}\nFor more information, try '--help'.\n"),
+            "{args:?}"
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    // The deepest depth is accepted (a mate ends the search long before it).
+    let o = xq(&[
+        "analyze",
+        "--fen",
+        "3k5/9/9/9/9/9/9/9/9/R3K4 w",
+        "--depth",
+        "124",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
 fn perft_output() {
     let o = xq(&["perft", "3"]);
     let out = stdout(&o);

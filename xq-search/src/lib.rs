@@ -27,7 +27,7 @@ pub mod wdl;
 
 pub use engine::Engine;
 pub use info::{Info, SearchResult};
-pub use limits::{Limits, SearchConfig, StopSignal};
+pub use limits::{Limits, SearchConfig, StopSignal, MAX_DEPTH};
 pub use params::{SearchParams, UnknownParam};
 pub use score::Score;
 pub use search::Searcher;

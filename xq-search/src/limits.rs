@@ -5,6 +5,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use xq_core::Move;
 
+/// The deepest iteration a search runs: a larger [`Limits::depth`] is read as this.
+///
+/// ```
+/// assert_eq!(xq_search::MAX_DEPTH, 124);
+/// ```
+pub const MAX_DEPTH: u32 = crate::score::MAX_PLY as u32 - 4;
+
 /// What a running search polls (every 1,024 nodes) to know whether it must stop: an
 /// [`AtomicBool`] set from another thread, or any `Fn() -> bool` (a flag a web page shares
 /// with its worker, say).
@@ -72,7 +79,8 @@ impl<F: Fn() -> bool> StopSignal for F {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest iteration to complete.
+    /// Deepest iteration to complete (a search always completes depth 1, and goes no
+    /// deeper than [`MAX_DEPTH`]).
     pub depth: Option<u32>,
     /// Stop after about this many nodes (all threads' together in a parallel search:
     /// they exchange their counts every 1,024 nodes; exact with one thread).

@@ -5,8 +5,8 @@
 
 use crate::correction::CorrectionKeys;
 use crate::info::{Info, SearchResult};
-use crate::limits::{Limits, StopSignal};
-use crate::score::{self, is_mate, mated_in, Score, INFINITE, MAX_PLY};
+use crate::limits::{Limits, StopSignal, MAX_DEPTH};
+use crate::score::{self, is_mate, mated_in, Score, INFINITE};
 use crate::search::Searcher;
 use crate::stack::Pv;
 use crate::time::Instant;
@@ -126,10 +126,7 @@ impl Searcher {
             }
         }
 
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 4)
-            .min(MAX_PLY as u32 - 4);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
         let lines = self.multipv.min(root.len());
         // Each line's value in the last iteration, in search order: the centre of its
         // aspiration window in the next.
