@@ -86,7 +86,7 @@
 //! image of its placement has a smaller number.
 
 use crate::ending::Ending;
-use crate::gen::{for_chunks, Facts, Table};
+use crate::gen::{for_chunks, Facts, RuleCounts, Table};
 use crate::index::{Cursor, Layout, MAX_PIECES};
 use crate::value::{TableValue, WdlValue, CODE_FIRST_RULE, CODE_RULE_LOSS};
 use crate::TablebaseError;
@@ -707,12 +707,7 @@ impl TableFile {
         self.check_kind(Kind::Distance)?;
         let mut codes = Vec::with_capacity(2 * self.header.size as usize);
         for b in 0..self.blocks.len() {
-            let data = self.block(b)?;
-            if self.header.width == 1 {
-                codes.extend(data.iter().map(|&c| self.byte_code(c)));
-            } else {
-                codes.extend(data.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
-            }
+            codes.extend(self.block_codes(b)?);
         }
         if self.header.version >= 3 {
             self.clear_broken(&mut codes);
@@ -721,6 +716,50 @@ impl TableFile {
             layout: self.layout.clone(),
             codes,
         })
+    }
+
+    /// The codes of block `b`, in order (checked as [`block`](TableFile::block) checks
+    /// it).
+    fn block_codes(&self, b: usize) -> Result<impl Iterator<Item = u16> + '_, TablebaseError> {
+        let data = self.block(b)?;
+        let width = usize::from(self.header.width);
+        Ok((0..data.len() / width).map(move |i| {
+            if width == 1 {
+                self.byte_code(data[i])
+            } else {
+                u16::from_le_bytes([data[2 * i], data[2 * i + 1]])
+            }
+        }))
+    }
+
+    /// What the rules decided in a distance file, read a block at a time (every block
+    /// checked), as [`Table::rule_counts`] counts the table [`read_all`](TableFile::read_all)
+    /// gives: the broken numbers of version 3 and newer, which hold a neighbour's code,
+    /// are left out. A few blocks in memory, not the table.
+    pub(crate) fn rule_counts(&self) -> Result<RuleCounts, TablebaseError> {
+        self.check_kind(Kind::Distance)?;
+        let layout = &self.layout;
+        let (mut p, mut cursor) = ([xq_core::Square::A0; MAX_PIECES], Cursor::new(layout));
+        let per = self.header.block_values as u64;
+        let mut counts = RuleCounts::default();
+        for b in 0..self.blocks.len() {
+            for (i, code) in self.block_codes(b)?.enumerate() {
+                // Only a rule's code counts; only then is the number's position looked at.
+                if code < CODE_FIRST_RULE {
+                    continue;
+                }
+                let entry = b as u64 * per + i as u64;
+                if self.header.version >= 3 {
+                    let side = Color::ALL[(entry / layout.size) as usize];
+                    let canonical = layout.decode(entry % layout.size, &mut p);
+                    if !canonical || cursor.position(&p, side).is_none() {
+                        continue;
+                    }
+                }
+                counts.add(code);
+            }
+        }
+        Ok(counts)
     }
 
     /// Sets the code of every broken number (no legal position) to 0.

@@ -127,10 +127,17 @@ impl Table {
     /// assert_eq!(krk.rule_decided(), 0);
     /// ```
     pub fn rule_decided(&self) -> u64 {
+        self.rule_counts().decided
+    }
+
+    /// The rules' counts of the table's codes.
+    pub(crate) fn rule_counts(&self) -> RuleCounts {
         self.codes
             .iter()
-            .filter(|&&c| TableValue::from_code(c).is_some_and(TableValue::by_rule))
-            .count() as u64
+            .fold(RuleCounts::default(), |mut counts, &c| {
+                counts.add(c);
+                counts
+            })
     }
 
     /// Of [`rule_decided`](Table::rule_decided), the positions decided by the chase rule
@@ -156,20 +163,55 @@ impl Table {
         if !self.layout.ending.both_attack() {
             return None;
         }
-        let mut chase = 0;
-        for &c in &self.codes {
-            match c {
-                CODE_CHASE_LOSS | CODE_CHASE_WIN => chase += 1,
-                CODE_RULE_LOSS | CODE_RULE_WIN => return None,
-                _ => {}
-            }
-        }
-        Some(chase)
+        self.rule_counts().chase()
     }
 
     /// Counts and the longest mate of the table.
     pub fn stats(&self) -> TableStats {
         Facts::of(&self.codes, 0, self.layout.size).stats(&self.layout)
+    }
+}
+
+/// What the rules of perpetual check and chase decided in a table, counted a code at a
+/// time: from a table in memory ([`Table::rule_counts`]) or a file read a block at a
+/// time.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct RuleCounts {
+    /// Positions won or lost by a rule.
+    pub decided: u64,
+    /// Of them, the rule wins.
+    pub wins: u64,
+    /// Of them, those whose win needs the chase rule.
+    chase: u64,
+    /// Is there a rule result that does not say its rule (format version 3 or older)?
+    unnamed: bool,
+}
+
+impl RuleCounts {
+    /// Counts a position's code.
+    #[inline]
+    pub(crate) fn add(&mut self, code: u16) {
+        if code < CODE_FIRST_RULE {
+            return;
+        }
+        match TableValue::from_code(code) {
+            Some(TableValue::RuleWin { .. }) => {
+                (self.decided, self.wins) = (self.decided + 1, self.wins + 1)
+            }
+            Some(TableValue::RuleLoss { .. }) => self.decided += 1,
+            _ => {}
+        }
+        match code {
+            CODE_CHASE_LOSS | CODE_CHASE_WIN => self.chase += 1,
+            CODE_RULE_LOSS | CODE_RULE_WIN => self.unnamed = true,
+            _ => {}
+        }
+    }
+
+    /// The positions decided by the chase rule; `None` when a rule result does not say
+    /// its rule.
+    pub(crate) fn chase(&self) -> Option<u64> {
+        (!self.unnamed).then_some(self.chase)
     }
 }
 

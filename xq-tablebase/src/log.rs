@@ -36,7 +36,9 @@
 //! and not known otherwise, and [`Log::open`] rewrites a log of format 1 as format 2
 //! before it appends.
 
-use crate::{Ending, Table, TableStats, TableValue, TablebaseError};
+use crate::format::TableFile;
+use crate::gen::RuleCounts;
+use crate::{Ending, Table, TableStats, TablebaseError};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write as _};
@@ -165,28 +167,32 @@ impl Record {
     /// assert!(row.to_csv().starts_with("KRK,generated,4401,1917,54,2430,1917,0,0,0,54,2430,0,0,0,4,0.250,,,,634,"));
     /// ```
     pub fn generated(table: &Table, bytes: u64) -> Record {
-        let (mut decided, mut wins) = (0, 0);
-        if table.ending().both_attack() {
-            for &code in &table.codes {
-                match TableValue::from_code(code) {
-                    Some(TableValue::RuleWin { .. }) => (decided, wins) = (decided + 1, wins + 1),
-                    Some(TableValue::RuleLoss { .. }) => decided += 1,
-                    _ => {}
-                }
-            }
-        }
+        let counts = if table.ending().both_attack() {
+            table.rule_counts()
+        } else {
+            RuleCounts::default()
+        };
+        Record::with_rule_counts(
+            Record::kept(&table.stats(), bytes),
+            Status::Generated,
+            counts,
+        )
+    }
+
+    /// `row` with the rule's counts of its table (`counts`) and `status`.
+    fn with_rule_counts(row: Record, status: Status, counts: RuleCounts) -> Record {
         Record {
-            status: Status::Generated,
-            rule_decided: Some(decided),
-            rule_wins: Some(wins),
-            chase_decided: table.chase_decided().or((decided == 0).then_some(0)),
-            ..Record::kept(&table.stats(), bytes)
+            status,
+            rule_decided: Some(counts.decided),
+            rule_wins: Some(counts.wins),
+            chase_decided: counts.chase().or((counts.decided == 0).then_some(0)),
+            ..row
         }
     }
 
     /// The row of a good table of `stats.ending` found in `dir` and kept: where both
-    /// sides attack, the distance file is read whole, so the row has the rule's counts as
-    /// a generated row does; elsewhere the header says everything ([`Record::kept`]).
+    /// sides attack, the distance file is read a block at a time (every block checked, a
+    /// few in memory), so the row has the rule's counts as a generated row does; elsewhere the header says everything ([`Record::kept`]).
     /// `stats` and `bytes` are what [`Tablebases::stats`](crate::Tablebases::stats) gives.
     ///
     /// ```
@@ -201,16 +207,18 @@ impl Record {
     /// ```
     ///
     /// # Errors
-    /// When the distance file cannot be read whole, or is damaged.
+    /// When the distance file cannot be read, or a block of it is damaged.
     pub fn kept_in(dir: &Path, stats: &TableStats, bytes: u64) -> Result<Record, TablebaseError> {
         if !stats.ending.both_attack() {
             return Ok(Record::kept(stats, bytes));
         }
-        let table = crate::format::read_table(&dir.join(stats.ending.file_name()))?;
-        Ok(Record {
-            status: Status::Kept,
-            ..Record::generated(&table, bytes)
-        })
+        let file = TableFile::open(&dir.join(stats.ending.file_name()))?;
+        let counts = file.rule_counts()?;
+        Ok(Record::with_rule_counts(
+            Record::kept(stats, bytes),
+            Status::Kept,
+            counts,
+        ))
     }
 
     /// The row of a table found in the directory: what its header says (`stats`, as

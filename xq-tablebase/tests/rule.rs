@@ -721,5 +721,14 @@ fn a_chariot_and_two_advisors_against_a_cannon_by_the_chase_rule() {
     );
     let file = xq_tablebase::read_table(&dir.join("KRAAKC.xqtb")).unwrap();
     assert_eq!(file.chase_decided(), Some(180));
+    // The row of the kept file, its blocks read one at a time, counts what the
+    // generated table's row counts.
+    let (stats, bytes) = tb.stats(&table.ending()).unwrap().unwrap();
+    let kept = xq_tablebase::log::Record::kept_in(&dir, &stats, bytes).unwrap();
+    let made = xq_tablebase::log::Record::generated(table, bytes);
+    let counts = |r: &xq_tablebase::log::Record| (r.rule_decided, r.rule_wins, r.chase_decided);
+    // 18 of the 180 won by the side to move, all by the chase rule.
+    assert_eq!(counts(&made), (Some(180), Some(18), Some(180)));
+    assert_eq!(counts(&kept), counts(&made));
     std::fs::remove_dir_all(&dir).unwrap();
 }
