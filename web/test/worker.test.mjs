@@ -159,6 +159,9 @@ test('bench in the worker and bench() in the module give the signature of xq ben
   } finally {
     await e.close();
   }
+  // A depth that would search nothing, or never end, is refused with the range.
+  assert.throws(() => bench(0), /^Error: bench depth 0: 1 to 20$/);
+  assert.throws(() => bench(21), /^Error: bench depth 21: 1 to 20$/);
   const b = bench();
   assert.equal(b.nodes, 801383);
   console.log(`# wasm bench under Node: ${b.nodes} nodes ${Math.round(b.nps)} nps (${Math.round(b.ms)} ms)`);

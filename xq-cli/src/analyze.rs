@@ -8,7 +8,7 @@ use std::time::Duration;
 use xq_core::{Ignore, Move, Position};
 use xq_movegen::notation::{write_line, Notation};
 use xq_search::engine::DEFAULT_HASH_MIB;
-use xq_search::engine::{Engine, Options, SearchEngine, MAX_THREADS};
+use xq_search::engine::{Engine, Options, SearchEngine, MAX_MULTIPV, MAX_THREADS};
 use xq_search::{Info, Limits, Score, SearchResult};
 use xq_tablebase::TableValue;
 
@@ -32,8 +32,9 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = DEFAULT_HASH_MIB, value_name = "MB", value_parser = hash_mib())]
     hash: usize,
-    /// Report the best N moves, each with its own line.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// Report the best N moves, each with its own line (1 to 16).
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_MULTIPV as u64))]
     multipv: usize,
     /// Search threads (Lazy SMP, 1 to 1024).
     #[arg(long, default_value_t = 1, value_name = "N",

@@ -413,8 +413,10 @@ fn hash_sizes_are_bounded_like_the_hash_option() {
 #[test]
 fn search_limits_are_bounded() {
     // A depth is one the search completes (1 to 124); nodes and milliseconds are
-    // positive: before, `--depth 0` searched depth 1 without saying so.
-    let cases: [(&[&str], &str); 6] = [
+    // positive; lines of MultiPV 1 to 16: before, `--depth 0` searched depth 1 and
+    // `--multipv 0` one line, `--multipv 17` sixteen, without saying so, and `xq bench 0`
+    // gave 0 nodes.
+    let cases: [(&[&str], &str); 9] = [
         (
             &["analyze", "--depth", "0"],
             "error: invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=124\n",
@@ -430,6 +432,18 @@ fn search_limits_are_bounded() {
         (
             &["analyze", "--movetime", "0"],
             "error: invalid value '0' for '--movetime <MS>': 0 searches nothing: give 1 or more\n",
+        ),
+        (
+            &["bench", "0"],
+            "error: invalid value '0' for '[DEPTH]': 0 is not in 1..=20\n",
+        ),
+        (
+            &["analyze", "--multipv", "0"],
+            "error: invalid value '0' for '--multipv <N>': 0 is not in 1..=16\n",
+        ),
+        (
+            &["analyze", "--multipv", "17"],
+            "error: invalid value '17' for '--multipv <N>': 17 is not in 1..=16\n",
         ),
         (
             &["annotate", "game.pgn", "--depth", "0"],

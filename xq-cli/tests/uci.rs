@@ -744,3 +744,18 @@ fn search_parameters_are_options_in_a_tuning_build_only() {
     let (_, lines) = e.go("depth 8");
     assert_eq!(last_nodes(&lines), plain);
 }
+
+#[test]
+fn a_bench_depth_out_of_range_is_refused() {
+    use xq_protocol::Protocol;
+    let (mut uci, lines) = small_machine();
+    uci.handle("bench 0");
+    uci.handle("bench 21");
+    assert_eq!(
+        *lines.lock().unwrap(),
+        [
+            "info string bench: depth must be between 1 and 20, not 0 (in: bench 0)",
+            "info string bench: depth must be between 1 and 20, not 21 (in: bench 21)",
+        ]
+    );
+}

@@ -365,7 +365,11 @@ impl<E: SearchEngine> Session<E> {
     fn bench(&mut self, args: &[&str]) -> Result<(), CommandError> {
         let depth = match args {
             [] => xq_search::bench::DEPTH,
-            [d] => crate::parse::parse_spin("depth", Some(d), 1, 20)? as u32,
+            [d] => {
+                let depths = xq_search::bench::DEPTHS;
+                let (min, max) = (u64::from(*depths.start()), u64::from(*depths.end()));
+                crate::parse::parse_spin("depth", Some(d), min, max)? as u32
+            }
             _ => return Err(CommandError::Usage("bench [depth]")),
         };
         self.engine.stop();

@@ -22,6 +22,9 @@ use xq_movegen::Game;
 pub const POSITIONS: &str = include_str!("bench.fens");
 /// The depth each position is searched to.
 pub const DEPTH: u32 = 9;
+/// The depths a bench may be asked for (`xq bench`, UCI's `bench`, the web package's
+/// `bench()`): a bench at depth 0 would search nothing, and past 20 one would not end.
+pub const DEPTHS: std::ops::RangeInclusive<u32> = 1..=20;
 /// The table size of each position's searcher, MiB.
 pub const HASH_MIB: usize = 16;
 

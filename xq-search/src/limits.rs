@@ -79,8 +79,8 @@ impl<F: Fn() -> bool> StopSignal for F {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest iteration to complete (a search always completes depth 1, and goes no
-    /// deeper than [`MAX_DEPTH`]).
+    /// Deepest iteration to complete, at most [`MAX_DEPTH`]. At 0 no iteration runs:
+    /// the result is the first legal move, unsearched (depth 0, score 0).
     pub depth: Option<u32>,
     /// Stop after about this many nodes (all threads' together in a parallel search:
     /// they exchange their counts every 1,024 nodes; exact with one thread).

@@ -178,12 +178,22 @@ pub struct BenchResult {
     pub nps: f64,
 }
 
-/// `xq bench` in the page: the same 40 positions, depth (9 when omitted), 16 MiB table
-/// and network, so the node count equals the native one's; the time is the page's clock.
+/// `xq bench` in the page: the same 40 positions, depth (9 when omitted; 1 to 20), 16 MiB
+/// table and network, so the node count equals the native one's; the time is the page's
+/// clock. A depth outside 1 to 20 is an error that says so.
 #[wasm_bindgen]
 pub fn bench(depth: Option<u32>) -> Result<BenchResult, JsError> {
+    let depth = depth.unwrap_or(xq_search::bench::DEPTH);
+    let depths = xq_search::bench::DEPTHS;
+    if !depths.contains(&depth) {
+        return Err(JsError::new(&format!(
+            "bench depth {depth}: {} to {}",
+            depths.start(),
+            depths.end()
+        )));
+    }
     let c = xq_search::bench::run(
-        depth.unwrap_or(xq_search::bench::DEPTH),
+        depth,
         xq_search::bench::HASH_MIB,
         xq_eval::nnue::default_network(),
         &mut |_, _, _| {},
