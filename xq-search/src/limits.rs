@@ -83,7 +83,10 @@ pub struct Limits {
     /// the result is the first legal move, unsearched (depth 0, score 0).
     pub depth: Option<u32>,
     /// Stop after about this many nodes (all threads' together in a parallel search:
-    /// they exchange their counts every 1,024 nodes; exact with one thread).
+    /// they exchange their counts every 1,024 nodes; exact with one thread), but never
+    /// before depth 1 is done: no limit and no stop flag cuts the first iteration's first
+    /// line (a few dozen nodes; at most 453 on `xq bench`'s positions), so that the move
+    /// is a searched one.
     pub nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate: Option<u32>,

@@ -143,7 +143,9 @@ impl Searcher {
             let mut infos = Vec::new();
             for (line, prev_value) in prev_values.clone().into_iter().enumerate().take(lines) {
                 self.seldepth = 0;
+                self.finishing_first = depth == 1 && line == 0;
                 let value = self.aspiration(d as i32, prev_value, stop);
+                self.finishing_first = false;
                 if self.stopped && (depth > 1 || line > 0 || self.stack[0].pv.is_empty()) {
                     // An unfinished iteration: keep what it proved at the root.
                     if line == 0 && !self.stack[0].pv.is_empty() && value > -INFINITE && depth > 1 {

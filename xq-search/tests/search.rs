@@ -370,14 +370,24 @@ fn escapes_two_move_mates() {
 
 #[test]
 fn always_returns_a_legal_move() {
-    // Stopped before it starts: still a legal move.
+    // Stopped before it starts: still a legal move, and a searched one: the first
+    // iteration always finishes (before, the first legal move, e0e1, unsearched).
     let g = game(xq_core::START_FEN, "");
     let mut s = Searcher::new(1);
-    let r = s.search(&g, &Limits::depth(10), &AtomicBool::new(true), |_| {});
+    let mut reported = Vec::new();
+    let r = s.search(&g, &Limits::depth(10), &AtomicBool::new(true), |i| {
+        reported.push(i.depth)
+    });
     assert!(is_legal(g.position(), r.best_move.unwrap()));
-    // A tiny node budget.
-    let r = search(&g, Limits::nodes(50), SearchConfig::default());
-    assert!(is_legal(g.position(), r.best_move.unwrap()));
+    assert_eq!((r.depth, reported), (1, vec![1]));
+    assert_eq!(r.pv.first(), r.best_move.as_ref());
+    // A tiny node budget, down to one node: depth 1 all the same, the same move.
+    for n in [1, 50] {
+        let tiny = search(&g, Limits::nodes(n), SearchConfig::default());
+        assert!(is_legal(g.position(), tiny.best_move.unwrap()));
+        assert_eq!((tiny.depth, tiny.best_move), (1, r.best_move), "{n} nodes");
+        assert!(tiny.nodes > 1, "{n} nodes");
+    }
     // No legal move: none, and the side to move has lost.
     let mated = game("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", "");
     let r = search(&mated, Limits::depth(3), SearchConfig::default());
