@@ -192,8 +192,9 @@ impl Record {
 
     /// The row of a good table of `stats.ending` found in `dir` and kept: where both
     /// sides attack, the distance file is read a block at a time (every block checked, a
-    /// few in memory), so the row has the rule's counts as a generated row does; elsewhere the header says everything ([`Record::kept`]).
-    /// `stats` and `bytes` are what [`Tablebases::stats`](crate::Tablebases::stats) gives.
+    /// few in memory), so the row has the rule's counts as a generated row does;
+    /// elsewhere the header says everything ([`Record::kept`]). `stats` and `bytes` are
+    /// what [`Tablebases::stats`](crate::Tablebases::stats) gives.
     ///
     /// ```
     /// use xq_tablebase::{log::{Record, Status}, Tablebases};
