@@ -371,7 +371,7 @@ fn escapes_two_move_mates() {
 #[test]
 fn always_returns_a_legal_move() {
     // Stopped before it starts: still a legal move, and a searched one: the first
-    // iteration always finishes (before, the first legal move, e0e1, unsearched).
+    // iteration always finishes.
     let g = game(xq_core::START_FEN, "");
     let mut s = Searcher::new(1);
     let mut reported = Vec::new();
@@ -381,7 +381,8 @@ fn always_returns_a_legal_move() {
     assert!(is_legal(g.position(), r.best_move.unwrap()));
     assert_eq!((r.depth, reported), (1, vec![1]));
     assert_eq!(r.pv.first(), r.best_move.as_ref());
-    // A tiny node budget, down to one node: depth 1 all the same, the same move.
+    // A tiny node budget, down to one node: depth 1 all the same, the same move (one
+    // node gave e0e1 before, the first legal move, unsearched).
     for n in [1, 50] {
         let tiny = search(&g, Limits::nodes(n), SearchConfig::default());
         assert!(is_legal(g.position(), tiny.best_move.unwrap()));
