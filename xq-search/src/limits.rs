@@ -79,8 +79,8 @@ impl<F: Fn() -> bool> StopSignal for F {
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Deepest iteration to complete, at most [`MAX_DEPTH`]. At 0 no iteration runs:
-    /// the result is the first legal move, unsearched (depth 0, score 0).
+    /// Deepest iteration to complete, at most [`MAX_DEPTH`]. 0 is read as 1: every
+    /// search finishes depth 1, so that its move is a searched one.
     pub depth: Option<u32>,
     /// Stop after about this many nodes (all threads' together in a parallel search:
     /// they exchange their counts every 1,024 nodes; exact with one thread), but never

@@ -126,7 +126,7 @@ impl Searcher {
             }
         }
 
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = self.multipv.min(root.len());
         // Each line's value in the last iteration, in search order: the centre of its
         // aspiration window in the next.
@@ -143,9 +143,11 @@ impl Searcher {
             let mut infos = Vec::new();
             for (line, prev_value) in prev_values.clone().into_iter().enumerate().take(lines) {
                 self.seldepth = 0;
-                self.finishing_first = depth == 1 && line == 0;
-                let value = self.aspiration(d as i32, prev_value, stop);
-                self.finishing_first = false;
+                let value = if depth == 1 && line == 0 {
+                    self.finish_first_line(prev_value)
+                } else {
+                    self.aspiration(d as i32, prev_value, stop)
+                };
                 if self.stopped && (depth > 1 || line > 0 || self.stack[0].pv.is_empty()) {
                     // An unfinished iteration: keep what it proved at the root.
                     if line == 0 && !self.stack[0].pv.is_empty() && value > -INFINITE && depth > 1 {
@@ -243,6 +245,17 @@ impl Searcher {
         result.nodes = self.total_nodes();
         result.time = self.start.elapsed();
         result
+    }
+
+    /// The first line of the first iteration (depth 1), searched whatever the limits and
+    /// the stop signal say, so that the answer is a searched move: depth 1 takes a few
+    /// dozen nodes. The limits apply again from the next node on, which ends the search
+    /// at once if one is already reached.
+    fn finish_first_line(&mut self, prev: i32) -> i32 {
+        let (nodes, budget) = (self.limits.nodes.take(), self.budget.take());
+        let value = self.aspiration(1, prev, &|| false);
+        (self.limits.nodes, self.budget) = (nodes, budget);
+        value
     }
 
     /// One iteration at the root with an aspiration window around `prev`.

@@ -91,10 +91,6 @@ pub struct Searcher {
     pub(crate) null_min_ply: usize,
     /// Set once a limit or the stop flag ends the search: every node returns at once.
     pub(crate) stopped: bool,
-    /// Is the first line of the first iteration being searched? No limit and no stop
-    /// flag ends it (they end the search once it is done), so that the answer is a
-    /// searched move: depth 1 takes a few dozen nodes.
-    pub(crate) finishing_first: bool,
     /// When the search began.
     pub(crate) start: Instant,
     /// The search's limits.
@@ -168,7 +164,6 @@ impl Searcher {
             seldepth: 0,
             null_min_ply: 0,
             stopped: false,
-            finishing_first: false,
             start: Instant::now(),
             limits: Limits::default(),
             budget: None,
@@ -329,12 +324,6 @@ impl Searcher {
     /// threads' node counts are exchanged then too).
     #[inline]
     pub(crate) fn check_stop(&mut self, stop: &dyn StopSignal) {
-        if self.finishing_first {
-            if self.nodes & 1023 == 0 {
-                self.exchange_nodes();
-            }
-            return;
-        }
         if self.nodes & 1023 == 0 {
             if stop.is_set() {
                 self.stopped = true;

@@ -389,6 +389,9 @@ fn always_returns_a_legal_move() {
         assert_eq!((tiny.depth, tiny.best_move), (1, r.best_move), "{n} nodes");
         assert!(tiny.nodes > 1, "{n} nodes");
     }
+    // Depth 0 is read as 1 (it gave the first legal move, unsearched, at depth 0).
+    let zero = search(&g, Limits::depth(0), SearchConfig::default());
+    assert_eq!((zero.depth, zero.best_move), (1, r.best_move));
     // No legal move: none, and the side to move has lost.
     let mated = game("R3k4/1R7/9/9/9/9/9/9/9/3K5 b", "");
     let r = search(&mated, Limits::depth(3), SearchConfig::default());
