@@ -1,7 +1,7 @@
 //! `xq analyze`: search one position and explain the result.
 
 use crate::board::diagram;
-use crate::{hash_mib, positive, search_depth, NetArgs, PositionArgs, StdoutClosed};
+use crate::{depth_within, hash_mib, positive, NetArgs, PositionArgs, StdoutClosed};
 use anyhow::{Context, Result};
 use serde_json::json;
 use std::time::Duration;
@@ -21,7 +21,7 @@ pub struct AnalyzeArgs {
     #[command(flatten)]
     net: NetArgs,
     /// Search to this depth (1 to 124).
-    #[arg(long, value_parser = search_depth())]
+    #[arg(long, value_parser = depth_within(1..=xq_search::MAX_DEPTH))]
     depth: Option<u32>,
     /// Search for this many milliseconds (the default is 3000 when no limit is given).
     #[arg(long, value_name = "MS", value_parser = positive)]

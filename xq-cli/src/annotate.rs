@@ -14,7 +14,7 @@
 //! ±1000), or with `--by wdl` in the expected result by the win/draw/loss model.
 
 use crate::convert::{read_games, EncodingArg, NotationArg};
-use crate::{hash_mib, positive, search_depth, StdoutClosed};
+use crate::{depth_within, hash_mib, positive, StdoutClosed};
 use anyhow::{anyhow, Context, Result};
 use serde_json::json;
 use std::io::Write;
@@ -62,7 +62,7 @@ pub struct AnnotateArgs {
     #[arg(long, value_name = "MS", value_parser = positive)]
     pub movetime: Option<u64>,
     /// Search each position to this depth (1 to 124).
-    #[arg(long, value_parser = search_depth())]
+    #[arg(long, value_parser = depth_within(1..=xq_search::MAX_DEPTH))]
     pub depth: Option<u32>,
     /// Search each position for about this many nodes.
     #[arg(long, value_parser = positive)]

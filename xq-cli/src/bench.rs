@@ -7,20 +7,13 @@ use anyhow::Result;
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Depth of each search (1 to 20).
-    #[arg(default_value_t = xq_search::bench::DEPTH, value_parser = bench_depth())]
+    #[arg(default_value_t = xq_search::bench::DEPTH, value_parser = crate::depth_within(xq_search::bench::DEPTHS))]
     depth: u32,
     /// Transposition table size in MiB, 1 to 2048 (a fresh table for each position).
     #[arg(long, default_value_t = xq_search::bench::HASH_MIB, value_name = "MB", value_parser = crate::hash_mib())]
     hash: usize,
     #[command(flatten)]
     net: crate::NetArgs,
-}
-
-/// The parser of the bench's depth: [`xq_search::bench::DEPTHS`].
-fn bench_depth() -> clap::builder::RangedU64ValueParser<u32> {
-    let depths = xq_search::bench::DEPTHS;
-    clap::builder::RangedU64ValueParser::new()
-        .range(u64::from(*depths.start())..=u64::from(*depths.end()))
 }
 
 /// Runs the bench; returns the exit code. Each position's line goes to standard error,

@@ -117,10 +117,12 @@ fn hash_mib() -> clap::builder::RangedU64ValueParser<usize> {
     clap::builder::RangedU64ValueParser::new().range(1..=MAX_HASH_MIB as u64)
 }
 
-/// The parser of a search depth (`--depth`): 1 to [`xq_search::MAX_DEPTH`], the depths a
-/// search completes.
-fn search_depth() -> clap::builder::RangedU64ValueParser<u32> {
-    clap::builder::RangedU64ValueParser::new().range(1..=u64::from(xq_search::MAX_DEPTH))
+/// The parser of a search depth within `depths` (`--depth`: 1 to
+/// [`xq_search::MAX_DEPTH`], the depths a search completes; `xq bench`'s depth:
+/// [`xq_search::bench::DEPTHS`]).
+fn depth_within(depths: std::ops::RangeInclusive<u32>) -> clap::builder::RangedU64ValueParser<u32> {
+    clap::builder::RangedU64ValueParser::new()
+        .range(u64::from(*depths.start())..=u64::from(*depths.end()))
 }
 
 /// The parser of a count of nodes or milliseconds to search (`--nodes`, `--movetime`):
