@@ -148,9 +148,10 @@ impl Searcher {
                 } else {
                     self.aspiration(d as i32, prev_value, stop)
                 };
-                if self.stopped && (depth > 1 || line > 0 || self.stack[0].pv.is_empty()) {
-                    // An unfinished iteration: keep what it proved at the root.
-                    if line == 0 && !self.stack[0].pv.is_empty() && value > -INFINITE && depth > 1 {
+                if self.stopped {
+                    // An unfinished iteration (never depth 1's first line, which is always
+                    // finished): keep what it proved at the root.
+                    if line == 0 && !self.stack[0].pv.is_empty() && value > -INFINITE {
                         let pv: Vec<Move> = self.stack[0].pv.to_vec();
                         if value > result.value - self.params.unfinished_iteration_margin
                             || pv[0] == result.pv[0]
